@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# deps.sh - install everything fabtel's build, lab and tests need (Debian 12).
+#
+# Idempotent: packages already installed are not touched, and apt-get is only
+# called when something is missing.  `deps.sh --check` lists what is missing
+# and exits 1 if anything is, without installing.
+set -euo pipefail
+
+LAB_KVER=${LAB_KVER:-6.1.0-56-amd64}
+
+PKGS=(
+	# build
+	make gcc clang llvm libc6-dev pkg-config libelf-dev zlib1g-dev
+	libbpf-dev bpftool sparse xz-utils
+	# the lab kernel and the lab
+	"linux-image-$LAB_KVER" "linux-headers-$LAB_KVER"
+	qemu-system-x86 busybox-static kmod socat iproute2 procps
+	# RDMA userspace
+	rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags
+	libibverbs-dev librdmacm-dev
+	# userspace libraries
+	libmicrohttpd-dev libncurses-dev libjson-c-dev libcmocka-dev
+	libclang-rt-14-dev
+	# tests and tools
+	bpftrace prometheus tmux jq curl strace
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	[[ $p == \#* ]] && continue
+	st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
+	[[ $st == ii* ]] || missing+=("$p")
+done
+
+if [[ ${1:-} == --check ]]; then
+	if ((${#missing[@]})); then
+		echo "missing: ${missing[*]}"
+		exit 1
+	fi
+	exit 0
+fi
+
+if ((${#missing[@]} == 0)); then
+	echo "deps: all ${#PKGS[@]} packages present"
+	exit 0
+fi
+
+if ((EUID != 0)); then
+	echo "deps: need root to install: ${missing[*]}" >&2
+	exit 1
+fi
+
+echo "deps: installing ${#missing[@]} packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# --no-install-recommends keeps the lab lean; prometheus would otherwise
+# pull and start a node exporter service we do not want.
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Debian starts daemons on install; the lab and benchmarks start their own.
+for svc in prometheus prometheus-node-exporter; do
+	systemctl disable --now "$svc" >/dev/null 2>&1 || true
+	pkill -x "$svc" 2>/dev/null || true
+done
+echo "deps: done"
