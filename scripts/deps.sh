@@ -8,7 +8,8 @@
 # and exits 1 if anything is, without installing.
 set -euo pipefail
 
-LAB_KVER=${LAB_KVER:-6.1.0-56-amd64}
+# The lab kernel is pinned: vmlinux.h and the checked kernel facts are its.
+LAB_KVER=${LAB_KVER:-$(<"$(dirname "$0")/lab-kver")}
 
 PKGS=(
 	# build
@@ -16,7 +17,7 @@ PKGS=(
 	libbpf-dev bpftool sparse xz-utils
 	# the lab kernel and the lab
 	"linux-image-$LAB_KVER" "linux-headers-$LAB_KVER"
-	qemu-system-x86 busybox-static kmod socat iproute2 procps
+	qemu-system-x86 busybox-static kmod socat iproute2 procps cpio util-linux gzip
 	# RDMA userspace
 	rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags
 	libibverbs-dev librdmacm-dev

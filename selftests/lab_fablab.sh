@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lab_fablab.sh - the lab tool itself, against a running lab: exit codes and
+# streams of `run`, its timeout, the forwarded port (an HTTP server in each
+# guest answered from the host), refusals and errors.
+. "$(dirname "$0")/lib.sh"
+
+ktap_begin 10
+
+lab a 'exit 7'
+ktap_eq "run returns the command's exit status" "$?" 7
+
+out=$(lab b 'echo to-out; echo to-err >&2' 2>/dev/null)
+err=$(lab b 'echo to-out; echo to-err >&2' 2>&1 >/dev/null)
+ktap_eq "run keeps stdout and stderr apart" "$out|$err" "to-out|to-err"
+
+ktap_eq "run executes in the named guest" "$(lab b hostname)" "fablab-b"
+
+start=$SECONDS
+"$FABLAB" run --timeout 2 a -- 'sleep 30'
+rc=$?
+ktap_eq "run --timeout 2 ends a 30 s command with 124" "$rc" 124
+left=$(lab a 'pgrep -fc "^sleep 30$"')
+ktap_eq "the timed-out command is gone from the guest" "${left:-0}" 0
+
+for h in a b; do
+	port=$("$FABLAB" port "$h")
+	lab "$h" "mkdir -p /tmp/www && echo fabtel-\$(hostname) >/tmp/www/index.html &&
+		busybox httpd -p 9465 -h /tmp/www"
+	wait_for 10 curl -sf -m 2 "http://127.0.0.1:$port/index.html"
+	body=$(curl -sS -m 5 "http://127.0.0.1:$port/index.html" 2>&1)
+	lab "$h" 'pkill -f "busybox httpd -p 9465"'
+	ktap_eq "host 127.0.0.1:$port reaches guest $h's port 9465" "$body" "fabtel-fablab-$h"
+done
+
+msg=$("$FABLAB" up 2>&1)
+rc=$?
+if ((rc != 0)) && [[ $msg == *"already up"* ]]; then
+	ktap_pass "up refuses while the lab is up"
+else
+	ktap_fail "up refuses while the lab is up" "rc=$rc: $msg"
+fi
+
+msg=$("$FABLAB" impair a bogus 1% 2>&1)
+rc=$?
+if ((rc != 0)) && [[ $msg == *"not a netem parameter"* ]]; then
+	ktap_pass "impair rejects an unknown netem parameter"
+else
+	ktap_fail "impair rejects an unknown netem parameter" "rc=$rc: $msg"
+fi
+
+ktap_check "status reports both guests up" \
+	bash -c '"$FABLAB" status | grep -q "^a: up" && "$FABLAB" status | grep -q "^b: up"'
+
+ktap_end

@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# lib.sh - helpers for fabtel's selftests (sourced, bash).
+#
+# KTAP/TAP output:
+#	ktap_begin 3
+#	ktap_check "rxa is ACTIVE" test "$state" = ACTIVE
+#	ktap_eq "carrier_changes rose by 2" "$delta" 2
+#	ktap_skip "no DCB ops" "virtio-net has none"
+#	ktap_end			# exits 0, 1 (a failure) or 4 (all skipped)
+#
+# Waiting: never a bare sleep; poll a condition until a deadline:
+#	wait_for 10 lab_test a -e /sys/kernel/fabtel || ktap_fail ...
+
+ksft_pass=0
+ksft_fail=1
+ksft_skip=4
+
+SELFTESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=${REPO:-$(cd "$SELFTESTS_DIR/.." && pwd)}
+FABLAB=${FABLAB:-$REPO/scripts/fablab}
+export REPO FABLAB
+
+_ktap_plan=0
+_ktap_n=0
+_ktap_failed=0
+_ktap_skipped=0
+
+ktap_begin() { # planned-count
+	_ktap_plan=$1
+	_ktap_n=0
+	_ktap_failed=0
+	_ktap_skipped=0
+	echo "TAP version 13"
+	echo "1..$1"
+}
+
+# Diagnostics go in KTAP comment lines.
+ktap_info() { local l; while IFS= read -r l; do echo "# $l"; done <<<"$*"; }
+
+ktap_pass() { # description
+	_ktap_n=$((_ktap_n + 1))
+	echo "ok $_ktap_n $1"
+}
+
+ktap_fail() { # description [reason]
+	_ktap_n=$((_ktap_n + 1))
+	_ktap_failed=$((_ktap_failed + 1))
+	[[ -n ${2:-} ]] && ktap_info "$2"
+	echo "not ok $_ktap_n $1"
+}
+
+ktap_skip() { # description reason
+	_ktap_n=$((_ktap_n + 1))
+	_ktap_skipped=$((_ktap_skipped + 1))
+	echo "ok $_ktap_n $1 # SKIP $2"
+}
+
+# ktap_check DESC CMD...: pass if CMD succeeds; its output becomes diagnostics
+# on failure.
+ktap_check() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ktap_pass "$desc"
+	else
+		ktap_fail "$desc" "command failed ($?): $* ${out:+
+$out}"
+	fi
+}
+
+# ktap_eq DESC GOT WANT
+ktap_eq() {
+	if [[ $2 == "$3" ]]; then
+		ktap_pass "$1"
+	else
+		ktap_fail "$1" "got '$2', want '$3'"
+	fi
+}
+
+# ktap_ge DESC GOT MIN (integers)
+ktap_ge() {
+	if [[ $2 =~ ^-?[0-9]+$ ]] && (($2 >= $3)); then
+		ktap_pass "$1"
+	else
+		ktap_fail "$1" "got '$2', want >= $3"
+	fi
+}
+
+ktap_end() {
+	if ((_ktap_n != _ktap_plan)); then
+		ktap_info "planned $_ktap_plan tests, ran $_ktap_n"
+		exit $ksft_fail
+	fi
+	((_ktap_failed)) && exit $ksft_fail
+	((_ktap_n && _ktap_skipped == _ktap_n)) && exit $ksft_skip
+	exit $ksft_pass
+}
+
+# The whole test cannot run here (a truly missing capability): say why.
+ktap_skip_all() { # reason
+	echo "TAP version 13"
+	echo "1..0 # SKIP $1"
+	exit $ksft_skip
+}
+
+# wait_for SECONDS CMD...: run CMD every WAIT_INTERVAL (0.2 s) until it
+# succeeds (return 0) or SECONDS pass (return 1).
+wait_for() {
+	local deadline=$((SECONDS + $1))
+	shift
+	while :; do
+		"$@" >/dev/null 2>&1 && return 0
+		((SECONDS >= deadline)) && return 1
+		sleep "${WAIT_INTERVAL:-0.2}"
+	done
+}
+
+# ---- the lab (host-side tests) ----------------------------------------------
+
+# lab HOST CMD...: run a shell command line in a guest (fablab run).
+lab() {
+	local h=$1
+	shift
+	"$FABLAB" run "$h" -- "$@"
+}
+
+# lab_read HOST FILE...: the contents of files in a guest, one per line.
+lab_read() {
+	local h=$1
+	shift
+	lab "$h" cat "$@"
+}
+
+# lab_test HOST TEST-ARGS...: `test` in a guest, for wait_for.
+lab_test() {
+	local h=$1
+	shift
+	lab "$h" test "$@"
+}
+
+# rxe_counter HOST NAME: one rxe hw_counter of HOST's Soft-RoCE device.
+rxe_counter() {
+	lab_read "$1" "/sys/class/infiniband/rx$1/ports/1/hw_counters/$2"
+}

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh - fabtel's test runner.
+#
+# Host phase: the programs in HOST_PROGS (selftests/Makefile) run on this
+# machine: unit tests (cmocka, TAP), BPF_PROG_TEST_RUN tests, script tests.
+# Lab phase: boots the lab once (scripts/fablab up), runs every TEST_PROGS
+# test, then checks the guests' kernel logs and tears the lab down.  A test
+# whose header has a line "# fablab: guest=HOST" runs inside that guest;
+# the others run here and drive the guests themselves.
+#
+# Output is KTAP: each test's own output nested (indented two spaces) under
+# one "ok N name" / "not ok N name" line.  The last line counts the leaf
+# cases of all tests: "N passed, N failed, N skipped".  Exit 1 on a failure.
+#
+# usage: run.sh [--host-only | --lab-only] [--keep-lab] [--timeout S] [TEST...]
+set -uo pipefail
+
+SELFTESTS_DIR=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$SELFTESTS_DIR/.." && pwd)
+FABLAB=$REPO/scripts/fablab
+OUT=${SELFTESTS_OUT:-$REPO/build/selftests}
+export REPO FABLAB
+
+phase_host=1
+phase_lab=1
+keep_lab=0
+test_timeout=600
+only=()
+
+while (($#)); do
+	case $1 in
+	--host-only) phase_lab=0 ;;
+	--lab-only) phase_host=0 ;;
+	--keep-lab) keep_lab=1 ;;
+	--timeout) test_timeout=$2; shift ;;
+	-h | --help) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
+	*) only+=("$1") ;;
+	esac
+	shift
+done
+
+# Test lists live in the kselftest-style Makefile.
+list() { make -s --no-print-directory -C "$SELFTESTS_DIR" "print-$1"; }
+
+selected() { # name
+	((${#only[@]} == 0)) && return 0
+	local t
+	for t in "${only[@]}"; do
+		[[ $t == "$1" || $t == "$(basename "$1")" ]] && return 0
+	done
+	return 1
+}
+
+n_test=0
+n_pass=0
+n_fail=0
+n_skip=0
+lab_up=0
+
+# count_leaves LOG RC: add the log's top-level results to the totals and
+# return 0 if the test as a whole passed (or skipped), 1 if it failed.
+count_leaves() {
+	local log=$1 rc=$2 plan=-1 ran=0 p=0 f=0 s=0 line
+	while IFS= read -r line; do
+		case $line in
+		"1..0 # SKIP"* | "1..0 # skip"*) plan=0; s=$((s + 1)) ;;
+		1..[0-9]*) plan=${line#1..}; plan=${plan%% *} ;;
+		"not ok "*) ran=$((ran + 1)); f=$((f + 1)) ;;
+		"ok "*"# SKIP"* | "ok "*"# skip"*) ran=$((ran + 1)); s=$((s + 1)) ;;
+		"ok "*) ran=$((ran + 1)); p=$((p + 1)) ;;
+		esac
+	done <"$log"
+	if ((plan > ran)); then
+		echo "  # planned $plan cases, $ran reported: $((plan - ran)) counted as failed"
+		f=$((f + plan - ran))
+	fi
+	if ((ran == 0 && s == 0)); then
+		# no KTAP at all: the exit code is the only result
+		case $rc in
+		0) p=1 ;;
+		4) s=1 ;;
+		*) f=1 ;;
+		esac
+	elif ((rc != 0 && rc != 4 && f == 0)); then
+		echo "  # exited $rc although no case failed: counted as a failure"
+		f=1
+	fi
+	n_pass=$((n_pass + p))
+	n_fail=$((n_fail + f))
+	n_skip=$((n_skip + s))
+	((f == 0))
+}
+
+# run_one NAME CMD...: run a test, nest its KTAP, print its result line.
+run_one() {
+	local name=$1 log rc
+	shift
+	n_test=$((n_test + 1))
+	log=$OUT/$(echo "$name" | tr '/' '_').log
+	timeout -k 10 "$test_timeout" "$@" >"$log" 2>&1 </dev/null
+	rc=$?
+	((rc == 124)) && echo "# TIMEOUT after ${test_timeout}s" >>"$log"
+	sed 's/^/  /' "$log"
+	if count_leaves "$log" "$rc"; then
+		if ((rc == 4)); then
+			echo "ok $n_test $name # SKIP"
+		else
+			echo "ok $n_test $name"
+		fi
+	else
+		echo "not ok $n_test $name # exit=$rc, log: $log"
+	fi
+}
+
+guest_of() { sed -n 's/^# fablab: guest=\([ab]\)$/\1/p' "$1" | head -1; }
+
+# Lines of a guest's kernel log that mean a kernel bug.
+kernel_trouble() { # host
+	"$FABLAB" run "$1" -- dmesg 2>/dev/null |
+		grep -E 'BUG:|WARNING:|Oops|general protection|Call Trace:|UBSAN|KASAN|refcount_t:'
+}
+
+cleanup() {
+	if ((lab_up && !keep_lab)); then
+		FABLAB_QUIET=1 "$FABLAB" down
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+mkdir -p "$OUT"
+echo "KTAP version 1"
+
+if ((phase_host)); then
+	echo "# host phase"
+	for t in $(list host-progs); do
+		selected "$t" || continue
+		case $t in
+		*.sh) run_one "host/$(basename "$t")" bash "$REPO/$t" ;;
+		*) run_one "host/$(basename "$t")" env CMOCKA_MESSAGE_OUTPUT=TAP "$REPO/$t" ;;
+		esac
+	done
+fi
+
+if ((phase_lab)); then
+	echo "# lab phase: booting the lab (fablab up)"
+	lab_tests=()
+	for t in $(list test-progs); do
+		selected "$t" && lab_tests+=("$t")
+	done
+	if ((${#lab_tests[@]})); then
+		"$FABLAB" down >/dev/null 2>&1
+		if "$FABLAB" up >"$OUT/fablab-up.log" 2>&1; then
+			lab_up=1
+			sed 's/^/# /' "$OUT/fablab-up.log"
+			for t in "${lab_tests[@]}"; do
+				g=$(guest_of "$SELFTESTS_DIR/$t")
+				if [[ -n $g ]]; then
+					run_one "lab/$t" "$FABLAB" run "$g" -- \
+						"bash $SELFTESTS_DIR/$t"
+				else
+					run_one "lab/$t" bash "$SELFTESTS_DIR/$t"
+				fi
+			done
+			# Whatever the tests did, the guest kernels must not have
+			# complained.
+			n_test=$((n_test + 1))
+			trouble=$(for h in a b; do kernel_trouble "$h" | sed "s/^/$h: /"; done)
+			if [[ -z $trouble ]]; then
+				echo "ok $n_test lab/guest-kernel-logs-clean"
+				n_pass=$((n_pass + 1))
+			else
+				echo "$trouble" | sed 's/^/  # /'
+				echo "not ok $n_test lab/guest-kernel-logs-clean"
+				n_fail=$((n_fail + 1))
+			fi
+		else
+			sed 's/^/  # /' "$OUT/fablab-up.log"
+			for t in "${lab_tests[@]}"; do
+				n_test=$((n_test + 1))
+				n_fail=$((n_fail + 1))
+				echo "not ok $n_test lab/$t # the lab did not come up"
+			done
+		fi
+	fi
+fi
+
+echo "$n_pass passed, $n_fail failed, $n_skip skipped"
+((n_fail == 0))
