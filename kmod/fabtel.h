@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fabtel - fabric-health telemetry for RoCE NICs: private structures.
+ *
+ * One struct fabtel_dev per RDMA device that has at least one port with an
+ * Ethernet link layer; one struct fabtel_port per such port.  A per-device
+ * delayed work (the sampler) reads the driver's hardware counters, the
+ * carrier counts and the DCB state every sample_ms; a netdevice notifier and
+ * an IB event handler add link transitions as they happen.  Everything the
+ * sysfs files show is copied under fabtel_port.lock.
+ */
+#ifndef FABTEL_H
+#define FABTEL_H
+
+#include <linux/kobject.h>
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+
+#define FABTEL_SCHEMA_VERSION	1
+#define FABTEL_HISTORY_LEN	64	/* link transitions kept per port */
+#define FABTEL_EVENTS_LEN	48	/* error-burst events kept per port */
+#define FABTEL_NR_PRIO		8
+
+/* The vendor-neutral counters (Documentation/counters.rst). */
+enum fabtel_counter {
+	FABTEL_OUT_OF_SEQUENCE,
+	FABTEL_NAK_SEQ_ERR_RCVD,
+	FABTEL_IMPLIED_NAK_SEQ_ERR,
+	FABTEL_LOCAL_ACK_TIMEOUT,
+	FABTEL_RETRY_EXCEEDED,
+	FABTEL_RNR_NAK_RCVD,
+	FABTEL_RNR_NAK_SENT,
+	FABTEL_RNR_RETRY_EXCEEDED,
+	FABTEL_DUPLICATE_REQUEST,
+	FABTEL_OUT_OF_BUFFER,
+	FABTEL_CNP_SENT,
+	FABTEL_CNP_HANDLED,
+	FABTEL_CNP_IGNORED,
+	FABTEL_ECN_MARKED_RX,
+	FABTEL_ICRC_ERR,
+	FABTEL_REQ_CQE_ERR,
+	FABTEL_RESP_CQE_ERR,
+	FABTEL_LINK_DOWNED,
+	FABTEL_RX_PACKETS,
+	FABTEL_TX_PACKETS,
+	FABTEL_RX_BYTES,
+	FABTEL_TX_BYTES,
+	FABTEL_NR_COUNTERS
+};
+
+enum fabtel_link_source {
+	FABTEL_SRC_CARRIER,	/* a carrier transition seen on its own */
+	FABTEL_SRC_IB_EVENT,	/* an IB port event the carrier did not explain */
+	FABTEL_SRC_COALESCED,	/* only the carrier counts revealed it */
+};
+
+/* One normalized counter fed by one driver counter. */
+struct fabtel_map_entry {
+	enum fabtel_counter ctr;
+	const char *src;
+};
+
+struct fabtel_vendor {
+	const char *name;
+	enum rdma_driver_id driver_id;
+	const struct fabtel_map_entry *map;
+	unsigned int map_len;
+	const char * const *wrap32;	/* driver counters that are 32-bit */
+	unsigned int wrap32_len;
+};
+
+struct fabtel_link_entry {
+	u64 boot_ns;
+	u64 real_ns;
+	s64 down_ns;		/* on "up": time spent down; -1 unknown */
+	u8 up;
+	u8 source;		/* enum fabtel_link_source */
+};
+
+struct fabtel_event {
+	u64 seq;
+	u64 boot_ns;
+	u64 delta;
+	u8 ctr;			/* enum fabtel_counter */
+};
+
+struct fabtel_prio {
+	u64 pause_tx;		/* ieee_pfc.requests[]: PFC frames sent */
+	u64 pause_rx;		/* ieee_pfc.indications[]: PFC frames received */
+	u64 rising_since_ns;	/* 0: pause_tx not rising */
+	u64 storm_events;
+	u64 storm_last_ns;
+	bool storm;
+};
+
+struct fabtel_dcb {
+	bool pfc_supported;
+	bool ets_supported;
+	bool sampled;		/* at least one successful read */
+	u8 pfc_cap;
+	u8 pfc_en;
+	u8 dcbx;
+	u8 prio_tc[FABTEL_NR_PRIO];
+	u8 tc_bw[FABTEL_NR_PRIO];
+	u8 tc_tsa[FABTEL_NR_PRIO];
+	struct fabtel_prio prio[FABTEL_NR_PRIO];
+	u64 busy_skips;		/* samples skipped: RTNL was busy */
+};
+
+struct fabtel_dev;
+struct fabtel_ctr_attr;
+
+struct fabtel_port {
+	struct kobject kobj;		/* ports/<n>; its release frees us */
+	struct fabtel_dev *fdev;
+	u32 num;
+	struct list_head node;		/* on fabtel_ports, for the notifier */
+
+	/* driver counters; stats and sampling state only touched by the sampler */
+	struct rdma_hw_stats *stats;
+	u32 *last32;			/* previous raw value of 32-bit counters */
+	unsigned long *is_wrap32;
+	unsigned long *disabled;	/* driver's is_disabled at last sample */
+
+	spinlock_t lock;		/* protects everything below */
+	struct net_device *ndev;	/* held reference, or NULL */
+	char ndev_name[IFNAMSIZ];
+	bool sampled;			/* counters hold a first sample */
+	u64 *raw;			/* driver values as the driver reports them */
+	u64 *ext;			/* same, 32-bit ones extended to 64 bits */
+	int src[FABTEL_NR_COUNTERS];	/* driver index feeding each, or -1 */
+	u64 norm[FABTEL_NR_COUNTERS];
+	u64 samples, sample_errors, last_sample_ns;
+
+	/* link */
+	bool link_up;			/* last recorded carrier transition */
+	bool ib_down;			/* down recorded from an IB event */
+	unsigned int seen_up, seen_down;
+	enum ib_port_state ib_state;
+	u64 flaps, down_since_ns;
+	struct fabtel_link_entry history[FABTEL_HISTORY_LEN];
+	unsigned int hist_len, hist_head;
+
+	/* error bursts */
+	struct fabtel_event events[FABTEL_EVENTS_LEN];
+	unsigned int ev_len, ev_head;
+	u64 ev_seq, ev_dropped;
+
+	struct fabtel_dcb dcb;
+
+	/* sysfs */
+	struct kobject *counters_kobj, *pfc_kobj;
+	struct attribute_group norm_group, raw_group;
+	struct fabtel_ctr_attr *attr_mem;
+	struct attribute **attr_ptrs;
+};
+
+struct fabtel_dev {
+	struct kobject kobj;		/* <ibdev>; its release frees us */
+	struct ib_device *ibdev;
+	const struct fabtel_vendor *vendor;
+	struct kobject *ports_kobj;
+	struct workqueue_struct *wq;
+	struct delayed_work sample_work;
+	struct ib_event_handler event_handler;
+	bool event_handler_registered;
+	unsigned int nports;
+	struct fabtel_port *ports[];
+};
+
+/* fabtel_main.c */
+extern struct kobject *fabtel_root;
+unsigned int fabtel_sample_ms_get(void);
+unsigned int fabtel_storm_ms_get(void);
+
+/* fabtel_counters.c */
+extern const char * const fabtel_counter_names[FABTEL_NR_COUNTERS];
+const struct fabtel_vendor *fabtel_vendor_find(enum rdma_driver_id id);
+int fabtel_counters_init(struct fabtel_port *p);
+void fabtel_counters_exit(struct fabtel_port *p);
+void fabtel_counters_sample(struct fabtel_port *p);
+
+/* fabtel_link.c */
+int fabtel_link_init(void);
+void fabtel_link_exit(void);
+void fabtel_link_port_add(struct fabtel_port *p, struct net_device *ndev);
+void fabtel_link_port_del(struct fabtel_port *p);
+void fabtel_link_sample(struct fabtel_port *p);
+void fabtel_link_ib_event(struct ib_event_handler *h, struct ib_event *ev);
+struct net_device *fabtel_port_netdev_get(struct fabtel_port *p);
+const char *fabtel_link_source_name(u8 source);
+
+/* fabtel_dcb.c */
+void fabtel_dcb_probe(struct fabtel_port *p, struct net_device *ndev);
+void fabtel_dcb_sample(struct fabtel_port *p);
+
+/* fabtel_sysfs.c */
+int fabtel_sysfs_port_add(struct fabtel_port *p);
+void fabtel_sysfs_port_del(struct fabtel_port *p);
+extern const struct kobj_type fabtel_port_ktype;
+
+static inline u64 fabtel_now_boot(void)
+{
+	return ktime_get_boottime_ns();
+}
+
+#endif /* FABTEL_H */

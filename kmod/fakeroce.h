@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fakeroce - a simulated RoCE NIC for testing fabtel.
+ *
+ * One fakeroce device is an RDMA ib_device "fakeroce<ID>" with one RoCE port
+ * on top of an Ethernet netdev "fre<ID>" with DCB (IEEE PFC/ETS) ops.  Its
+ * hw_counters carry the names of a real driver (the "personality"), their
+ * values are set from debugfs.  There is no data path and no verbs.
+ */
+#ifndef _FAKEROCE_H
+#define _FAKEROCE_H
+
+#include <linux/ktime.h>
+#include <linux/netdevice.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <rdma/ib_verbs.h>
+#include <net/dcbnl.h>
+
+#define FAKEROCE_MAX_ID		63
+#define FAKEROCE_PORT		1
+#define FAKEROCE_NUM_PRIO	IEEE_8021QAZ_MAX_TCS
+/* The longest counter table (bnxt_re, 67) must fit. */
+#define FAKEROCE_MAX_COUNTERS	72
+/* flap_coalesced refuses more flaps than this in one write. */
+#define FAKEROCE_MAX_FLAPS	10000
+
+/*
+ * A personality: the real driver whose identity and counter names a device
+ * takes.  descs[i].priv points at the counter's width in bits (32 or 64).
+ */
+struct fakeroce_personality {
+	const char *name;
+	enum rdma_driver_id driver_id;
+	u32 vendor_id;
+	u32 vendor_part_id;
+	const struct rdma_stat_desc *descs;
+	unsigned int num_counters;
+};
+
+/*
+ * DCB state as ieee_getpfc/ieee_getets report it.  requests[] (PFC pause
+ * frames sent) is req_base + req_rate * (now - req_since): a non-zero rate
+ * makes it rise without anyone writing to it.
+ */
+struct fakeroce_dcb {
+	u8 pfc_cap;
+	u8 pfc_en;
+	u8 dcbx;
+	u64 req_base[FAKEROCE_NUM_PRIO];
+	u64 req_rate[FAKEROCE_NUM_PRIO];	/* pause frames per second */
+	ktime_t req_since[FAKEROCE_NUM_PRIO];
+	u64 indications[FAKEROCE_NUM_PRIO];
+	u8 prio_tc[FAKEROCE_NUM_PRIO];
+	u8 tc_bw[FAKEROCE_NUM_PRIO];
+	u8 tc_tsa[FAKEROCE_NUM_PRIO];
+};
+
+struct fakeroce_knob;
+
+struct fakeroce_dev {
+	struct ib_device ibdev;		/* first: ib_alloc_device() wants it */
+	unsigned int id;
+	const struct fakeroce_personality *pers;
+	struct net_device *netdev;
+
+	/*
+	 * lock protects everything below: counters, the get_hw_stats fault
+	 * knob, the port state last reported to ib_core and the DCB state.
+	 * Taken from process context only (sysfs, debugfs, netdev notifier,
+	 * dcbnl with RTNL held, ib_core's sysfs and work items).
+	 */
+	spinlock_t lock;
+	u64 values[FAKEROCE_MAX_COUNTERS];
+	unsigned int fail_next_get_hw_stats;
+	bool ib_live;		/* registered with ib_core: events allowed */
+	bool port_active;	/* last state dispatched to ib_core */
+	struct fakeroce_dcb dcb;
+
+	struct dentry *debugfs_dir;
+	struct fakeroce_knob *knobs;
+};
+
+/* netdev_priv() of fre<ID>. */
+struct fakeroce_netdev_priv {
+	struct fakeroce_dev *fdev;
+};
+
+static inline struct fakeroce_dev *fakeroce_from_ib(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct fakeroce_dev, ibdev);
+}
+
+/* fakeroce_ib.c */
+const struct fakeroce_personality *fakeroce_personality_find(const char *name);
+struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
+				       const struct fakeroce_personality *pers);
+int fakeroce_ib_register(struct fakeroce_dev *fdev);
+void fakeroce_ib_unregister(struct fakeroce_dev *fdev);
+void fakeroce_ib_port_update(struct fakeroce_dev *fdev);
+void fakeroce_counter_set(struct fakeroce_dev *fdev, unsigned int idx,
+			  u64 val, bool add);
+
+/* fakeroce_netdev.c */
+int fakeroce_netdev_init(void);
+void fakeroce_netdev_exit(void);
+int fakeroce_netdev_create(struct fakeroce_dev *fdev);
+void fakeroce_netdev_destroy(struct fakeroce_dev *fdev);
+bool fakeroce_netdev_link_up(struct fakeroce_dev *fdev);
+void fakeroce_netdev_set_carrier(struct fakeroce_dev *fdev, bool on);
+void fakeroce_netdev_flap(struct fakeroce_dev *fdev, unsigned int count);
+void fakeroce_dcb_init(struct fakeroce_dcb *dcb);
+u64 fakeroce_dcb_requests(struct fakeroce_dcb *dcb, unsigned int prio);
+void fakeroce_dcb_set_requests(struct fakeroce_dcb *dcb, unsigned int prio,
+			       u64 val, bool add);
+void fakeroce_dcb_set_rate(struct fakeroce_dcb *dcb, unsigned int prio,
+			   u64 rate);
+bool fakeroce_dcb_tc_bw_valid(const u8 *tc_bw);
+bool fakeroce_dcb_tc_tsa_valid(const u8 *tc_tsa);
+
+/* fakeroce_debugfs.c */
+int fakeroce_debugfs_init(void);
+void fakeroce_debugfs_exit(void);
+int fakeroce_debugfs_add(struct fakeroce_dev *fdev);
+void fakeroce_debugfs_del(struct fakeroce_dev *fdev);
+
+#endif /* _FAKEROCE_H */

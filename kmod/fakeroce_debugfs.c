@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fakeroce - test knobs in /sys/kernel/debug/fakeroce/<ID>/.
+ *
+ * Every file is a "knob": a kind and an index (counter, priority) on one
+ * device.  Values are read as decimal text; writes are parsed whole and
+ * either applied or refused with -EINVAL, leaving the state unchanged.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "fakeroce.h"
+
+#define FAKEROCE_KNOB_BUF	64
+
+enum fakeroce_knob_kind {
+	FAKEROCE_KNOB_COUNTER,
+	FAKEROCE_KNOB_CARRIER,
+	FAKEROCE_KNOB_FLAP,
+	FAKEROCE_KNOB_FAIL_NEXT,
+	FAKEROCE_KNOB_PFC_CAP,
+	FAKEROCE_KNOB_PFC_EN,
+	FAKEROCE_KNOB_DCBX,
+	FAKEROCE_KNOB_REQUESTS,
+	FAKEROCE_KNOB_INDICATIONS,
+	FAKEROCE_KNOB_REQ_RATE,
+	FAKEROCE_KNOB_PRIO_TC,
+	FAKEROCE_KNOB_TC_BW,
+	FAKEROCE_KNOB_TC_TSA,
+};
+
+struct fakeroce_knob {
+	struct fakeroce_dev *fdev;
+	enum fakeroce_knob_kind kind;
+	unsigned int idx;
+};
+
+/* Knobs per device besides the counters: 3 + 3 u8 + 3 x 8 per prio + 3. */
+#define FAKEROCE_NUM_KNOBS (3 + 3 + 3 * FAKEROCE_NUM_PRIO + 3)
+
+static struct dentry *fakeroce_debugfs_root;
+
+/* ---- parsing ------------------------------------------------------------- */
+
+/* "N" sets, "+N" adds; N decimal u64. */
+static int fakeroce_parse_u64_op(char *s, u64 *val, bool *add)
+{
+	*add = *s == '+';
+	if (*add)
+		s++;
+	if (!isdigit(*s))
+		return -EINVAL;
+	return kstrtou64(s, 10, val);
+}
+
+/* Exactly FAKEROCE_NUM_PRIO numbers, each <= max, separated by blanks. */
+static int fakeroce_parse_u8_array(char *s, u8 *out, u8 max)
+{
+	unsigned int n = 0;
+	char *tok;
+	int err;
+
+	while ((tok = strsep(&s, " \t")) != NULL) {
+		if (!*tok)
+			continue;
+		if (n == FAKEROCE_NUM_PRIO)
+			return -EINVAL;
+		err = kstrtou8(tok, 10, &out[n]);
+		if (err)
+			return err;
+		if (out[n] > max)
+			return -EINVAL;
+		n++;
+	}
+	return n == FAKEROCE_NUM_PRIO ? 0 : -EINVAL;
+}
+
+static int fakeroce_print_u8_array(char *buf, size_t size, const u8 *a)
+{
+	return scnprintf(buf, size, "%u %u %u %u %u %u %u %u\n",
+			 a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+}
+
+/* ---- show ---------------------------------------------------------------- */
+
+static int fakeroce_knob_show(struct fakeroce_knob *knob, char *buf,
+			      size_t size)
+{
+	struct fakeroce_dev *fdev = knob->fdev;
+	struct fakeroce_dcb *dcb = &fdev->dcb;
+	unsigned int i = knob->idx;
+	u64 val = 0;
+	int len = 0;
+
+	spin_lock(&fdev->lock);
+	switch (knob->kind) {
+	case FAKEROCE_KNOB_COUNTER:
+		val = fdev->values[i];
+		break;
+	case FAKEROCE_KNOB_CARRIER:
+		val = netif_carrier_ok(fdev->netdev);
+		break;
+	case FAKEROCE_KNOB_FLAP:
+		break;
+	case FAKEROCE_KNOB_FAIL_NEXT:
+		val = fdev->fail_next_get_hw_stats;
+		break;
+	case FAKEROCE_KNOB_PFC_CAP:
+		val = dcb->pfc_cap;
+		break;
+	case FAKEROCE_KNOB_PFC_EN:
+		val = dcb->pfc_en;
+		break;
+	case FAKEROCE_KNOB_DCBX:
+		val = dcb->dcbx;
+		break;
+	case FAKEROCE_KNOB_REQUESTS:
+		val = fakeroce_dcb_requests(dcb, i);
+		break;
+	case FAKEROCE_KNOB_INDICATIONS:
+		val = dcb->indications[i];
+		break;
+	case FAKEROCE_KNOB_REQ_RATE:
+		val = dcb->req_rate[i];
+		break;
+	case FAKEROCE_KNOB_PRIO_TC:
+		len = fakeroce_print_u8_array(buf, size, dcb->prio_tc);
+		break;
+	case FAKEROCE_KNOB_TC_BW:
+		len = fakeroce_print_u8_array(buf, size, dcb->tc_bw);
+		break;
+	case FAKEROCE_KNOB_TC_TSA:
+		len = fakeroce_print_u8_array(buf, size, dcb->tc_tsa);
+		break;
+	}
+	spin_unlock(&fdev->lock);
+
+	if (!len)
+		len = scnprintf(buf, size, "%llu\n", val);
+	return len;
+}
+
+/* ---- store --------------------------------------------------------------- */
+
+/* Knobs that act on the netdev, outside the device lock. */
+static int fakeroce_knob_store_link(struct fakeroce_knob *knob, char *s)
+{
+	struct fakeroce_dev *fdev = knob->fdev;
+	unsigned int n;
+	int err;
+
+	err = kstrtouint(s, 10, &n);
+	if (err)
+		return err;
+
+	if (knob->kind == FAKEROCE_KNOB_CARRIER) {
+		if (n > 1)
+			return -EINVAL;
+		fakeroce_netdev_set_carrier(fdev, n);
+		return 0;
+	}
+	if (n > FAKEROCE_MAX_FLAPS)
+		return -EINVAL;
+	fakeroce_netdev_flap(fdev, n);
+	return 0;
+}
+
+/* The 8-number ETS knobs: parsed and checked before taking the lock. */
+static int fakeroce_knob_store_ets(struct fakeroce_knob *knob, char *s)
+{
+	struct fakeroce_dev *fdev = knob->fdev;
+	u8 a[FAKEROCE_NUM_PRIO];
+	u8 *dst;
+	int err;
+
+	switch (knob->kind) {
+	case FAKEROCE_KNOB_PRIO_TC:
+		err = fakeroce_parse_u8_array(s, a, FAKEROCE_NUM_PRIO - 1);
+		dst = fdev->dcb.prio_tc;
+		break;
+	case FAKEROCE_KNOB_TC_BW:
+		err = fakeroce_parse_u8_array(s, a, 100);
+		if (!err && !fakeroce_dcb_tc_bw_valid(a))
+			err = -EINVAL;
+		dst = fdev->dcb.tc_bw;
+		break;
+	default:
+		err = fakeroce_parse_u8_array(s, a, U8_MAX);
+		if (!err && !fakeroce_dcb_tc_tsa_valid(a))
+			err = -EINVAL;
+		dst = fdev->dcb.tc_tsa;
+		break;
+	}
+	if (err)
+		return err;
+
+	spin_lock(&fdev->lock);
+	memcpy(dst, a, sizeof(a));
+	spin_unlock(&fdev->lock);
+	return 0;
+}
+
+/* Single-number knobs on the device state, under the device lock. */
+static int fakeroce_knob_store_value(struct fakeroce_knob *knob, char *s)
+{
+	struct fakeroce_dev *fdev = knob->fdev;
+	struct fakeroce_dcb *dcb = &fdev->dcb;
+	unsigned int i = knob->idx;
+	bool add;
+	u64 val;
+	int err;
+
+	err = fakeroce_parse_u64_op(s, &val, &add);
+	if (err)
+		return err;
+	if (knob->kind == FAKEROCE_KNOB_COUNTER) {
+		fakeroce_counter_set(fdev, i, val, add);
+		return 0;
+	}
+	/* Only counters and the per-priority PFC counts take "+N". */
+	if (add && knob->kind != FAKEROCE_KNOB_REQUESTS &&
+	    knob->kind != FAKEROCE_KNOB_INDICATIONS)
+		return -EINVAL;
+	if (val > U8_MAX && (knob->kind == FAKEROCE_KNOB_PFC_CAP ||
+			     knob->kind == FAKEROCE_KNOB_PFC_EN ||
+			     knob->kind == FAKEROCE_KNOB_DCBX))
+		return -EINVAL;
+	if (val > UINT_MAX && knob->kind == FAKEROCE_KNOB_FAIL_NEXT)
+		return -EINVAL;
+
+	spin_lock(&fdev->lock);
+	switch (knob->kind) {
+	case FAKEROCE_KNOB_FAIL_NEXT:
+		fdev->fail_next_get_hw_stats = val;
+		break;
+	case FAKEROCE_KNOB_PFC_CAP:
+		dcb->pfc_cap = val;
+		break;
+	case FAKEROCE_KNOB_PFC_EN:
+		dcb->pfc_en = val;
+		break;
+	case FAKEROCE_KNOB_DCBX:
+		dcb->dcbx = val;
+		break;
+	case FAKEROCE_KNOB_REQUESTS:
+		fakeroce_dcb_set_requests(dcb, i, val, add);
+		break;
+	case FAKEROCE_KNOB_INDICATIONS:
+		dcb->indications[i] = add ? dcb->indications[i] + val : val;
+		break;
+	case FAKEROCE_KNOB_REQ_RATE:
+		fakeroce_dcb_set_rate(dcb, i, val);
+		break;
+	default:
+		break;
+	}
+	spin_unlock(&fdev->lock);
+	return 0;
+}
+
+static int fakeroce_knob_store(struct fakeroce_knob *knob, char *s)
+{
+	switch (knob->kind) {
+	case FAKEROCE_KNOB_CARRIER:
+	case FAKEROCE_KNOB_FLAP:
+		return fakeroce_knob_store_link(knob, s);
+	case FAKEROCE_KNOB_PRIO_TC:
+	case FAKEROCE_KNOB_TC_BW:
+	case FAKEROCE_KNOB_TC_TSA:
+		return fakeroce_knob_store_ets(knob, s);
+	default:
+		return fakeroce_knob_store_value(knob, s);
+	}
+}
+
+/* ---- file ops ------------------------------------------------------------ */
+
+static ssize_t fakeroce_knob_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	struct fakeroce_knob *knob = file->private_data;
+	char buf[FAKEROCE_KNOB_BUF];
+	int len;
+
+	len = fakeroce_knob_show(knob, buf, sizeof(buf));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t fakeroce_knob_write(struct file *file,
+				   const char __user *ubuf, size_t count,
+				   loff_t *ppos)
+{
+	struct fakeroce_knob *knob = file->private_data;
+	char buf[FAKEROCE_KNOB_BUF];
+	int err;
+
+	if (*ppos != 0 || count == 0 || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+
+	err = fakeroce_knob_store(knob, strim(buf));
+	if (err)
+		return err;
+	*ppos += count;
+	return count;
+}
+
+static const struct file_operations fakeroce_knob_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = fakeroce_knob_read,
+	.write = fakeroce_knob_write,
+	.llseek = default_llseek,
+};
+
+/* ---- per-device tree ----------------------------------------------------- */
+
+/* Takes the next free knob of fdev->knobs and makes its file. */
+static void fakeroce_knob_file(struct fakeroce_dev *fdev, unsigned int *used,
+			       struct dentry *dir, const char *name,
+			       umode_t mode, enum fakeroce_knob_kind kind,
+			       unsigned int idx)
+{
+	struct fakeroce_knob *knob = &fdev->knobs[(*used)++];
+
+	knob->fdev = fdev;
+	knob->kind = kind;
+	knob->idx = idx;
+	debugfs_create_file(name, mode, dir, knob, &fakeroce_knob_fops);
+}
+
+static void fakeroce_debugfs_add_dcb(struct fakeroce_dev *fdev,
+				     unsigned int *used)
+{
+	static const struct {
+		const char *suffix;
+		enum fakeroce_knob_kind kind;
+	} per_prio[] = {
+		{ "requests", FAKEROCE_KNOB_REQUESTS },
+		{ "indications", FAKEROCE_KNOB_INDICATIONS },
+		{ "requests_rate", FAKEROCE_KNOB_REQ_RATE },
+	};
+	struct dentry *dir = debugfs_create_dir("dcb", fdev->debugfs_dir);
+	char name[32];
+	unsigned int p, k;
+
+	fakeroce_knob_file(fdev, used, dir, "pfc_cap", 0600,
+			   FAKEROCE_KNOB_PFC_CAP, 0);
+	fakeroce_knob_file(fdev, used, dir, "pfc_en", 0600,
+			   FAKEROCE_KNOB_PFC_EN, 0);
+	fakeroce_knob_file(fdev, used, dir, "dcbx", 0600,
+			   FAKEROCE_KNOB_DCBX, 0);
+	for (p = 0; p < FAKEROCE_NUM_PRIO; p++) {
+		for (k = 0; k < ARRAY_SIZE(per_prio); k++) {
+			snprintf(name, sizeof(name), "prio%u_%s", p,
+				 per_prio[k].suffix);
+			fakeroce_knob_file(fdev, used, dir, name, 0600,
+					   per_prio[k].kind, p);
+		}
+	}
+	fakeroce_knob_file(fdev, used, dir, "prio_tc", 0600,
+			   FAKEROCE_KNOB_PRIO_TC, 0);
+	fakeroce_knob_file(fdev, used, dir, "tc_bw", 0600,
+			   FAKEROCE_KNOB_TC_BW, 0);
+	fakeroce_knob_file(fdev, used, dir, "tc_tsa", 0600,
+			   FAKEROCE_KNOB_TC_TSA, 0);
+}
+
+int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
+{
+	unsigned int n = fdev->pers->num_counters, used = 0, i;
+	struct dentry *dir, *cdir;
+	char name[8];
+
+	fdev->knobs = kcalloc(n + FAKEROCE_NUM_KNOBS, sizeof(*fdev->knobs),
+			      GFP_KERNEL);
+	if (!fdev->knobs)
+		return -ENOMEM;
+
+	snprintf(name, sizeof(name), "%u", fdev->id);
+	dir = debugfs_create_dir(name, fakeroce_debugfs_root);
+	fdev->debugfs_dir = dir;
+
+	cdir = debugfs_create_dir("counters", dir);
+	for (i = 0; i < n; i++)
+		fakeroce_knob_file(fdev, &used, cdir, fdev->pers->descs[i].name,
+				   0600, FAKEROCE_KNOB_COUNTER, i);
+
+	fakeroce_knob_file(fdev, &used, dir, "carrier", 0600,
+			   FAKEROCE_KNOB_CARRIER, 0);
+	fakeroce_knob_file(fdev, &used, dir, "flap_coalesced", 0200,
+			   FAKEROCE_KNOB_FLAP, 0);
+	fakeroce_knob_file(fdev, &used, dir, "fail_next_get_hw_stats", 0600,
+			   FAKEROCE_KNOB_FAIL_NEXT, 0);
+	fakeroce_debugfs_add_dcb(fdev, &used);
+
+	WARN_ON(used != n + FAKEROCE_NUM_KNOBS);
+	return 0;
+}
+
+/* Waits for knob reads and writes in progress; none start afterwards. */
+void fakeroce_debugfs_del(struct fakeroce_dev *fdev)
+{
+	debugfs_remove_recursive(fdev->debugfs_dir);
+	fdev->debugfs_dir = NULL;
+	kfree(fdev->knobs);
+	fdev->knobs = NULL;
+}
+
+int fakeroce_debugfs_init(void)
+{
+	fakeroce_debugfs_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	return 0;
+}
+
+void fakeroce_debugfs_exit(void)
+{
+	debugfs_remove_recursive(fakeroce_debugfs_root);
+}

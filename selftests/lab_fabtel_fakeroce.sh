@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# fablab: guest=a
+#
+# lab_fabtel_fakeroce.sh - fabtel.ko against simulated NICs (fakeroce.ko),
+# for what the lab's rxe cannot show:
+#  - each personality's vendor counters (set through fakeroce's debugfs)
+#    appear under the right normalized name; what the vendor lacks is absent;
+#  - mlx5's 32-bit Q counters are extended to 64 bits across a wrap;
+#  - a failing get_hw_stats skips the sample, counts it, keeps old values;
+#  - PFC: priority 3 pausing for longer than storm_ms is a storm, shorter
+#    is not; ETS and PFC config read back as iproute2's dcb tool sees them;
+#  - a down/up faster than linkwatch still counts as a flap.
+# Runs inside guest a.
+. "$(dirname "$0")/lib.sh"
+
+FT=/sys/kernel/fabtel
+FR=/sys/kernel/fakeroce
+DBG=/sys/kernel/debug/fakeroce
+
+# Vendor counter -> normalized counter, written out from Documentation/counters.rst.
+MAP_mlx5="out_of_sequence:out_of_sequence packet_seq_err:nak_seq_err_rcvd
+implied_nak_seq_err:implied_nak_seq_err local_ack_timeout_err:local_ack_timeout
+rnr_nak_retry_err:rnr_nak_rcvd duplicate_request:duplicate_request
+out_of_buffer:out_of_buffer np_cnp_sent:cnp_sent rp_cnp_handled:cnp_handled
+rp_cnp_ignored:cnp_ignored np_ecn_marked_roce_packets:ecn_marked_rx
+rx_icrc_encapsulated:icrc_err req_cqe_error:req_cqe_err resp_cqe_error:resp_cqe_err"
+MAP_bnxt_re="oos_drop_count:out_of_sequence seq_err_naks_rcvd:nak_seq_err_rcvd
+to_retransmits:local_ack_timeout max_retry_exceeded:retry_exceeded
+rnr_naks_rcvd:rnr_nak_rcvd dup_req:duplicate_request
+rx_out_of_buffer:out_of_buffer rx_pkts:rx_packets tx_pkts:tx_packets
+rx_bytes:rx_bytes tx_bytes:tx_bytes"
+MAP_irdma="cnpSent:cnp_sent cnpHandled:cnp_handled cnpIgnored:cnp_ignored
+RxECNMrkd:ecn_marked_rx RxUDP:rx_packets TxUDP:tx_packets"
+ALL="out_of_sequence nak_seq_err_rcvd implied_nak_seq_err local_ack_timeout
+retry_exceeded rnr_nak_rcvd rnr_nak_sent rnr_retry_exceeded duplicate_request
+out_of_buffer cnp_sent cnp_handled cnp_ignored ecn_marked_rx icrc_err
+req_cqe_err resp_cqe_err link_downed rx_packets tx_packets rx_bytes tx_bytes"
+
+ktap_begin 22
+
+cleanup() {
+	echo 100 >/sys/module/fabtel/parameters/storm_ms 2>/dev/null
+	for id in 0 1 2; do echo $id >$FR/del_device 2>/dev/null; done
+	rmmod fabtel fakeroce 2>/dev/null
+}
+trap cleanup EXIT
+
+modprobe ib_core
+rmmod fabtel fakeroce 2>/dev/null
+insmod "$REPO/kmod/fabtel.ko" && insmod "$REPO/kmod/fakeroce.ko"
+ktap_check "fabtel.ko and fakeroce.ko loaded" test -d $FT -a -w $FR/new_device
+
+val() { cat "$1" 2>/dev/null; }	# empty when unreadable (ENODATA, absent)
+is() { [[ $(val "$1") == "$2" ]]; }	# for wait_for: re-read on every poll
+ge() { [[ $(val "$1") -ge $2 ]]; }
+
+# ---- personalities -----------------------------------------------------------
+id=0
+for pers in mlx5 bnxt_re irdma; do
+	echo "$id $pers" >$FR/new_device
+	ip link set "fre$id" up
+	P=$FT/fakeroce$id/ports/1
+	wait_for 10 is $FT/fakeroce$id/driver "$pers"
+	map=MAP_$pers
+	bad="" n=0 v=1000
+	for pair in ${!map}; do
+		src=${pair%%:*} dst=${pair##*:}
+		v=$((v + 7))
+		echo "$v" >"$DBG/$id/counters/$src"
+		wait_for 5 is "$P/counters/$dst" "$v" || bad+=" $src->$dst=$(val "$P/counters/$dst")(want $v)"
+		n=$((n + 1))
+	done
+	ktap_eq "$pers: each of $n vendor counters shows under its normalized name" "$bad" ""
+	want=$(for pair in ${!map}; do echo "${pair##*:}"; done | sort | xargs)
+	have=$(for c in $ALL; do [[ -e $P/counters/$c ]] && echo "$c"; done | sort | xargs)
+	ktap_eq "$pers: only mapped counters exist, the rest are absent" "$have" "$want"
+	id=$((id + 1))
+done
+
+# ---- 32-bit wrap (mlx5 Q counter) --------------------------------------------
+P=$FT/fakeroce0/ports/1
+C=$DBG/0/counters/out_of_sequence
+echo 4294967290 >$C
+wait_for 5 is $P/counters/out_of_sequence 4294967290
+echo +10 >$C
+wait_for 5 is $P/counters/raw/out_of_sequence 4
+ktap_eq "mlx5 out_of_sequence wraps in the driver: raw 4294967290 + 10 -> 4" \
+	"$(val $P/counters/raw/out_of_sequence)" 4
+ktap_eq "fabtel extends it: normalized 4294967300" "$(val $P/counters/out_of_sequence)" 4294967300
+
+# ---- failing get_hw_stats ------------------------------------------------------------
+# (a 32-bit counter only moves forward here: lowering it would be a wrap)
+C=$DBG/0/counters/packet_seq_err
+v0=$(val $P/counters/nak_seq_err_rcvd)
+echo +111 >$C
+wait_for 5 is $P/counters/nak_seq_err_rcvd $((v0 + 111))
+e0=$(val $P/sample_errors)
+echo 1000000 >$DBG/0/fail_next_get_hw_stats
+echo +111 >$C
+wait_for 5 ge $P/sample_errors $((e0 + 3))
+ktap_ge "failed samples are counted in sample_errors" $(($(val $P/sample_errors) - e0)) 3
+ktap_eq "while they fail, the old value is kept" "$(val $P/counters/nak_seq_err_rcvd)" $((v0 + 111))
+echo 0 >$DBG/0/fail_next_get_hw_stats
+ktap_check "once they succeed again, the new value shows" \
+	wait_for 5 is $P/counters/nak_seq_err_rcvd $((v0 + 222))
+
+# ---- PFC and ETS ----------------------------------------------------------------------
+D=$DBG/0/dcb
+echo 8 >$D/pfc_en				# priority 3
+echo "0 0 0 1 0 0 0 0" >$D/prio_tc
+echo "60 40 0 0 0 0 0 0" >$D/tc_bw
+echo "2 2 0 0 0 0 0 0" >$D/tc_tsa		# IEEE 802.1Qaz ETS
+wait_for 5 is $P/pfc/enabled_mask 0x08
+ktap_eq "pfc: status, enabled_mask, prio3/enabled, prio0/enabled" \
+	"$(val $P/pfc/status) $(val $P/pfc/enabled_mask) $(val $P/pfc/prio3/enabled) $(val $P/pfc/prio0/enabled)" \
+	"supported 0x08 1 0"
+if command -v dcb >/dev/null; then
+	ktap_check "iproute2 dcb sees PFC enabled on priority 3 alone" \
+		bash -c 'dcb pfc show dev fre0 prio-pfc | grep -q "3:on" &&
+			! dcb pfc show dev fre0 prio-pfc | grep -q "[0-24-7]:on"'
+else
+	ktap_skip "iproute2 dcb sees PFC on priority 3" "no dcb tool in this iproute2"
+fi
+ktap_eq "ets: prio_tc, tc0_bw, tc1_bw, tc0_tsa" \
+	"$(val $P/ets/prio_tc)|$(val $P/ets/tc0_bw) $(val $P/ets/tc1_bw) $(val $P/ets/tc0_tsa)" \
+	"0 0 0 1 0 0 0 0|60 40 2"
+
+echo 1000 >/sys/module/fabtel/parameters/storm_ms
+echo 5000 >$D/prio3_requests_rate		# pausing for ~300 ms < storm_ms
+sleep 0.3
+echo 0 >$D/prio3_requests_rate
+wait_for 5 is $P/pfc/prio3/pause_tx "$(val $D/prio3_requests)"
+ktap_eq "300 ms of pausing with storm_ms 1000: no storm" \
+	"$(val $P/pfc/prio3/storm) $(val $P/pfc/prio3/storm_events)" "0 0"
+echo 100 >/sys/module/fabtel/parameters/storm_ms
+echo 5000 >$D/prio3_requests_rate		# and now for longer than storm_ms
+ktap_check "pause_tx rising past storm_ms (100): prio3/storm = 1" \
+	wait_for 5 is $P/pfc/prio3/storm 1
+echo 0 >$D/prio3_requests_rate
+ktap_check "pausing stops: prio3/storm = 0" wait_for 5 is $P/pfc/prio3/storm 0
+ktap_eq "one storm event, its time recorded, prio0 untouched" \
+	"$(val $P/pfc/prio3/storm_events) $(( $(val $P/pfc/prio3/storm_last_ns) > 0 )) $(val $P/pfc/prio0/storm_events)" \
+	"1 1 0"
+ktap_eq "pause_tx equals what the NIC reports (ieee_pfc.requests)" \
+	"$(val $P/pfc/prio3/pause_tx)" "$(val $D/prio3_requests)"
+
+# ---- a flap linkwatch folds away -------------------------------------------------
+N=/sys/class/net/fre0
+f0=$(val $P/link/flaps)
+up0=$(val $N/carrier_up_count)
+echo 1 >$DBG/0/flap_coalesced
+wait_for 5 is $P/link/flaps $((f0 + 1))
+ktap_eq "back-to-back down/up: flaps +1, as carrier_up_count moved" \
+	"$(($(val $P/link/flaps) - f0)) $(($(val $N/carrier_up_count) - up0))" "1 1"
+ktap_eq "history shows it as a coalesced down/up pair" \
+	"$(tail -2 $P/link/history | awk '{printf "%s/%s ", $3, $4}')" "down/coalesced up/coalesced "
+
+ktap_end

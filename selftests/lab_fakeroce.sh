@@ -1,0 +1,252 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# fablab: guest=a
+#
+# lab_fakeroce.sh - fakeroce.ko, the simulated RoCE NIC fabtel is tested
+# against: new_device/del_device make and remove the netdev fre<ID> and the
+# ib_device fakeroce<ID>; what is set through fakeroce's debugfs knobs is
+# read back through sources fakeroce does not control: RDMA netlink
+# (`rdma link`), ib_core's sysfs (/sys/class/infiniband/.../hw_counters,
+# link_layer), the netdev's sysfs carrier counters (/sys/class/net), and
+# DCB netlink through iproute2's `dcb`.  Expected counter names come from
+# the real 6.1 drivers (mlx5/counters.c, bnxt_re/hw_counters.c,
+# irdma/verbs.c).  Ends with 100 new/del cycles under concurrent hw_counters
+# readers and rmmod, and the kernel log must stay clean.  Runs inside guest a.
+. "$(dirname "$0")/lib.sh"
+
+KO=$REPO/kmod/fakeroce.ko
+CTL=/sys/kernel/fakeroce
+DBG=/sys/kernel/debug/fakeroce
+IB=/sys/class/infiniband
+
+ktap_begin 63
+
+[[ -f $KO ]] || { ktap_fail "fakeroce.ko was built" "$KO missing"; ktap_end; }
+echo "lab_fakeroce: start" >/dev/kmsg
+
+# ---- helpers ----------------------------------------------------------------
+
+hwc() { cat "$IB/fakeroce$1/ports/1/hw_counters/$2"; } # ID NAME
+hwc_is() { [[ $(hwc "$1" "$2" 2>/dev/null) == "$3" ]]; } # ID NAME VALUE
+knob() { echo "$2" >"$DBG/$1"; } # PATH VALUE: a debugfs write
+link_state() { rdma link show "fakeroce$1/1" 2>/dev/null; }
+link_has() { [[ $(link_state "$1") == *"$2"* ]]; } # ID TEXT
+netdev_cnt() { cat "/sys/class/net/fre$1/$2"; }
+# writes that must be refused (the shell reports the error, status 1)
+refused() { ! (echo "$2" >"$1") 2>/dev/null; } # FILE VALUE
+# the error of such a write, as strerror text ("" if it succeeded)
+write_err() { (echo "$2" >"$1") 2>&1 | sed 's/.*: //'; } # FILE VALUE
+names_of() { local f; for f in "$@"; do [[ -e $f ]] && echo "${f##*/}"; done | xargs; }
+ifaces() { names_of /sys/class/net/fre*; }
+ibdevs() { names_of $IB/fakeroce*; }
+
+# ---- load, create one device per personality --------------------------------
+
+rmmod fakeroce 2>/dev/null
+modprobe ib_core
+ktap_check "insmod fakeroce.ko" insmod "$KO"
+
+declare -A pers=([0]=mlx5 [1]=bnxt_re [2]=irdma)
+# hw_counters per personality in the 6.1 drivers (plus ib_core's lifespan)
+declare -A ncnt=([0]=29 [1]=68 [2]=47)
+declare -A names=(
+	[0]="out_of_sequence local_ack_timeout_err rp_cnp_handled np_ecn_marked_roce_packets rx_icrc_encapsulated"
+	[1]="to_retransmits seq_err_naks_rcvd rx_out_of_buffer oos_drop_count tx_bytes"
+	[2]="cnpHandled cnpSent RxECNMrkd ip4InOctets TxUDP")
+
+for id in 0 1 2; do
+	ktap_check "new_device $id ${pers[$id]}" \
+		bash -c "echo '$id ${pers[$id]}' >$CTL/new_device"
+	ip link set "fre$id" up
+	wait_for 10 link_has $id "state ACTIVE"
+	ktap_check "fakeroce$id: rdma link ACTIVE over fre$id" \
+		link_has $id "state ACTIVE physical_state LINK_UP netdev fre$id"
+	ktap_eq "fakeroce$id: sysfs link_layer" \
+		"$(cat $IB/fakeroce$id/ports/1/link_layer 2>&1)" Ethernet
+	ktap_eq "fakeroce$id: ${pers[$id]} hw_counters count" \
+		"$(ls $IB/fakeroce$id/ports/1/hw_counters 2>/dev/null | wc -l)" \
+		"${ncnt[$id]}"
+	missing=
+	for n in ${names[$id]}; do
+		[[ -e $IB/fakeroce$id/ports/1/hw_counters/$n ]] || missing+=" $n"
+	done
+	ktap_eq "fakeroce$id: ${pers[$id]} counter names present" "$missing" ""
+done
+
+# ---- counters: debugfs in, ib_core sysfs out ---------------------------------
+
+set_counter() { # ID NAME VALUE...: writes each value to the counter's knob
+	local id=$1 name=$2 v
+	shift 2
+	for v in "$@"; do knob "$id/counters/$name" "$v"; done
+}
+
+set_counter 0 out_of_sequence 12345
+wait_for 5 hwc_is 0 out_of_sequence 12345
+ktap_eq "mlx5 out_of_sequence set via debugfs, read in hw_counters" \
+	"$(hwc 0 out_of_sequence)" 12345
+set_counter 1 seq_err_naks_rcvd 1099511627783
+wait_for 5 hwc_is 1 seq_err_naks_rcvd 1099511627783
+ktap_eq "bnxt_re seq_err_naks_rcvd (64-bit value) in hw_counters" \
+	"$(hwc 1 seq_err_naks_rcvd)" 1099511627783
+set_counter 2 cnpHandled 7 +5
+wait_for 5 hwc_is 2 cnpHandled 12
+ktap_eq "irdma cnpHandled 7 then +5" "$(hwc 2 cnpHandled)" 12
+
+set_counter 0 local_ack_timeout_err 4294967295 +2
+wait_for 5 hwc_is 0 local_ack_timeout_err 1
+ktap_eq "mlx5 local_ack_timeout_err (32-bit): 4294967295 +2 wraps to 1" \
+	"$(hwc 0 local_ack_timeout_err)" 1
+set_counter 0 rp_cnp_handled 4294967295 +2
+wait_for 5 hwc_is 0 rp_cnp_handled 4294967297
+ktap_eq "mlx5 rp_cnp_handled (64-bit): 4294967295 +2 does not wrap" \
+	"$(hwc 0 rp_cnp_handled)" 4294967297
+
+# ---- carrier -----------------------------------------------------------------
+
+port_events() { dmesg | grep -c "fakeroce0: port 1 $1"; }
+read -r dn0 < /sys/class/net/fre0/carrier_down_count
+ev0=$(port_events DOWN)
+knob 0/carrier 0
+wait_for 10 link_has 0 "state DOWN"
+ktap_check "carrier 0: rdma link says DOWN" link_has 0 "state DOWN physical_state DISABLED"
+ktap_eq "carrier 0: /sys/class/net/fre0/carrier" "$(netdev_cnt 0 carrier)" 0
+ktap_eq "carrier 0: carrier_down_count +1" \
+	$(($(netdev_cnt 0 carrier_down_count) - dn0)) 1
+wait_for 10 test "$(port_events DOWN)" -gt "$ev0"
+ktap_eq "carrier 0: one IB port event (PORT_ERR)" $(($(port_events DOWN) - ev0)) 1
+knob 0/carrier 1
+wait_for 10 link_has 0 "state ACTIVE"
+ktap_check "carrier 1: rdma link says ACTIVE again" link_has 0 "state ACTIVE"
+ktap_eq "carrier knob reads 1" "$(cat $DBG/0/carrier)" 1
+
+read -r up0 < /sys/class/net/fre0/carrier_up_count
+read -r dn0 < /sys/class/net/fre0/carrier_down_count
+read -r ch0 < /sys/class/net/fre0/carrier_changes
+knob 0/flap_coalesced 3
+ktap_eq "flap_coalesced 3: carrier_up/down_count +3 each" \
+	"$(($(netdev_cnt 0 carrier_up_count) - up0))/$(($(netdev_cnt 0 carrier_down_count) - dn0))" 3/3
+ktap_eq "flap_coalesced 3: carrier_changes +6" \
+	$(($(netdev_cnt 0 carrier_changes) - ch0)) 6
+ktap_check "flap_coalesced 3: port ACTIVE afterwards" link_has 0 "state ACTIVE"
+
+# ---- get_hw_stats failure ----------------------------------------------------
+
+# lifespan 0: ib_core asks the driver on every read (cache is one jiffy).
+echo 0 >$IB/fakeroce0/ports/1/hw_counters/lifespan
+knob 0/fail_next_get_hw_stats 1
+ktap_check "fail_next_get_hw_stats 1: next hw_counters read fails" \
+	bash -c "! cat $IB/fakeroce0/ports/1/hw_counters/out_of_sequence"
+ktap_eq "fail_next_get_hw_stats reads 0 afterwards" \
+	"$(cat $DBG/0/fail_next_get_hw_stats)" 0
+ktap_eq "the read after succeeds" "$(hwc 0 out_of_sequence 2>&1)" 12345
+
+# ---- DCB: debugfs in, DCB netlink (iproute2 dcb) out ------------------------
+
+D=$DBG/0/dcb
+dcb_rates() { # PRIO: requests[PRIO] from `dcb -s pfc show`
+	dcb -s pfc show dev fre0 requests | sed -n "s/.* $1:\([0-9]*\).*/\1/p"
+}
+dcb_at_least() { (($(dcb_rates "$1") >= $2)); }
+if command -v dcb >/dev/null; then
+	knob 0/dcb/pfc_en 40
+	ktap_check "pfc_en 40 (prios 3, 5): dcb pfc show" bash -c \
+		"dcb pfc show dev fre0 prio-pfc | grep -q 'prio-pfc 0:off 1:off 2:off 3:on 4:off 5:on 6:off 7:off'"
+	knob 0/dcb/prio_tc "0 0 1 1 2 2 3 3"
+	ktap_check "prio_tc: dcb ets show" bash -c \
+		"dcb ets show dev fre0 prio-tc | grep -q 'prio-tc 0:0 1:0 2:1 3:1 4:2 5:2 6:3 7:3'"
+	knob 0/dcb/tc_bw "40 30 20 10 0 0 0 0"
+	knob 0/dcb/tc_tsa "2 2 2 2 0 0 0 0"
+	ktap_check "tc_bw, tc_tsa: dcb ets show" bash -c \
+		"dcb ets show dev fre0 tc-bw tc-tsa | xargs | grep -q 'tc-bw 0:40 1:30 2:20 3:10 4:0 5:0 6:0 7:0 tc-tsa 0:ets 1:ets 2:ets 3:ets 4:strict'"
+	knob 0/dcb/prio2_requests 1000
+	knob 0/dcb/prio2_indications 7
+	knob 0/dcb/prio2_indications +3
+	ktap_check "prio2 requests 1000, indications 10: dcb -s pfc show" bash -c \
+		"dcb -s pfc show dev fre0 | xargs | grep -q 'requests 0:0 1:0 2:1000 .*indications 0:0 1:0 2:10 '"
+	knob 0/dcb/prio4_requests_rate 2000
+	wait_for 20 dcb_at_least 4 1000
+	ktap_ge "prio4_requests_rate 2000: requests[4] rises on its own" \
+		"$(dcb_rates 4)" 1000
+	knob 0/dcb/prio4_requests_rate 0
+	r1=$(dcb_rates 4)
+	r2=$(cat $D/prio4_requests)
+	ktap_eq "rate 0 freezes requests[4]" "$r2" "$r1"
+	dcb pfc set dev fre0 prio-pfc all:off 1:on
+	ktap_eq "dcb pfc set prio-pfc 1:on (ieee_setpfc): pfc_en" "$(cat $D/pfc_en)" 2
+	ktap_check "tc_bw summing to 70 refused, unchanged" bash -c \
+		"! (echo '50 20 0 0 0 0 0 0' >$D/tc_bw) 2>/dev/null &&
+		 [[ \$(cat $D/tc_bw) == '40 30 20 10 0 0 0 0' ]]"
+else
+	for t in pfc_en prio_tc tc_bw/tc_tsa requests/indications requests_rate \
+		 rate-freeze ieee_setpfc tc_bw-refused; do
+		ktap_skip "dcb: $t" "no dcb tool (iproute2) in the guest"
+	done
+fi
+
+# ---- bad input ---------------------------------------------------------------
+
+before="$(ifaces) / $(ibdevs)"
+EINVAL="Invalid argument"
+ktap_eq "new_device '3 foo': EINVAL" "$(write_err $CTL/new_device "3 foo")" "$EINVAL"
+ktap_eq "new_device '64 mlx5': EINVAL" "$(write_err $CTL/new_device "64 mlx5")" "$EINVAL"
+ktap_eq "new_device '0 mlx5' (in use): EEXIST" \
+	"$(write_err $CTL/new_device "0 mlx5")" "File exists"
+ktap_eq "new_device 'garbage': EINVAL" "$(write_err $CTL/new_device garbage)" "$EINVAL"
+ktap_eq "new_device '4 mlx5 extra': EINVAL" \
+	"$(write_err $CTL/new_device "4 mlx5 extra")" "$EINVAL"
+ktap_eq "del_device 9 (unknown): ENOENT" \
+	"$(write_err $CTL/del_device 9)" "No such file or directory"
+ktap_eq "del_device 'x': EINVAL" "$(write_err $CTL/del_device x)" "$EINVAL"
+ktap_eq "bad new/del_device writes changed nothing" \
+	"$(ifaces) / $(ibdevs)" "$before"
+ktap_eq "ID 0 is still mlx5 with its values" "$(cat $DBG/0/counters/out_of_sequence)" 12345
+accepted=$(for v in abc -5 + "+x" "1 2" 18446744073709551616; do
+	refused "$DBG/0/counters/out_of_sequence" "$v" || echo "accepted '$v'"
+done)
+ktap_eq "garbage counter writes refused" "$accepted" ""
+ktap_eq "counter unchanged after garbage" "$(cat $DBG/0/counters/out_of_sequence)" 12345
+ktap_check "carrier 2 refused" refused $DBG/0/carrier 2
+
+# ---- del_device --------------------------------------------------------------
+
+ktap_check "del_device 2" bash -c "echo 2 >$CTL/del_device"
+ktap_check "del_device 2: fre2 is gone" test ! -e /sys/class/net/fre2
+ktap_check "del_device 2: fakeroce2 is gone (sysfs)" test ! -e $IB/fakeroce2
+ktap_eq "del_device 2: fakeroce2 is gone (rdma link)" "$(link_state 2)" ""
+ktap_check "del_device 2: its debugfs directory is gone" test ! -e $DBG/2
+
+# ---- stress: new/del cycles under readers, then rmmod ------------------------
+
+stop=/tmp/fakeroce-readers.stop
+rm -f $stop
+reader() {
+	while [[ ! -e $stop ]]; do
+		cat $IB/fakeroce*/ports/1/hw_counters/* >/dev/null 2>&1
+	done
+}
+reader &
+r1=$!
+reader &
+r2=$!
+
+fails=0
+for i in $(seq 100); do
+	p=${pers[$((i % 3))]}
+	echo "5 $p" >$CTL/new_device || fails=$((fails + 1))
+	((i % 10 == 0)) && ip link set fre5 up
+	echo 5 >$CTL/del_device || fails=$((fails + 1))
+done
+ktap_eq "100 new/del cycles under 2 hw_counters readers" $fails 0
+ktap_check "rmmod fakeroce while the readers run" rmmod fakeroce
+touch $stop
+wait $r1 $r2
+ktap_eq "after rmmod: no fre* netdev, no fakeroce* ib_device" \
+	"$(ifaces) / $(ibdevs)" " / "
+ktap_check "after rmmod: /sys/kernel/fakeroce and debugfs dir are gone" \
+	test ! -e $CTL -a ! -e $DBG
+trouble=$(dmesg | sed -n '/lab_fakeroce: start/,$p' |
+	grep -E 'BUG:|WARNING:|Oops|general protection|Call Trace:|UBSAN|KASAN|refcount_t:')
+ktap_eq "kernel log clean (no BUG/WARNING/Oops/Call Trace)" "$trouble" ""
+
+ktap_end
