@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lab_bpf.sh - fabtel's tracing BPF programs (fabtel-trace) in the lab.
+#  - flap: flaps of 20 ms, 200 ms and 2 s: one carrier_down and one
+#    carrier_up event each, compared with the netdev's carrier counters and
+#    with a bpftrace kprobe count of netif_carrier_on/off run alongside;
+#  - rxe: under netem loss/reorder during ib_write_bw, NAK-sequence NAKs sent
+#    equal the responder's rxe out_of_seq_request delta and NAKs received
+#    equal the requester's rcvd_seq_err delta;
+#  - qp: ib_write_bw started in cgroup job_42: its QP maps to its pid, comm
+#    and that cgroup's id (the cgroup directory's inode); gone after exit;
+#  - a QP created before fabtel-trace started is seeded from RDMA netlink,
+#    compared with `rdma res show qp`;
+#  - without rdma_rxe, flap and qp still run and rxe says unavailable once.
+. "$(dirname "$0")/lib.sh"
+
+TRACE=$REPO/build/fabtel-trace
+HW=/sys/class/infiniband
+
+ktap_begin 15
+
+cleanup() {
+	"$FABLAB" impair a clear >/dev/null 2>&1
+	for h in a b; do
+		lab "$h" 'pkill -INT fabtel-trace; pkill bpftrace; pkill ib_write_bw' >/dev/null 2>&1
+	done
+	lab a 'rdma link show rxa/1 >/dev/null 2>&1 || { modprobe rdma_rxe; rdma link add rxa type rxe netdev eth0; }' >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+# trace_start HOST NAME ARGS: fabtel-trace in the background, JSON to
+# /tmp/NAME.json; returns once it has attached.
+trace_start() {
+	lab "$1" "rm -f /tmp/$2.*; $TRACE --json $3 >/tmp/$2.json 2>/tmp/$2.err &
+		for i in \$(seq 150); do grep -q ready /tmp/$2.err && exit 0; sleep 0.2; done; cat /tmp/$2.err; exit 1"
+}
+trace_stop() { # HOST NAME: SIGINT, wait for its summary (the drops line)
+	lab "$1" "pkill -INT -f 'fabtel-trace --json'; for i in \$(seq 100); do grep -q '\"type\":\"drops\"' /tmp/$2.json && exit 0; sleep 0.2; done; exit 1"
+}
+jcount() { # HOST FILE JQ-FILTER: number of matching JSON lines
+	lab "$1" "jq -c 'select($3)' $2 | wc -l"
+}
+
+# ---- flap ------------------------------------------------------------------
+ktap_check "fabtel-trace -p flap attaches" trace_start a flap "-p flap"
+lab a "bpftrace -e 'kprobe:netif_carrier_on /((struct net_device *)arg0)->name == \"eth0\"/ { @on++ }
+	kprobe:netif_carrier_off /((struct net_device *)arg0)->name == \"eth0\"/ { @off++ }' >/tmp/bt.out 2>&1 &
+	for i in \$(seq 200); do grep -q Attaching /tmp/bt.out && exit 0; sleep 0.2; done; exit 1"
+N=/sys/class/net/eth0
+c0=$(lab a "echo \$(cat $N/carrier_up_count $N/carrier_down_count)")
+for ms in 20 200 2000; do
+	"$FABLAB" flap a --down-ms $ms >/dev/null 2>&1
+done
+wait_for 20 lab a "(( \$(jq -c 'select(.kind == \"carrier_up\")' /tmp/flap.json | wc -l) >= 3 ))"
+trace_stop a flap
+lab a 'pkill -INT bpftrace; for i in $(seq 50); do grep -q "@o" /tmp/bt.out && exit 0; sleep 0.2; done'
+c1=$(lab a "echo \$(cat $N/carrier_up_count $N/carrier_down_count)")
+read -r up0 dn0 <<<"$c0"
+read -r up1 dn1 <<<"$c1"
+downs=$(jcount a /tmp/flap.json '.kind == "carrier_down" and .ifname == "eth0"')
+ups=$(jcount a /tmp/flap.json '.kind == "carrier_up" and .ifname == "eth0"')
+ktap_eq "flaps of 20/200/2000 ms: 3 carrier_down + 3 carrier_up events, as the carrier counters moved" \
+	"$downs/$ups" "$((dn1 - dn0))/$((up1 - up0))"
+ktap_eq "... and that is 3/3" "$downs/$ups" "3/3"
+bt=$(lab a "sed -n 's/^@\(on\|off\): //p' /tmp/bt.out | xargs")
+noop=$(lab a "jq -r 'select(.type == \"drops\") | .carrier_noop_calls' /tmp/flap.json")
+ktap_eq "bpftrace counted as many netif_carrier_on/off calls (events + no-op calls)" \
+	"$bt" "$((ups + noop)) $((downs))"
+durs=$(lab a "jq -r 'select(.ifname == \"eth0\") | \"\\(.kind) \\(.ns)\"' /tmp/flap.json" |
+	awk '$1 == "carrier_down" { d = $2 } $1 == "carrier_up" { printf "%d ", ($2 - d) / 1e6 }')
+ktap_info "measured down times (ms): $durs"
+# Guest scheduling under TCG blurs a 20 ms window (9-16 ms seen under load):
+# the short flap must only read as short; the others within 0.5x..3x.
+ktap_check "down times: 20 ms flap under 200 ms; 200 ms and 2 s within 0.5x..3x" \
+	awk -v s="$durs" 'BEGIN { n = split(s, d, " ");
+		if (n != 3 || d[1] < 0 || d[1] > 200) exit 1;
+		if (d[2] < 100 || d[2] > 600 || d[3] < 1000 || d[3] > 6000) exit 1 }'
+
+# ---- rxe + qp ----------------------------------------------------------------
+ctr() { lab_read "$1" "$HW/rx$1/ports/1/hw_counters/$2"; }
+oos0=$(ctr b out_of_seq_request)
+seq0=$(ctr a rcvd_seq_err)
+trace_start a rxa "-p qp,rxe" >/dev/null
+trace_start b rxb "-p rxe" >/dev/null
+"$FABLAB" impair a delay 1ms reorder 25% 50% loss 1%
+lab b 'ib_write_bw -d rxb -x 1 -D 4 >/dev/null 2>&1' &
+srv=$!
+wait_for 20 lab b 'ss -ltn | grep -q ":18515 "'
+cg=$(lab a 'mkdir -p /sys/fs/cgroup/job_42 && stat -c %i /sys/fs/cgroup/job_42')
+lab a 'sh -c "echo \$\$ >/tmp/bw.pid; echo \$\$ >/sys/fs/cgroup/job_42/cgroup.procs;
+	exec ib_write_bw -d rxa -x 1 -D 4 10.77.0.2" >/dev/null 2>&1'
+wait "$srv"
+"$FABLAB" impair a clear
+trace_stop a rxa
+trace_stop b rxb
+sent=$(lab b "jq -s 'map(select(.type == \"rxe_qp\") | .nak_seq_sent) | add' /tmp/rxb.json")
+rcvd=$(lab a "jq -s 'map(select(.type == \"rxe_qp\") | .nak_seq_rcvd) | add' /tmp/rxa.json")
+oos=$(($(ctr b out_of_seq_request) - oos0))
+seq=$(($(ctr a rcvd_seq_err) - seq0))
+ktap_info "NAK-seq sent $sent / b out_of_seq_request +$oos; received $rcvd / a rcvd_seq_err +$seq"
+ktap_ge "netem made rxe NAK" "$oos" 1
+ktap_eq "rxe: NAK-seq NAKs sent = responder's out_of_seq_request delta" "$sent" "$oos"
+ktap_eq "rxe: NAK-seq NAKs received = requester's rcvd_seq_err delta" "$rcvd" "$seq"
+pid=$(lab_read a /tmp/bw.pid)
+created=$(lab a "jq -c 'select(.kind == \"qp_created\" and .comm == \"ib_write_bw\") | [.tgid, .cgroup_id]' /tmp/rxa.json | head -1")
+ktap_eq "qp: ib_write_bw's QP -> its pid and the cgroup id of job_42" "$created" "[$pid,$cg]"
+qpn=$(lab a "jq -r 'select(.kind == \"qp_created\" and .comm == \"ib_write_bw\") | .qpn' /tmp/rxa.json | head -1")
+ktap_eq "qp: destroyed when ib_write_bw exited" \
+	"$(jcount a /tmp/rxa.json ".kind == \"qp_destroyed\" and .qpn == ${qpn:-0}")" 1
+ktap_eq "qp: no longer in the map at exit" \
+	"$(jcount a /tmp/rxa.json ".type == \"qp\" and .qpn == ${qpn:-0}")" 0
+
+# ---- QPs that existed before fabtel-trace started ----------------------------
+lab b 'ib_write_bw -d rxb -x 1 -D 20 >/dev/null 2>&1' &
+srv=$!
+wait_for 20 lab b 'ss -ltn | grep -q ":18515 "'
+cg=$(lab a 'mkdir -p /sys/fs/cgroup/job_43 && stat -c %i /sys/fs/cgroup/job_43')
+lab a 'sh -c "echo \$\$ >/tmp/bw2.pid; echo \$\$ >/sys/fs/cgroup/job_43/cgroup.procs;
+	exec ib_write_bw -d rxa -x 1 -D 20 10.77.0.2" >/dev/null 2>&1 &
+	for i in $(seq 100); do rdma res show qp | grep -q ib_write_bw && exit 0; sleep 0.2; done; exit 1'
+pid=$(lab_read a /tmp/bw2.pid)
+rdmaqpn=$(lab a "rdma res show qp | awk '/ib_write_bw/ && /state RTS/ { for (i = 1; i < NF; i++) if (\$i == \"lqpn\") print \$(i + 1) }' | head -1")
+seed=$(lab a "$TRACE -p qp -d 2 --json 2>/tmp/seed.err | jq -c 'select((.type == \"qp\" or .kind == \"qp_destroyed\") and .comm == \"ib_write_bw\") | [.qpn, .tgid, .cgroup_id, .created_ns]' | head -1")
+ktap_info "rdma res show qp: lqpn $rdmaqpn; fabtel-trace table: $seed; $(lab a 'grep seeded /tmp/seed.err')"
+ktap_eq "qp: a QP made before start is seeded: rdma's QPN, the pid, job_43's cgroup id, created_ns 0 (unknown)" \
+	"$seed" "[$rdmaqpn,$pid,$cg,0]"
+lab a 'pkill ib_write_bw'
+lab b 'pkill ib_write_bw'
+wait "$srv"
+
+# ---- without rdma_rxe ----------------------------------------------------------
+lab a 'rdma link delete rxa && rmmod rdma_rxe'
+out=$(lab a "$TRACE -d 2 2>&1 >/dev/null; echo rc=\$?")
+ktap_info "$out"
+ktap_eq "no rdma_rxe: exit 0, rxe unavailable said once" \
+	"$(grep -c 'rxe: unavailable: rdma_rxe not loaded' <<<"$out") $(grep -o 'rc=[0-9]*' <<<"$out")" "1 rc=0"
+ktap_check "no rdma_rxe: flap and qp still attached" \
+	bash -c 'grep -q "flap: attached" <<<"$1" && grep -q "qp: attached" <<<"$1"' _ "$out"
+lab a 'modprobe rdma_rxe && rdma link add rxa type rxe netdev eth0'
+ktap_check "rxa restored" wait_for 20 lab a 'rdma link show rxa/1 | grep -q ACTIVE'
+
+ktap_end

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rdmanl.h - the QPs the kernel knows, from RDMA netlink (what
+ * `rdma res show qp` reads): RDMA_NLDEV_CMD_GET for the devices, then
+ * RDMA_NLDEV_CMD_RES_QP_GET per device.
+ */
+#ifndef FABTEL_RDMANL_H
+#define FABTEL_RDMANL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct rdmanl_qp {
+	uint32_t dev_index;
+	uint32_t qpn;
+	uint32_t pid;		/* 0: a kernel QP (no owning process) */
+	uint32_t rqpn;		/* 0: not connected */
+	uint8_t state;		/* enum ib_qp_state */
+	bool has_state;
+};
+
+/* Calls cb for every QP of every RDMA device; negative errno on failure. */
+int rdmanl_for_each_qp(int (*cb)(const struct rdmanl_qp *qp, void *ctx), void *ctx);
+
+#endif /* FABTEL_RDMANL_H */

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wire_loader.c - loads bpf/wire.bpf.c through its skeleton, attaches its two
+ * programs to the clsact ingress/egress hooks of interfaces with libbpf's
+ * bpf_tc_* calls, remembers what it attached and undoes exactly that.
+ * Reads the global per-CPU counters and walks the per-QP LRU hash.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "wire_loader.h"
+#include "wire.skel.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define QP_BATCH	256	/* entries per bpf_map_lookup_batch() call */
+
+/* what one wire_loader_attach() did on one interface */
+struct wire_attach {
+	int ifindex;
+	bool own_qdisc;		/* we created clsact: delete it on detach */
+	__u32 handle[2];	/* by enum wire_dir */
+	__u32 priority[2];
+};
+
+struct wire_loader {
+	struct wire_bpf *skel;
+	struct wire_attach *att;
+	size_t n_att;
+	size_t cap_att;
+};
+
+static const char *const wire_stat_names[] = {
+	[WIRE_FRAMES]		= "frames",
+	[WIRE_ROCEV2]		= "rocev2",
+	[WIRE_OTHER]		= "other",
+	[WIRE_TRUNCATED]	= "truncated",
+	[WIRE_MALFORMED]	= "malformed",
+	[WIRE_VLAN]		= "vlan",
+	[WIRE_IPV6]		= "ipv6",
+	[WIRE_ECN_CE]		= "ecn_ce",
+	[WIRE_CNP]		= "cnp",
+	[WIRE_QP_DROPS]		= "qp_drops",
+};
+
+_Static_assert(ARRAY_SIZE(wire_stat_names) == WIRE_NR_STATS,
+	       "a name for each enum wire_stat");
+
+const char *wire_loader_stat_name(unsigned int stat)
+{
+	return stat < WIRE_NR_STATS ? wire_stat_names[stat] : NULL;
+}
+
+int wire_loader_open(struct wire_loader **out)
+{
+	struct wire_loader *wl;
+	int err;
+
+	if (!out)
+		return -EINVAL;
+	*out = NULL;
+	wl = calloc(1, sizeof(*wl));
+	if (!wl)
+		return -ENOMEM;
+	wl->skel = wire_bpf__open();
+	if (!wl->skel) {
+		err = errno ? -errno : -EINVAL;
+		goto err_free;
+	}
+	err = wire_bpf__load(wl->skel);
+	if (err)
+		goto err_destroy_skel;
+	*out = wl;
+	return 0;
+
+err_destroy_skel:
+	wire_bpf__destroy(wl->skel);
+err_free:
+	free(wl);
+	return err < 0 ? err : -err;
+}
+
+static enum bpf_tc_attach_point tc_point(int dir)
+{
+	return dir == WIRE_DIR_EGRESS ? BPF_TC_EGRESS : BPF_TC_INGRESS;
+}
+
+static int prog_fd(const struct wire_loader *wl, int dir)
+{
+	return bpf_program__fd(dir == WIRE_DIR_EGRESS ? wl->skel->progs.wire_egress :
+			       wl->skel->progs.wire_ingress);
+}
+
+static int tc_attach_dir(const struct wire_loader *wl, struct wire_attach *a, int dir)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex,
+		    .attach_point = tc_point(dir));
+	LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = prog_fd(wl, dir));
+	int err;
+
+	/* handle and priority 0: the kernel picks free ones, we note them */
+	err = bpf_tc_attach(&hook, &opts);
+	if (err)
+		return err;
+	a->handle[dir] = opts.handle;
+	a->priority[dir] = opts.priority;
+	return 0;
+}
+
+static int tc_detach_dir(const struct wire_attach *a, int dir)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex,
+		    .attach_point = tc_point(dir));
+	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = a->handle[dir],
+		    .priority = a->priority[dir]);
+
+	return bpf_tc_detach(&hook, &opts);
+}
+
+static int clsact_create(struct wire_attach *a)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex,
+		    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
+	int err;
+
+	err = bpf_tc_hook_create(&hook);
+	if (err == -EEXIST)
+		return 0;	/* someone's clsact: use it, never delete it */
+	if (!err)
+		a->own_qdisc = true;
+	return err;
+}
+
+static int clsact_destroy(const struct wire_attach *a)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex,
+		    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
+
+	if (!a->own_qdisc)
+		return 0;
+	return bpf_tc_hook_destroy(&hook);
+}
+
+static struct wire_attach *find_attach(struct wire_loader *wl, int ifindex)
+{
+	for (size_t i = 0; i < wl->n_att; i++)
+		if (wl->att[i].ifindex == ifindex)
+			return &wl->att[i];
+	return NULL;
+}
+
+static int reserve_attach(struct wire_loader *wl)
+{
+	struct wire_attach *n;
+	size_t cap;
+
+	if (wl->n_att < wl->cap_att)
+		return 0;
+	cap = wl->cap_att ? 2 * wl->cap_att : 4;
+	n = realloc(wl->att, cap * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	wl->att = n;
+	wl->cap_att = cap;
+	return 0;
+}
+
+int wire_loader_attach(struct wire_loader *wl, int ifindex)
+{
+	struct wire_attach a = { .ifindex = ifindex };
+	int err;
+
+	if (!wl || ifindex <= 0)
+		return -EINVAL;
+	if (find_attach(wl, ifindex))
+		return 0;
+	err = reserve_attach(wl);
+	if (err)
+		return err;
+	err = clsact_create(&a);
+	if (err)
+		return err;
+	err = tc_attach_dir(wl, &a, WIRE_DIR_INGRESS);
+	if (err)
+		goto err_destroy_clsact;
+	err = tc_attach_dir(wl, &a, WIRE_DIR_EGRESS);
+	if (err)
+		goto err_detach_ingress;
+	wl->att[wl->n_att++] = a;
+	return 0;
+
+err_detach_ingress:
+	tc_detach_dir(&a, WIRE_DIR_INGRESS);
+err_destroy_clsact:
+	clsact_destroy(&a);
+	return err;
+}
+
+/* undo one attachment; the first error, but every step is tried */
+static int undo_attach(const struct wire_attach *a)
+{
+	int err, ret = 0;
+
+	err = tc_detach_dir(a, WIRE_DIR_EGRESS);
+	if (err)
+		ret = err;
+	err = tc_detach_dir(a, WIRE_DIR_INGRESS);
+	if (err && !ret)
+		ret = err;
+	err = clsact_destroy(a);
+	if (err && !ret)
+		ret = err;
+	return ret;
+}
+
+int wire_loader_detach(struct wire_loader *wl, int ifindex)
+{
+	struct wire_attach *a;
+	int err;
+
+	if (!wl)
+		return -EINVAL;
+	a = find_attach(wl, ifindex);
+	if (!a)
+		return -ENOENT;
+	err = undo_attach(a);
+	*a = wl->att[--wl->n_att];
+	return err;
+}
+
+void wire_loader_close(struct wire_loader *wl)
+{
+	if (!wl)
+		return;
+	/* reverse order; an interface that went away took its hooks along */
+	while (wl->n_att)
+		undo_attach(&wl->att[--wl->n_att]);
+	free(wl->att);
+	wire_bpf__destroy(wl->skel);
+	free(wl);
+}
+
+int wire_loader_stats(struct wire_loader *wl, __u64 out[WIRE_NR_STATS])
+{
+	int ncpu = libbpf_num_possible_cpus();
+	__u64 *vals;
+	int fd, err = 0;
+
+	if (!wl || !out)
+		return -EINVAL;
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	vals = calloc(ncpu, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	fd = bpf_map__fd(wl->skel->maps.wire_stats);
+	for (__u32 k = 0; k < WIRE_NR_STATS; k++) {
+		err = bpf_map_lookup_elem(fd, &k, vals);
+		if (err)
+			break;
+		out[k] = 0;
+		for (int c = 0; c < ncpu; c++)
+			out[k] += vals[c];
+	}
+	free(vals);
+	return err;
+}
+
+/* one batch of entries: -ENOENT when it was the last one */
+static int qp_batch(int fd, __u32 *token, bool first, struct wire_qp_key *keys,
+		    struct wire_qp_val *vals, __u32 *count)
+{
+	__u32 next;
+	int err;
+
+	err = bpf_map_lookup_batch(fd, first ? NULL : token, &next, keys, vals,
+				   count, NULL);
+	if (!err || err == -ENOENT)
+		*token = next;
+	return err;
+}
+
+int wire_loader_for_each_qp(struct wire_loader *wl, wire_qp_cb cb, void *ctx)
+{
+	struct wire_qp_key *keys;
+	struct wire_qp_val *vals;
+	__u32 token = 0, n, i;
+	bool first = true;
+	int fd, err, ret = 0;
+
+	if (!wl || !cb)
+		return -EINVAL;
+	keys = calloc(QP_BATCH, sizeof(*keys));
+	vals = calloc(QP_BATCH, sizeof(*vals));
+	if (!keys || !vals) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	fd = bpf_map__fd(wl->skel->maps.wire_qps);
+	do {
+		n = QP_BATCH;
+		err = qp_batch(fd, &token, first, keys, vals, &n);
+		if (err && err != -ENOENT) {
+			ret = err;
+			break;
+		}
+		first = false;
+		for (i = 0; i < n && !ret; i++)
+			ret = cb(&keys[i], &vals[i], ctx);
+	} while (!err && !ret);
+out:
+	free(keys);
+	free(vals);
+	return ret;
+}
+
+int wire_loader_reset(struct wire_loader *wl)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct wire_qp_key key;
+	__u64 *zero;
+	int fd, err = 0;
+
+	if (!wl)
+		return -EINVAL;
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	zero = calloc(ncpu, sizeof(*zero));
+	if (!zero)
+		return -ENOMEM;
+	fd = bpf_map__fd(wl->skel->maps.wire_stats);
+	for (__u32 k = 0; k < WIRE_NR_STATS && !err; k++)
+		err = bpf_map_update_elem(fd, &k, zero, BPF_ANY);
+	free(zero);
+	fd = bpf_map__fd(wl->skel->maps.wire_qps);
+	/* always the first key, so deletions never derail the walk; bounded */
+	for (int i = 0; !err && i < 2 * WIRE_QP_MAX_ENTRIES; i++) {
+		if (bpf_map_get_next_key(fd, NULL, &key))
+			break;
+		err = bpf_map_delete_elem(fd, &key);
+		if (err == -ENOENT)	/* evicted meanwhile */
+			err = 0;
+	}
+	return err;
+}
