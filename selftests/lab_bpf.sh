@@ -15,7 +15,6 @@
 #  - without rdma_rxe, flap and qp still run and rxe says unavailable once.
 . "$(dirname "$0")/lib.sh"
 
-TRACE=$REPO/build/fabtel-trace
 HW=/sys/class/infiniband
 
 ktap_begin 15
@@ -29,15 +28,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# trace_start HOST NAME ARGS: fabtel-trace in the background, JSON to
-# /tmp/NAME.json; returns once it has attached.
-trace_start() {
-	lab "$1" "rm -f /tmp/$2.*; $TRACE --json $3 >/tmp/$2.json 2>/tmp/$2.err &
-		for i in \$(seq 150); do grep -q ready /tmp/$2.err && exit 0; sleep 0.2; done; cat /tmp/$2.err; exit 1"
-}
-trace_stop() { # HOST NAME: SIGINT, wait for its summary (the drops line)
-	lab "$1" "pkill -INT -f 'fabtel-trace --json'; for i in \$(seq 100); do grep -q '\"type\":\"drops\"' /tmp/$2.json && exit 0; sleep 0.2; done; exit 1"
-}
 jcount() { # HOST FILE JQ-FILTER: number of matching JSON lines
 	lab "$1" "jq -c 'select($3)' $2 | wc -l"
 }

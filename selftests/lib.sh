@@ -139,6 +139,19 @@ lab_test() {
 	lab "$h" test "$@"
 }
 
+# fabtel-trace in a guest (build/fabtel-trace, seen there at the same path).
+TRACE=$REPO/build/fabtel-trace
+
+# trace_start HOST NAME ARGS: fabtel-trace in the background, JSON to
+# /tmp/NAME.json; returns once it has attached.
+trace_start() {
+	lab "$1" "rm -f /tmp/$2.*; $TRACE --json $3 >/tmp/$2.json 2>/tmp/$2.err &
+		for i in \$(seq 150); do grep -q ready /tmp/$2.err && exit 0; sleep 0.2; done; cat /tmp/$2.err; exit 1"
+}
+trace_stop() { # HOST NAME: SIGINT, wait for its summary (the drops line)
+	lab "$1" "pkill -INT -f 'fabtel-trace --json'; for i in \$(seq 100); do grep -q '\"type\":\"drops\"' /tmp/$2.json && exit 0; sleep 0.2; done; exit 1"
+}
+
 # rxe_counter HOST NAME: one rxe hw_counter of HOST's Soft-RoCE device.
 rxe_counter() {
 	lab_read "$1" "/sys/class/infiniband/rx$1/ports/1/hw_counters/$2"

@@ -64,7 +64,7 @@ double tr_now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -354,63 +354,79 @@ static int parse_args(int argc, char **argv, struct tr_opts *o)
 
 /* ---- cgroup ------------------------------------------------------------- */
 
-static int on_cgroup2(const char *path)
+/* 0 if PATH is on cgroup2; -1 with a message otherwise. */
+static int check_cgroup2(const char *path)
 {
 	struct statfs sfs;
 
-	if (statfs(path, &sfs))
-		return -errno;
-	return sfs.f_type == CGROUP2_SUPER_MAGIC ? 1 : 0;
+	if (statfs(path, &sfs)) {
+		tr_err("--cgroup: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (sfs.f_type != CGROUP2_SUPER_MAGIC) {
+		tr_err("--cgroup: %s is not on a cgroup v2 file system", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* PATH exists on cgroup2, or is created there (its parent must be). */
+static int make_cgroup(const char *path)
+{
+	char parent[PATH_MAX], *slash;
+
+	if (!access(path, F_OK))
+		return check_cgroup2(path);
+	snprintf(parent, sizeof(parent), "%s", path);
+	slash = strrchr(parent, '/');
+	if (!slash)
+		snprintf(parent, sizeof(parent), ".");
+	else if (slash == parent)
+		slash[1] = 0;
+	else
+		*slash = 0;
+	if (check_cgroup2(parent))
+		return -1;
+	if (mkdir(path, 0755) && errno != EEXIST) {
+		tr_err("--cgroup: cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /*
- * Move this process into the cgroup v2 directory PATH (created if missing,
- * as long as its parent is on cgroup2) before any RDMA resource exists, so
- * that the rdma controller and fabtel attribute the QPs to that job.
+ * Move this process into the cgroup v2 directory ARG (created if missing)
+ * before any RDMA resource exists, so that the rdma controller and fabtel
+ * attribute the QPs to that job.
  */
-static int join_cgroup(const char *path)
+static int join_cgroup(const char *arg)
 {
-	char parent[PATH_MAX], procs[PATH_MAX];
-	int r, fd;
+	char path[PATH_MAX], procs[PATH_MAX + 16];
+	size_t n = strlen(arg);
+	int fd, e;
 
-	r = on_cgroup2(path);
-	if (r == -ENOENT) {
-		snprintf(parent, sizeof(parent), "%s", path);
-		char *slash = strrchr(parent, '/');
-
-		if (slash == parent)
-			slash[1] = 0;
-		else if (slash)
-			*slash = 0;
-		else
-			snprintf(parent, sizeof(parent), ".");
-		r = on_cgroup2(parent);
-		if (r < 0)
-			return tr_err("--cgroup: %s: %s", parent, strerror(-r)), -1;
-		if (r == 0)
-			return tr_err("--cgroup: %s is not on a cgroup v2 file system",
-				      parent), -1;
-		if (mkdir(path, 0755) && errno != EEXIST)
-			return tr_err("--cgroup: cannot create %s: %s", path,
-				      strerror(errno)), -1;
-		r = 1;
+	if (n >= sizeof(path)) {
+		tr_err("--cgroup: path too long");
+		return -1;
 	}
-	if (r < 0)
-		return tr_err("--cgroup: %s: %s", path, strerror(-r)), -1;
-	if (r == 0)
-		return tr_err("--cgroup: %s is not on a cgroup v2 file system", path), -1;
-	if ((size_t)snprintf(procs, sizeof(procs), "%s/cgroup.procs", path) >= sizeof(procs))
-		return tr_err("--cgroup: path too long"), -1;
+	memcpy(path, arg, n + 1);
+	while (n > 1 && path[n - 1] == '/')
+		path[--n] = 0;
+	if (make_cgroup(path))
+		return -1;
+	snprintf(procs, sizeof(procs), "%s/cgroup.procs", path);
 	fd = open(procs, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return tr_err("--cgroup: cannot open %s: %s", procs, strerror(errno)), -1;
-	if (dprintf(fd, "%d\n", (int)getpid()) < 0) {
-		r = errno;
-		close(fd);
-		return tr_err("--cgroup: cannot move pid %d into %s: %s",
-			      (int)getpid(), path, strerror(r)), -1;
+	if (fd < 0) {
+		tr_err("--cgroup: cannot open %s: %s", procs, strerror(errno));
+		return -1;
 	}
+	e = dprintf(fd, "%d\n", (int)getpid()) < 0 ? errno : 0;
 	close(fd);
+	if (e) {
+		tr_err("--cgroup: cannot move pid %d into %s: %s", (int)getpid(),
+		       path, strerror(e));
+		return -1;
+	}
 	return 0;
 }
 
@@ -453,9 +469,10 @@ static int client_main(struct tr_ctx *ctx)
 	rc = tr_client_connect(ctx, ch, &c);
 	if (!rc) {
 		tr_client_run(ctx, ch, &c, &r);
-		tr_disconnect(ctx, ch, &c, 3000);
-		tr_report(ctx->o, &r);
+		tr_report(ctx->o, &r);	/* first: the disconnect may take a while */
 		rc = tr_exit_status(&r);
+		/* after a failure the path may be down: give the DREQ time */
+		tr_disconnect(ctx, ch, &c, r.failed ? 10000 : 3000);
 	}
 	tr_conn_teardown(&c);
 	rdma_destroy_event_channel(ch);

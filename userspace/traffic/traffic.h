@@ -22,6 +22,7 @@
 #define TR_MAX_WINDOW		256
 #define TR_MAX_SIZE		(1ULL << 30)
 #define TR_SERVER_RQ		1024	/* receives kept posted by the server */
+#define TR_STALE_S		5.0	/* silent client a new one may replace */
 
 struct tr_opts {
 	bool server;
@@ -97,6 +98,7 @@ struct tr_result {
 	uint32_t wc_qpn;
 	uint64_t wc_wr_id;
 	double stall;		/* last good completion -> failed one, s */
+	double wr_age;		/* failed WR: posted -> completed, s */
 };
 
 /*
@@ -160,7 +162,8 @@ int tr_server(struct tr_ctx *ctx);
 int tr_client_run(struct tr_ctx *ctx, struct rdma_event_channel *ch,
 		  struct tr_conn *c, struct tr_result *r);
 int tr_server_run(struct tr_ctx *ctx, struct rdma_event_channel *ch,
-		  struct tr_conn *c, struct tr_result *r);
+		  struct tr_conn *c, struct tr_result *r,
+		  struct rdma_cm_event **next);
 int tr_post_recvs(struct tr_conn *c, unsigned int n);
 
 /* traffic_report.c */

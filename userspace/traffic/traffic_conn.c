@@ -513,19 +513,22 @@ static int server_accept(struct tr_ctx *ctx, struct rdma_cm_event *ev,
 	return 0;
 }
 
-/* Serve one connection after its request EV; exit status of that run. */
+/*
+ * Serve one connection after its request EV; the exit status of that run.
+ * *NEXT: a new client's request that replaced a silent one.
+ */
 static int serve_one(struct tr_ctx *ctx, struct rdma_event_channel *ch,
-		     struct rdma_cm_event *ev)
+		     struct rdma_cm_event *ev, struct rdma_cm_event **next)
 {
 	struct tr_conn c = { 0 };
 	struct tr_result r = { 0 };
 	int rc = 1;
 
 	if (!server_accept(ctx, ev, &c, &r)) {
-		tr_server_run(ctx, ch, &c, &r);
-		tr_disconnect(ctx, ch, &c, 3000);
+		tr_server_run(ctx, ch, &c, &r, next);
 		tr_report(ctx->o, &r);
 		rc = tr_exit_status(&r);
+		tr_disconnect(ctx, ch, &c, *next ? 0 : 3000);
 	}
 	tr_conn_teardown(&c);
 	return rc;
@@ -535,7 +538,7 @@ int tr_server(struct tr_ctx *ctx)
 {
 	const struct tr_opts *o = ctx->o;
 	struct rdma_event_channel *ch;
-	struct rdma_cm_event *ev;
+	struct rdma_cm_event *ev, *next = NULL;
 	struct rdma_cm_id *lid;
 	int rc = 0, w;
 
@@ -548,8 +551,10 @@ int tr_server(struct tr_ctx *ctx)
 	set_nonblock(ch->fd);
 	lid = listen_on(ctx, ch);
 	while (lid && !ctx->signals) {
-		w = tr_cm_wait(ctx, ch, -1, &ev);
-		if (w) {
+		if (next) {
+			ev = next;
+			next = NULL;
+		} else if ((w = tr_cm_wait(ctx, ch, -1, &ev))) {
 			rc = w == -EINTR ? 0 : 1;
 			break;
 		}
@@ -558,11 +563,14 @@ int tr_server(struct tr_ctx *ctx)
 			rdma_ack_cm_event(ev);
 			continue;
 		}
-		rc = serve_one(ctx, ch, ev);
-		if (!o->forever)
+		rc = serve_one(ctx, ch, ev, &next);
+		if (!o->forever && !next)
 			break;
-		rc = 0;
+		if (o->forever)
+			rc = 0;
 	}
+	if (next)
+		tr_reject(next, "server exiting");
 	if (lid)
 		rdma_destroy_id(lid);
 	rdma_destroy_event_channel(ch);

@@ -77,6 +77,8 @@ static void report_json(const struct tr_opts *o, const struct tr_result *r)
 		jadd(j, "wc_qpn", json_object_new_uint64(r->wc_qpn));
 		jadd(j, "wc_wr_id", json_object_new_uint64(r->wc_wr_id));
 		jadd(j, "stall_seconds", jfixed(r->stall, 6));
+		if (!o->server)
+			jadd(j, "wr_age_seconds", jfixed(r->wr_age, 6));
 	}
 	if (r->abandoned)
 		jadd(j, "abandoned", json_object_new_uint64(r->abandoned));
@@ -103,6 +105,8 @@ static void report_text(const struct tr_opts *o, const struct tr_result *r)
 		printf(" wc_status=%d wc_status_str=\"%s\" wc_qpn=%u stall_seconds=%.6f",
 		       r->wc_status, ibv_wc_status_str(r->wc_status), r->wc_qpn,
 		       r->stall);
+	if (r->failed && !o->server)
+		printf(" wr_age_seconds=%.6f", r->wr_age);
 	if (r->abandoned)
 		printf(" abandoned=%llu", (unsigned long long)r->abandoned);
 	putchar('\n');

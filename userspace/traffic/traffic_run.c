@@ -101,6 +101,7 @@ struct crun {
 	struct tr_result *r;
 	unsigned int inflight;
 	double t0, t_end, t_last_ok, t_last, t_progress, drain_deadline;
+	double posted_at[TR_MAX_WINDOW];	/* by wr_id % window */
 	bool stopping;
 	bool abandon;
 };
@@ -145,6 +146,7 @@ static int post_write(struct crun *cr)
 		stop(cr, "post-error", ERROR_DRAIN_S);
 		return -1;
 	}
+	cr->posted_at[cr->r->posted % cr->o->window] = tr_now();
 	cr->inflight++;
 	cr->r->posted++;
 	return 0;
@@ -184,9 +186,11 @@ static void client_wc(struct crun *cr, const struct ibv_wc *wc, double now)
 	if (r->failed)
 		return;		/* the flushes that follow the first error */
 	record_failure(r, wc, now - (cr->t_last_ok > 0 ? cr->t_last_ok : cr->t0));
-	tr_verbose(cr->o, "WR %llu failed: %s (%d) on QPN %u after %.3f s stall",
+	/* completions come in order, so the slot is still this WR's */
+	r->wr_age = now - cr->posted_at[wc->wr_id % cr->o->window];
+	tr_verbose(cr->o, "WR %llu failed: %s (%d) on QPN %u, %.3f s after it was posted",
 		   (unsigned long long)wc->wr_id, ibv_wc_status_str(wc->status),
-		   wc->status, wc->qp_num, r->stall);
+		   wc->status, wc->qp_num, r->wr_age);
 	stop(cr, "wc-error", ERROR_DRAIN_S);
 }
 
@@ -322,6 +326,7 @@ struct srun {
 	struct rdma_event_channel *ch;
 	struct tr_conn *c;
 	struct tr_result *r;
+	struct rdma_cm_event **next;	/* a request that replaces us */
 	double t_first, t_last, t_progress;
 	bool done;
 };
@@ -367,14 +372,34 @@ static int server_reap(struct srun *sr)
 	return total;
 }
 
+/*
+ * Another client while we serve one.  If ours has been silent for
+ * TR_STALE_S, it most likely died without its DREQ reaching us (the path
+ * was down): end this connection and let the caller serve the new one.
+ */
+static void server_request(struct srun *sr, struct rdma_cm_event *ev)
+{
+	double idle = tr_now() - fmax(sr->t_first, sr->t_last);
+
+	if (idle < TR_STALE_S) {
+		tr_verbose(sr->ctx->o, "refusing a second client: busy");
+		tr_reject(ev, "busy");
+		return;
+	}
+	tr_verbose(sr->ctx->o, "new client; the current one has been silent "
+		   "for %.1f s: dropping it", idle);
+	*sr->next = ev;
+	sr->r->stop = "replaced";
+	sr->done = true;
+}
+
 static void server_cm_event(struct srun *sr)
 {
 	struct rdma_cm_event *ev;
 
-	while (!rdma_get_cm_event(sr->ch, &ev)) {
+	while (!sr->done && !rdma_get_cm_event(sr->ch, &ev)) {
 		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
-			tr_verbose(sr->ctx->o, "refusing a second client: busy");
-			tr_reject(ev, "busy");
+			server_request(sr, ev);
 			continue;
 		}
 		tr_verbose(sr->ctx->o, "rdma_cm: %s", rdma_event_str(ev->event));
@@ -400,9 +425,10 @@ static void server_progress(struct srun *sr, double now)
 }
 
 int tr_server_run(struct tr_ctx *ctx, struct rdma_event_channel *ch,
-		  struct tr_conn *c, struct tr_result *r)
+		  struct tr_conn *c, struct tr_result *r,
+		  struct rdma_cm_event **next)
 {
-	struct srun sr = { .ctx = ctx, .ch = ch, .c = c, .r = r };
+	struct srun sr = { .ctx = ctx, .ch = ch, .c = c, .r = r, .next = next };
 	struct pollfd p[3];
 
 	r->role = "server";
