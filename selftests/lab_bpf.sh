@@ -17,7 +17,7 @@
 
 HW=/sys/class/infiniband
 
-ktap_begin 15
+ktap_begin 18
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -131,12 +131,30 @@ wait "$srv"
 
 # ---- without rdma_rxe ----------------------------------------------------------
 lab a 'rdma link delete rxa && rmmod rdma_rxe'
-out=$(lab a "$TRACE -d 2 2>&1 >/dev/null; echo rc=\$?")
+out=$(lab a "$TRACE -i eth0 -d 2 2>&1 >/dev/null; echo rc=\$?")
 ktap_info "$out"
 ktap_eq "no rdma_rxe: exit 0, rxe unavailable said once" \
 	"$(grep -c 'rxe: unavailable: rdma_rxe not loaded' <<<"$out") $(grep -o 'rc=[0-9]*' <<<"$out")" "1 rc=0"
-ktap_check "no rdma_rxe: flap and qp still attached" \
-	bash -c 'grep -q "flap: attached" <<<"$1" && grep -q "qp: attached" <<<"$1"' _ "$out"
+ktap_check "no rdma_rxe: flap, qp and wire (on eth0) still attached" \
+	bash -c 'grep -q "flap: attached" <<<"$1" && grep -q "qp: attached" <<<"$1" &&
+		grep -q "wire: attached to eth0" <<<"$1"' _ "$out"
+# ... and they run: a flap and a ping while they are loaded
+pk() { lab a "echo \$(( \$(cat $N/statistics/rx_packets) + \$(cat $N/statistics/tx_packets) )) \$(cat $N/carrier_up_count $N/carrier_down_count)"; }
+read -r p0 up0 dn0 <<<"$(pk)"
+trace_start a norxe "-p flap,qp,rxe,wire -i eth0" >/dev/null
+"$FABLAB" flap a --down-ms 300 >/dev/null 2>&1
+wait_for 10 lab a "(( \$(cat $N/carrier_up_count) > $up0 ))"
+wait_for 20 lab a 'busybox ping -c 1 -W 1 10.77.0.2' >/dev/null
+ktap_check "no rdma_rxe: 5 pings over eth0 answered" lab a 'busybox ping -c 5 -i 0.2 -W 2 10.77.0.2'
+trace_stop a norxe
+read -r p1 up1 dn1 <<<"$(pk)"
+flaps=$(jcount a /tmp/norxe.json '.prog == "flap" and .ifname == "eth0"')
+ktap_eq "no rdma_rxe: flap reports the flap's 2 transitions, as the carrier counters moved" \
+	"$flaps" "$((up1 - up0 + dn1 - dn0))"
+read -r frames roce <<<"$(lab a "jq -r 'select(.type == \"wire\") | \"\\(.frames) \\(.rocev2)\"' /tmp/norxe.json")"
+ktap_info "wire saw $frames frames, $roce RoCEv2; eth0 counted $((p1 - p0)) packets"
+ktap_check "no rdma_rxe: wire saw the 10 ping frames, no more than eth0 counted, none of them RoCEv2" \
+	test "${frames:-0}" -ge 10 -a "${frames:-0}" -le "$((p1 - p0))" -a "${roce:-x}" = 0
 lab a 'modprobe rdma_rxe && rdma link add rxa type rxe netdev eth0'
 ktap_check "rxa restored" wait_for 20 lab a 'rdma link show rxa/1 | grep -q ACTIVE'
 

@@ -3,6 +3,7 @@
  * rdmanl.c - read QPs over RDMA netlink (NETLINK_RDMA, client NLDEV).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -117,6 +118,7 @@ out:
 
 struct rdmanl_devs {
 	uint32_t idx[RDMANL_MAX_DEVS];
+	char name[RDMANL_MAX_DEVS][RDMANL_NAME_LEN];
 	int n;
 };
 
@@ -124,9 +126,16 @@ static int rdmanl_dev_attr(const struct nlattr *a, void *ctx)
 {
 	struct rdmanl_devs *d = ctx;
 
+	/* DEV_INDEX comes first in each device's message, then DEV_NAME */
 	if ((a->nla_type & NLA_TYPE_MASK) == RDMA_NLDEV_ATTR_DEV_INDEX &&
-	    d->n < RDMANL_MAX_DEVS)
+	    d->n < RDMANL_MAX_DEVS) {
+		d->name[d->n][0] = '\0';
 		d->idx[d->n++] = nla_u32(a);
+	} else if ((a->nla_type & NLA_TYPE_MASK) == RDMA_NLDEV_ATTR_DEV_NAME && d->n > 0 &&
+		   nla_dlen(a) > 0) {
+		snprintf(d->name[d->n - 1], RDMANL_NAME_LEN, "%.*s", nla_dlen(a),
+			 (const char *)nla_data(a));
+	}
 	return 0;
 }
 
@@ -143,6 +152,13 @@ static int rdmanl_qp_field(const struct nlattr *a, void *ctx)
 	switch (a->nla_type & NLA_TYPE_MASK) {
 	case RDMA_NLDEV_ATTR_RES_LQPN:
 		qp->qpn = nla_u32(a);
+		break;
+	case RDMA_NLDEV_ATTR_PORT_INDEX:
+		qp->port = nla_u32(a);
+		break;
+	case RDMA_NLDEV_ATTR_RES_TYPE:
+		if (nla_dlen(a) >= 1)
+			qp->type = *(const uint8_t *)nla_data(a);
 		break;
 	case RDMA_NLDEV_ATTR_RES_RQPN:
 		qp->rqpn = nla_u32(a);
@@ -164,11 +180,14 @@ static int rdmanl_qp_entry(const struct nlattr *a, void *ctx)
 {
 	struct rdmanl_walk *w = ctx;
 	uint32_t dev = w->qp.dev_index;
+	char name[RDMANL_NAME_LEN];
 
 	if ((a->nla_type & NLA_TYPE_MASK) != RDMA_NLDEV_ATTR_RES_QP_ENTRY)
 		return 0;
+	memcpy(name, w->qp.dev_name, sizeof(name));
 	memset(&w->qp, 0, sizeof(w->qp));
 	w->qp.dev_index = dev;
+	memcpy(w->qp.dev_name, name, sizeof(name));
 	rdmanl_attrs(nla_data(a), nla_dlen(a), rdmanl_qp_field, &w->qp);
 	return w->cb(&w->qp, w->ctx);
 }
@@ -195,6 +214,7 @@ int rdmanl_for_each_qp(int (*cb)(const struct rdmanl_qp *qp, void *ctx), void *c
 		ret = rdmanl_recv(fd, seq, rdmanl_dev_attr, &devs);
 	for (i = 0; !ret && i < devs.n; i++) {
 		w.qp.dev_index = devs.idx[i];
+		memcpy(w.qp.dev_name, devs.name[i], sizeof(w.qp.dev_name));
 		ret = rdmanl_send(fd, RDMA_NLDEV_CMD_RES_QP_GET, devs.idx[i], ++seq);
 		if (!ret)
 			ret = rdmanl_recv(fd, seq, rdmanl_qp_top, &w);

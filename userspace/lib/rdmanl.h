@@ -10,8 +10,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#define RDMANL_NAME_LEN 64
+
 struct rdmanl_qp {
 	uint32_t dev_index;
+	char dev_name[RDMANL_NAME_LEN];	/* "" if the kernel did not say */
+	uint32_t port;		/* 0: not bound to a port yet (RESET) */
+	uint8_t type;		/* enum ib_qp_type: 2 = RC */
 	uint32_t qpn;
 	uint32_t pid;		/* 0: a kernel QP (no owning process) */
 	uint32_t rqpn;		/* 0: not connected */

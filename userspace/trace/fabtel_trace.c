@@ -2,11 +2,13 @@
 /*
  * fabtel-trace - print fabtel's BPF events live: carrier flaps, QP ownership
  * and state, Soft-RoCE NAKs, timeouts and retry-exceeded completions.  One
- * line per event, or JSON lines with --json.  On exit (SIGINT, SIGTERM or
- * --duration) it prints the per-QP tables and the drop counters.
+ * line per event, or JSON lines with --json.  With -i IFACE the RoCEv2 wire
+ * classifier also runs on IFACE.  On exit (SIGINT, SIGTERM or --duration) it
+ * prints the per-QP tables, the wire counters and the drop counters.
  */
 #include <argp.h>
 #include <errno.h>
+#include <net/if.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,11 @@
 #include <json-c/json.h>
 
 #include "fabbpf.h"
+#include "wire_loader.h"
+
+/* wire is not a fabbpf program: it has its own loader and only counters */
+#define WANT_WIRE	(1u << FABBPF_NR_PROGS)
+#define MAX_IFACES	8
 
 #ifndef FABTEL_VERSION
 #define FABTEL_VERSION "0.0.0"
@@ -23,23 +30,33 @@
 
 static struct env {
 	unsigned int want;
+	bool want_set;
+	int ifindex[MAX_IFACES];
+	int nr_ifaces;
 	int duration;
 	bool json;
 	bool verbose;
 } env = { .want = (1u << FABBPF_NR_PROGS) - 1 };
+
+static const char *const prog_names[FABBPF_NR_PROGS + 1] = {
+	"flap", "qp", "rxe", "wire",
+};
 
 static volatile sig_atomic_t stop;
 
 const char *argp_program_version = "fabtel-trace " FABTEL_VERSION;
 static const char doc[] =
 	"fabtel-trace: fabtel's BPF events, live (root: CAP_BPF, CAP_PERFMON).\v"
-	"PROGRAMS is a comma list of flap, qp, rxe (default: all).  Programs "
-	"whose kernel module is not loaded are reported unavailable once; the "
-	"others run.";
+	"PROGRAMS is a comma list of flap, qp, rxe, wire (default: flap, qp, "
+	"rxe, and wire when -i is given).  wire needs -i and CAP_NET_ADMIN; it "
+	"counts RoCEv2 packets per QP on IFACE (TC ingress and egress) and "
+	"prints its tables on exit.  Programs whose kernel module is not loaded "
+	"are reported unavailable once; the others run.";
 
 static const struct argp_option options[] = {
 	{ "programs", 'p', "PROGRAMS", 0, "Programs to load", 0 },
 	{ "duration", 'd', "SECONDS", 0, "Stop after SECONDS (default: SIGINT)", 0 },
+	{ "interface", 'i', "IFACE", 0, "Run wire on IFACE (repeatable, up to 8)", 0 },
 	{ "json", 'j', NULL, 0, "JSON lines", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{},
@@ -47,7 +64,6 @@ static const struct argp_option options[] = {
 
 static int parse_programs(const char *arg, unsigned int *want)
 {
-	static const char *const names[FABBPF_NR_PROGS] = { "flap", "qp", "rxe" };
 	char *copy = strdup(arg), *tok, *save = NULL;
 	int p, ok = 0;
 
@@ -55,10 +71,11 @@ static int parse_programs(const char *arg, unsigned int *want)
 		return -ENOMEM;
 	*want = 0;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (p = 0; p < FABBPF_NR_PROGS && strcmp(tok, names[p]); p++)
+		for (p = 0; p <= FABBPF_NR_PROGS && strcmp(tok, prog_names[p]); p++)
 			;
-		if (p == FABBPF_NR_PROGS) {
-			fprintf(stderr, "fabtel-trace: unknown program '%s' (flap, qp, rxe)\n", tok);
+		if (p > FABBPF_NR_PROGS) {
+			fprintf(stderr, "fabtel-trace: unknown program '%s' (flap, qp, rxe, wire)\n",
+				tok);
 			free(copy);
 			return -EINVAL;
 		}
@@ -77,6 +94,31 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'p':
 		if (parse_programs(arg, &env.want))
 			argp_usage(state);
+		env.want_set = true;
+		break;
+	case 'i':
+		if (env.nr_ifaces == MAX_IFACES) {
+			fprintf(stderr, "fabtel-trace: at most %d interfaces\n", MAX_IFACES);
+			argp_usage(state);
+		}
+		env.ifindex[env.nr_ifaces] = if_nametoindex(arg);
+		if (!env.ifindex[env.nr_ifaces]) {
+			fprintf(stderr, "fabtel-trace: no interface '%s'\n", arg);
+			argp_usage(state);
+		}
+		env.nr_ifaces++;
+		break;
+	case ARGP_KEY_END:
+		if (!env.want_set && env.nr_ifaces)
+			env.want |= WANT_WIRE;
+		if ((env.want & WANT_WIRE) && !env.nr_ifaces) {
+			fprintf(stderr, "fabtel-trace: wire needs -i IFACE\n");
+			argp_usage(state);
+		}
+		if (!(env.want & WANT_WIRE) && env.nr_ifaces) {
+			fprintf(stderr, "fabtel-trace: -i is for wire, which -p left out\n");
+			argp_usage(state);
+		}
 		break;
 	case 'd':
 		errno = 0;
@@ -258,6 +300,83 @@ static int print_rxe_qp(const struct rxe_qp_key *k, const struct rxe_qp_counts *
 	return 0;
 }
 
+static const char *const nak_names[WIRE_NR_NAKS] = {
+	"nak_psn_seq", "nak_invalid_req", "nak_remote_access", "nak_remote_op",
+	"nak_invalid_rd",
+};
+
+static int print_wire_qp(const struct wire_qp_key *k, const struct wire_qp_val *v, void *ctx)
+{
+	const char *dir = k->dir == WIRE_DIR_INGRESS ? "ingress" : "egress";
+	char ifname[IF_NAMESIZE] = "?";
+	struct json_object *o;
+	int i;
+
+	(void)ctx;
+	if_indextoname(k->ifindex, ifname);
+	if (!env.json) {
+		printf("wire_qp %s %s qpn=%u pkts=%llu bytes=%llu oos=%llu dup=%llu acks=%llu rnr_naks=%llu cnps=%llu ecn_ce=%llu",
+		       ifname, dir, k->qpn, (unsigned long long)v->pkts,
+		       (unsigned long long)v->bytes, (unsigned long long)v->oos,
+		       (unsigned long long)v->dup, (unsigned long long)v->acks,
+		       (unsigned long long)v->rnr_naks, (unsigned long long)v->cnps,
+		       (unsigned long long)v->ecn_ce);
+		for (i = 0; i < WIRE_NR_NAKS; i++)
+			printf(" %s=%llu", nak_names[i], (unsigned long long)v->naks[i]);
+		putchar('\n');
+		return 0;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "type", json_object_new_string("wire_qp"));
+	json_object_object_add(o, "ifname", json_object_new_string(ifname));
+	json_object_object_add(o, "ifindex", json_object_new_int64(k->ifindex));
+	json_object_object_add(o, "dir", json_object_new_string(dir));
+	json_object_object_add(o, "qpn", json_object_new_int64(k->qpn));
+	json_object_object_add(o, "pkts", json_object_new_uint64(v->pkts));
+	json_object_object_add(o, "bytes", json_object_new_uint64(v->bytes));
+	json_object_object_add(o, "oos", json_object_new_uint64(v->oos));
+	json_object_object_add(o, "dup", json_object_new_uint64(v->dup));
+	json_object_object_add(o, "acks", json_object_new_uint64(v->acks));
+	json_object_object_add(o, "rnr_naks", json_object_new_uint64(v->rnr_naks));
+	json_object_object_add(o, "cnps", json_object_new_uint64(v->cnps));
+	json_object_object_add(o, "ecn_ce", json_object_new_uint64(v->ecn_ce));
+	for (i = 0; i < WIRE_NR_NAKS; i++)
+		json_object_object_add(o, nak_names[i], json_object_new_uint64(v->naks[i]));
+	emit_json(o);
+	return 0;
+}
+
+static void print_wire(struct wire_loader *wl)
+{
+	__u64 st[WIRE_NR_STATS];
+	struct json_object *o;
+	unsigned int i;
+
+	if (!wl)
+		return;
+	wire_loader_for_each_qp(wl, print_wire_qp, NULL);
+	if (wire_loader_stats(wl, st)) {
+		fprintf(stderr, "fabtel-trace: wire: cannot read its counters\n");
+		return;
+	}
+	o = env.json ? json_object_new_object() : NULL;
+	if (o)
+		json_object_object_add(o, "type", json_object_new_string("wire"));
+	else
+		printf("wire");
+	for (i = 0; i < WIRE_NR_STATS; i++) {
+		if (o)
+			json_object_object_add(o, wire_loader_stat_name(i),
+					       json_object_new_uint64(st[i]));
+		else
+			printf(" %s=%llu", wire_loader_stat_name(i), (unsigned long long)st[i]);
+	}
+	if (o)
+		emit_json(o);
+	else
+		putchar('\n');
+}
+
 static void print_summary(struct fabbpf *fb)
 {
 	struct fabbpf_drops d;
@@ -292,7 +411,7 @@ static void on_signal(int sig)
 
 static void report_availability(struct fabbpf *fb)
 {
-	static const char *const names[FABBPF_NR_PROGS] = { "flap", "qp", "rxe" };
+	const char *const *names = prog_names;
 	const char *why;
 	int p;
 
@@ -308,7 +427,34 @@ static void report_availability(struct fabbpf *fb)
 			fprintf(stderr, "fabtel-trace: qp: %u existing QP(s) seeded from RDMA netlink\n",
 				fabbpf_seeded(fb));
 	}
-	fprintf(stderr, "fabtel-trace: ready\n");
+}
+
+/* wire on every -i interface; NULL (said once) if it cannot run */
+static struct wire_loader *open_wire(void)
+{
+	struct wire_loader *wl;
+	char name[IF_NAMESIZE];
+	int i, err;
+
+	err = wire_loader_open(&wl);
+	if (err) {
+		fprintf(stderr, "fabtel-trace: wire: unavailable: loading failed: %s\n",
+			strerror(-err));
+		return NULL;
+	}
+	for (i = 0; i < env.nr_ifaces; i++) {
+		if (!if_indextoname(env.ifindex[i], name))
+			snprintf(name, sizeof(name), "ifindex %d", env.ifindex[i]);
+		err = wire_loader_attach(wl, env.ifindex[i]);
+		if (err) {
+			fprintf(stderr, "fabtel-trace: wire: unavailable: attaching to %s: %s\n",
+				name, strerror(-err));
+			wire_loader_close(wl);
+			return NULL;
+		}
+		fprintf(stderr, "fabtel-trace: wire: attached to %s (tc ingress, egress)\n", name);
+	}
+	return wl;
 }
 
 int main(int argc, char **argv)
@@ -316,6 +462,7 @@ int main(int argc, char **argv)
 	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
 	struct fabbpf_handlers h = { on_flap, on_qp, on_rxe, NULL };
 	struct timespec start, now;
+	struct wire_loader *wl = NULL;
 	struct fabbpf *fb;
 	int err;
 
@@ -326,13 +473,21 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 
-	err = fabbpf_open(&fb, env.want, &h);
+	err = fabbpf_open(&fb, env.want & ~WANT_WIRE, &h);
 	if (err) {
 		fprintf(stderr, "fabtel-trace: loading the BPF programs failed: %s\n",
 			strerror(-err));
 		return 1;
 	}
 	report_availability(fb);
+	if (env.want & WANT_WIRE) {
+		wl = open_wire();
+		if (!wl) {
+			fabbpf_close(fb);
+			return 1;
+		}
+	}
+	fprintf(stderr, "fabtel-trace: ready\n");
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	while (!stop) {
 		err = fabbpf_poll(fb, 100);
@@ -344,7 +499,9 @@ int main(int argc, char **argv)
 		if (env.duration && now.tv_sec - start.tv_sec >= env.duration)
 			break;
 	}
+	print_wire(wl);
 	print_summary(fb);
+	wire_loader_close(wl);
 	fabbpf_close(fb);
 	return err < 0 && err != -EINTR ? 1 : 0;
 }
