@@ -1,25 +1,280 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fabteld - fabtel's collector.  Placeholder until issue 4: it only answers
- * --version and --help, and says plainly that collecting is not there yet.
+ * fabteld - fabtel's collector: per-job fabric health from fabtel.ko (or
+ * plain sysfs), the BPF programs and RDMA netlink, served as Prometheus
+ * /metrics and a JSON API.  See Documentation/fabteld.rst.
  */
+#include <argp.h>
+#include <errno.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <json-c/json.h>
+
+#include "collect.h"
+#include "config.h"
+#include "expo.h"
+#include "http.h"
+#include "render.h"
 
 #ifndef FABTEL_VERSION
 #define FABTEL_VERSION "0.0.0"
 #endif
 
+static struct config cfg;
+static struct model model;
+static volatile sig_atomic_t stop;
+
+static struct {
+	const char *config_file;
+	bool check_config;
+	const char *once;		/* "metrics", "snapshot", "jobs" */
+	/* command-line settings, applied after the file */
+	char *sets[96][2];
+	unsigned int nr_sets;
+} opt;
+
+const char *argp_program_version = "fabteld " FABTEL_VERSION;
+static const char doc[] =
+	"fabteld: fabtel's collector.  Serves /metrics (Prometheus), /api/v1/snapshot, "
+	"/api/v1/jobs and /healthz.\v"
+	"Started as root it loads the BPF programs, then drops to --user keeping only "
+	"CAP_NET_ADMIN (to detach the wire program at exit).  Started as another user it "
+	"runs without BPF and says so in fabtel_source_up.  Settings: defaults, then "
+	"--config FILE, then the command line.  Documentation/fabteld.rst has the file "
+	"format, the health rules and every metric.";
+
+enum { OPT_CHECK = 1000, OPT_ONCE, OPT_SET };
+
+static const struct argp_option options[] = {
+	{ "config", 'c', "FILE", 0, "Read settings from FILE", 0 },
+	{ "listen", 'l', "ADDR:PORT", 0, "HTTP address (default 127.0.0.1:9465)", 0 },
+	{ "job", 'j', "NAME=GLOB", 0, "Processes whose cgroup path matches GLOB are job NAME (repeatable)", 0 },
+	{ "user", 'u', "USER", 0, "Drop to USER after loading BPF (default nobody; root: no drop)", 0 },
+	{ "bpf", 'b', "auto|on|off", 0, "BPF programs (on: fail if they cannot load)", 0 },
+	{ "interval-ms", 'i', "MS", 0, "Sampling period (default 1000)", 0 },
+	{ "set", OPT_SET, "KEY=VALUE", 0, "Any config file setting", 0 },
+	{ "check-config", OPT_CHECK, NULL, 0, "Check the settings and exit", 0 },
+	{ "once", OPT_ONCE, "WHAT", 0, "Sample once, print metrics|snapshot|jobs, exit", 0 },
+	{},
+};
+
+static void add_set(struct argp_state *state, const char *key, const char *value)
+{
+	if (opt.nr_sets == sizeof(opt.sets) / sizeof(opt.sets[0]))
+		argp_error(state, "too many settings on the command line");
+	opt.sets[opt.nr_sets][0] = strdup(key);
+	opt.sets[opt.nr_sets][1] = strdup(value);
+	opt.nr_sets++;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	char *eq;
+
+	switch (key) {
+	case 'c':
+		opt.config_file = arg;
+		break;
+	case 'l':
+		add_set(state, "listen", arg);
+		break;
+	case 'j':
+		add_set(state, "job", arg);
+		break;
+	case 'u':
+		add_set(state, "user", arg);
+		break;
+	case 'b':
+		add_set(state, "bpf", arg);
+		break;
+	case 'i':
+		add_set(state, "interval_ms", arg);
+		break;
+	case OPT_SET:
+		eq = strchr(arg, '=');
+		if (!eq)
+			argp_error(state, "--set wants KEY=VALUE, not '%s'", arg);
+		*eq = '\0';
+		add_set(state, arg, eq + 1);
+		break;
+	case OPT_CHECK:
+		opt.check_config = true;
+		break;
+	case OPT_ONCE:
+		if (strcmp(arg, "metrics") && strcmp(arg, "snapshot") && strcmp(arg, "jobs"))
+			argp_error(state, "--once wants metrics, snapshot or jobs, not '%s'", arg);
+		opt.once = arg;
+		break;
+	case ARGP_KEY_ARG:
+		argp_error(state, "unexpected argument '%s'", arg);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/*
+ * Become cfg.user, keeping CAP_NET_ADMIN only (the wire program's TC
+ * filters are removed at exit).  The BPF objects stay usable through their
+ * file descriptors.  No-op for user root.
+ */
+static int drop_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+	struct passwd *pw;
+
+	if (geteuid() != 0 || !strcmp(cfg.user, "root"))
+		return 0;
+	pw = getpwnam(cfg.user);
+	if (!pw) {
+		fprintf(stderr, "fabteld: user '%s' does not exist (set user = ...)\n", cfg.user);
+		return -1;
+	}
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setgroups(0, NULL) ||
+	    setgid(pw->pw_gid) || setuid(pw->pw_uid)) {
+		fprintf(stderr, "fabteld: becoming %s: %s\n", cfg.user, strerror(errno));
+		return -1;
+	}
+	memset(data, 0, sizeof(data));
+	data[CAP_TO_INDEX(CAP_NET_ADMIN)].permitted = CAP_TO_MASK(CAP_NET_ADMIN);
+	data[CAP_TO_INDEX(CAP_NET_ADMIN)].effective = CAP_TO_MASK(CAP_NET_ADMIN);
+	if (syscall(SYS_capset, &hdr, data) || prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) ||
+	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
+		fprintf(stderr, "fabteld: dropping capabilities: %s\n", strerror(errno));
+		return -1;
+	}
+	if (setuid(0) == 0) {	/* must be impossible now */
+		fprintf(stderr, "fabteld: could regain root after dropping it\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int print_once(void)
+{
+	struct json_object *o;
+	struct expo e;
+	int ret = 0;
+
+	if (!strcmp(opt.once, "metrics")) {
+		expo_init(&e);
+		render_metrics(&model, &e, mono_ms() * 1000000ULL);
+		if (e.oom || e.bad || !e.buf)
+			ret = 1;
+		else
+			fputs(e.buf, stdout);
+		expo_free(&e);
+		return ret;
+	}
+	o = !strcmp(opt.once, "jobs") ? render_jobs(&model) : render_snapshot(&model);
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
+	json_object_put(o);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "--version")) {
-		printf("fabteld %s\n", FABTEL_VERSION);
+	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
+	char err[768];
+	struct http *h;
+	uint64_t next, now;
+	unsigned int i;
+	int s, ret = 1;
+
+	config_defaults(&cfg);
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+		return 2;
+	if (opt.config_file && config_load(&cfg, opt.config_file, err, sizeof(err))) {
+		fprintf(stderr, "fabteld: %s\n", err);
+		return 2;
+	}
+	for (i = 0; i < opt.nr_sets; i++) {
+		if (config_set(&cfg, opt.sets[i][0], opt.sets[i][1], err, sizeof(err))) {
+			fprintf(stderr, "fabteld: command line: %s\n", err);
+			return 2;
+		}
+	}
+	if (opt.check_config) {
+		printf("fabteld: settings OK (listen %s:%u, %zu job rule(s))\n", cfg.listen_addr,
+		       cfg.listen_port, cfg.nr_job_rules);
 		return 0;
 	}
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("usage: fabteld [--version | --help]\n");
-		return 0;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+
+	collect_init(&model, &cfg);
+	for (s = SRC_BPF_FLAP; s <= SRC_BPF_RXE; s++) {
+		if (model.src[s] == SRC_UNAVAILABLE && cfg.bpf == CONFIG_ON) {
+			fprintf(stderr, "fabteld: bpf = on, but %s: %s\n", model_source_name(s),
+				model.why[s]);
+			goto fini;
+		}
 	}
-	fprintf(stderr, "fabteld: the collector is not implemented yet\n");
-	return 1;
+	collect_sample(&model);
+	collect_attach_wire(&model);
+	if (opt.once) {
+		collect_sample(&model);
+		ret = print_once();
+		goto fini;
+	}
+	if (drop_privileges())
+		goto fini;
+	h = http_start(&model, &cfg, err, sizeof(err));
+	if (!h) {
+		fprintf(stderr, "fabteld: %s\n", err);
+		goto fini;
+	}
+	for (s = 0; s < SRC_NR; s++)
+		fprintf(stderr, "fabteld: source %s: %s%s%s\n", model_source_name(s),
+			model.src[s] == SRC_UP ? "up" : model.src[s] == SRC_STANDBY ? "standby" :
+			"unavailable", model.src[s] != SRC_UP && model.why[s][0] ? ": " : "",
+			model.src[s] != SRC_UP ? model.why[s] : "");
+	fprintf(stderr, "fabteld: serving http://%s:%u/metrics\n", cfg.listen_addr,
+		cfg.listen_port);
+	next = mono_ms() + cfg.interval_ms;
+	while (!stop) {
+		now = mono_ms();
+		if (now >= next) {
+			collect_sample(&model);
+			next = next + cfg.interval_ms > now ? next + cfg.interval_ms :
+							      now + cfg.interval_ms;
+			continue;
+		}
+		collect_wait(&model, (int)(next - now < 200 ? next - now : 200));
+	}
+	http_stop(h);
+	ret = 0;
+fini:
+	collect_fini(&model);
+	for (i = 0; i < opt.nr_sets; i++) {
+		free(opt.sets[i][0]);
+		free(opt.sets[i][1]);
+	}
+	return ret;
 }

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_fabteld_http.sh - fabteld's HTTP side and config errors, on this host
+# (no RDMA here: the sources say unavailable; the HTTP side is the same).
+# Runs the ASan/UBSan build: any sanitizer report fails the last case.
+. "$(dirname "$0")/../lib.sh"
+
+FABTELD=$REPO/build/asan/fabteld
+[[ -x $FABTELD ]] || ktap_skip_all "build/asan/fabteld not built (make)"
+command -v curl >/dev/null || ktap_skip_all "curl missing (scripts/deps.sh)"
+
+ktap_begin 17
+
+TMP=$(mktemp -d)
+PORT=$((20000 + RANDOM % 20000))
+trap 'kill $pid 2>/dev/null; rm -rf "$TMP"' EXIT
+ulimit -n 4096
+
+"$FABTELD" --bpf off --listen "127.0.0.1:$PORT" --set max_connections=64 2>"$TMP/err" &
+pid=$!
+URL=http://127.0.0.1:$PORT
+status() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$@"; }
+raw() { # send bytes, print the status line's code
+	exec {fd}<>"/dev/tcp/127.0.0.1/$PORT" || return 1
+	printf '%b' "$1" >&$fd
+	timeout 5 head -c 12 <&$fd | awk '{ print $2 }'
+	exec {fd}>&-
+}
+
+ktap_check "fabteld serves /healthz" wait_for 20 curl -sf "$URL/healthz"
+ktap_eq "/metrics 200" "$(status "$URL/metrics")" 200
+ktap_eq "HEAD /metrics 200, no body" \
+	"$(curl -s -I --max-time 5 "$URL/metrics" | head -1 | tr -d '\r') $(curl -s --head --max-time 5 -o - "$URL/metrics" | sed '1,/^\r$/d' | wc -c)" \
+	"HTTP/1.1 200 OK 0"
+ktap_eq "unknown path 404" "$(status "$URL/nope")" 404
+ktap_eq "POST 405" "$(status -X POST "$URL/metrics")" 405
+ktap_eq "GET with a body 413" "$(status -X GET --data-binary 'x=1' "$URL/metrics")" 413
+code=$(raw 'GARBAGE\r\n\r\n')
+ktap_check "malformed request line: 400 or closed ('$code')" test "$code" = 400 -o -z "$code"
+ktap_eq "HTTP/1.1 without Host 400" "$(raw 'GET /metrics HTTP/1.1\r\n\r\n')" 400
+big=$(head -c 40000 /dev/zero | tr '\0' a)
+code=$(status -H "X-Big: $big" "$URL/metrics")
+ktap_check "a 40 KB header: 4xx ($code)" test "${code:0:1}" = 4
+ktap_eq "/api/v1/jobs is JSON" "$(curl -sf "$URL/api/v1/jobs" | jq -r '.jobs | type')" array
+ktap_eq "/api/v1/snapshot says why each source is unavailable" \
+	"$(curl -sf "$URL/api/v1/snapshot" | jq -r '.sources.bpf_rxe.why')" "disabled (bpf = off)"
+
+# 1,000 connections at once: beyond max_connections they are closed at
+# accept; the daemon keeps serving once they go.
+opened=0
+fds=()
+for i in $(seq 1000); do
+	if exec {fd}<>"/dev/tcp/127.0.0.1/$PORT" 2>/dev/null; then
+		fds+=("$fd")
+		opened=$((opened + 1))
+	fi
+done
+ktap_info "opened $opened of 1000 connections"
+code=$(status --max-time 3 "$URL/healthz")
+ktap_check "with 1,000 connections open a new request is refused or waits ($code)" \
+	test "$code" != 200
+for fd in "${fds[@]}"; do exec {fd}>&-; done
+ktap_check "after they close, /metrics answers again" wait_for 20 curl -sf "$URL/metrics"
+out=$(curl -sf "$URL/metrics" | promtool check metrics 2>&1; echo "rc=$?")
+ktap_eq "promtool check metrics: clean" "$out" "rc=0"
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+ktap_eq "SIGTERM: exit 0, no sanitizer report" "$rc $(grep -c 'Sanitizer' "$TMP/err")" "0 0"
+
+printf 'listen = 127.0.0.1:1\n\x01\x02garbage\xff\n' >"$TMP/bad.conf"
+out=$("$FABTELD" --config "$TMP/bad.conf" --check-config 2>&1; echo "rc=$?")
+ktap_info "$out"
+ktap_check "garbage config: exit 2, error names line 2" \
+	bash -c '[[ $1 == *"bad.conf:2: "* && $1 == *rc=2 ]]' _ "$out"
+out=$("$FABTELD" --bpf maybe --check-config 2>&1; echo "rc=$?")
+ktap_eq "bad option value: exit 2, named" "$out" \
+	"fabteld: command line: bpf wants auto, on or off, not 'maybe'
+rc=2"
+ktap_end

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lab_fabteld.sh - fabteld on both rxe guests, scraped by a real Prometheus
+# on this host through the forwarded ports.
+#
+#  - fabteld loads BPF as root, then runs as nobody with only CAP_NET_ADMIN;
+#    its live /metrics passes `promtool check metrics`;
+#  - job 4242 (fabtel-traffic in cgroup job_4242, a Slurm-like name) under
+#    netem loss is degraded, reason out_of_sequence on rxa port 1; its
+#    nak_seq_rcvd events equal rxa's rcvd_seq_err delta; job 5151 (an idle
+#    QP in cgroup job_5151) stays healthy;
+#  - a 2 s flap makes 4242 failing, reason link_flap on rxa/1 (culprit),
+#    5151 healthy (the flap is a notice there: it moved no traffic);
+#  - Prometheus: the recording rules give the per-job series, FabtelLinkFlap
+#    fires within one evaluation interval of the first scrape showing the flap;
+#  - as a plain user it runs without BPF and says so; bad config names the line.
+. "$(dirname "$0")/lib.sh"
+
+FABTELD=$REPO/build/fabteld
+TRAFFIC=$REPO/build/fabtel-traffic
+PROM_PORT=${PROM_PORT:-19090}
+mkdir -p "$REPO/build"
+PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
+prom_pid=
+
+ktap_begin 21
+
+cleanup() {
+	"$FABLAB" impair a clear >/dev/null 2>&1
+	for h in a b; do
+		lab "$h" 'pkill fabtel-traffic; pkill ib_write_bw; pkill fabteld' >/dev/null 2>&1
+	done
+	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
+	rm -rf "$PROM_DIR"
+}
+trap cleanup EXIT
+
+PA=$("$FABLAB" port a)
+PB=$("$FABLAB" port b)
+api() { curl -sf --max-time 5 "http://127.0.0.1:$1$2"; }
+job() { # HOST-PORT JOB JQ: a job's field from /api/v1/jobs
+	api "$1" /api/v1/jobs | jq -r --arg j "$2" ".jobs[] | select(.job_id == \$j) | $3"
+}
+metric() { # HOST-PORT SERIES: its value in /metrics
+	api "$1" /metrics | awk -v s="$2" '$1 == s { print $2 }'
+}
+prom() { # PromQL -> first value
+	curl -sf --max-time 5 "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1" |
+		jq -r '.data.result[0].value[1] // empty'
+}
+
+# ---- fabteld on both guests ---------------------------------------------------
+for h in a b; do
+	lab "$h" "pkill fabteld; $FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 \
+		>/tmp/fabteld.log 2>&1 & echo \$! >/tmp/fabteld.pid"
+done
+ktap_check "fabteld serves /healthz on a and b through the forwarded ports" \
+	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PA/healthz && curl -sf http://127.0.0.1:$PB/healthz"
+ids=$(lab a 'awk "/^(Uid|CapEff)/ { print \$2 }" /proc/$(cat /tmp/fabteld.pid)/status | xargs')
+ktap_eq "after loading BPF it runs as nobody with only CAP_NET_ADMIN" "$ids" \
+	"$(id -u nobody) 0000000000001000"
+ktap_eq "sources on a: bpf rxe/qp/flap/wire, sysfs, rdma netlink up" \
+	"$(for s in bpf_rxe bpf_qp bpf_flap bpf_wire sysfs rdma_netlink; do metric "$PA" "fabtel_source_up{source=\"$s\"}"; done | xargs)" \
+	"1 1 1 1 1 1"
+out=$(api "$PA" /metrics | promtool check metrics 2>&1; echo "rc=$?")
+ktap_info "$out"
+ktap_eq "promtool check metrics on a's live scrape: no errors, no warnings" "$out" "rc=0"
+ktap_eq "fabtel_port_link_downed_total = rxa's own hw_counters/link_downed" \
+	"$(metric "$PA" 'fabtel_port_link_downed_total{device="rxa",port="1",netdev="eth0"}')" \
+	"$(lab_read a /sys/class/infiniband/rxa/ports/1/hw_counters/link_downed)"
+
+# ---- Prometheus on this host ----------------------------------------------------
+cat >"$PROM_DIR/prometheus.yml" <<YML
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $REPO/deploy/prometheus/rules.yml
+scrape_configs:
+  - job_name: fabtel
+    static_configs:
+      - targets: ['127.0.0.1:$PA', '127.0.0.1:$PB']
+YML
+prometheus --config.file="$PROM_DIR/prometheus.yml" --storage.tsdb.path="$PROM_DIR/data" \
+	--web.listen-address="127.0.0.1:$PROM_PORT" >"$PROM_DIR/log" 2>&1 &
+prom_pid=$!
+ktap_check "Prometheus is up and scrapes both guests" \
+	wait_for 60 bash -c "[[ \$(curl -sf 'http://127.0.0.1:$PROM_PORT/api/v1/query?query=count(up==1)' | jq -r '.data.result[0].value[1]') == 2 ]]"
+
+# ---- two jobs --------------------------------------------------------------------
+# a server takes one client at a time: one per job on b, in the job's cgroup
+lab b "$TRAFFIC --server --forever --cgroup /sys/fs/cgroup/job_4242 >/tmp/srv.log 2>&1 &
+	$TRAFFIC --server --forever --port 18601 --cgroup /sys/fs/cgroup/job_5151 >/tmp/srv2.log 2>&1 &
+	for i in \$(seq 100); do ss -ltn | grep -q ':18601 ' && exit 0; sleep 0.2; done; exit 1"
+# job 5151: one 64-byte WRITE at the start, then an idle QP on rxa/1
+lab a "$TRAFFIC 10.77.0.2 --port 18601 --rate 0.005 --duration 150 --size 64 --timeout 16 \
+	--cgroup /sys/fs/cgroup/job_5151 >/tmp/idle.log 2>&1 &"
+idle_start=$SECONDS
+seq0=$(lab_read a /sys/class/infiniband/rxa/ports/1/hw_counters/rcvd_seq_err)
+lab a "$TRAFFIC 10.77.0.2 --duration 90 --timeout 16 --size 65536 --cgroup /sys/fs/cgroup/job_4242 \
+	>/tmp/cli.log 2>&1 &"
+ktap_check "both jobs are seen on a: 4242 (slurm) and 5151" \
+	wait_for 30 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/jobs | jq -r '[.jobs[] | \"\(.job_id)/\(.kind)\"] | sort | join(\" \")') == '4242/slurm 5151/slurm' ]]"
+ktap_eq "job 4242 uses rxa port 1 (eth0), shared with 5151" \
+	"$(job "$PA" 4242 '.ports[] | "\(.device) \(.port) \(.netdev) \(.shared)"')" "rxa 1 eth0 true"
+
+"$FABLAB" impair a delay 1ms reorder 25% 50% loss 2%
+ktap_check "under netem loss, job 4242 becomes degraded" \
+	wait_for 60 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/jobs | jq -r '.jobs[] | select(.job_id == \"4242\") | .verdict') == degraded ]]"
+"$FABLAB" impair a clear
+ktap_eq "... reason out_of_sequence on rxa port 1, the culprit" \
+	"$(job "$PA" 4242 '.culprit | "\(.reason) \(.device) \(.port) \(.severity)"')" \
+	"out_of_sequence rxa 1 degraded"
+ktap_eq "job 5151 (idle QP on the same port) stays healthy" "$(job "$PA" 5151 .verdict)" healthy
+sleep 3
+seq1=$(lab_read a /sys/class/infiniband/rxa/ports/1/hw_counters/rcvd_seq_err)
+ktap_eq "job 4242's nak_seq_rcvd events = rxa's rcvd_seq_err delta" \
+	"$(metric "$PA" 'fabtel_job_qp_events_total{job_id="4242",device="rxa",port="1",kind="nak_seq_rcvd"}')" \
+	"$((seq1 - seq0))"
+
+# ---- a 2 s flap ---------------------------------------------------------------------
+# 5151's one WRITE must be older than window_s (10 s) for it to count as idle
+while ((SECONDS - idle_start < 12)); do sleep 1; done
+f0=$(metric "$PA" 'fabtel_link_flaps_total{device="rxa",port="1",netdev="eth0"}')
+"$FABLAB" flap a --down-ms 2000 >/dev/null
+ktap_check "after a 2 s flap, job 4242 is failing, its culprit a link flap" \
+	wait_for 30 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/jobs | jq -r '.jobs[] | select(.job_id == \"4242\") | \"\\(.verdict) \\(.culprit.reason)\"') == 'failing link_flap' ]]"
+ktap_eq "... culprit link_flap on rxa port 1" \
+	"$(job "$PA" 4242 '.culprit | "\(.reason) \(.device) \(.port)"')" "link_flap rxa 1"
+ktap_eq "job 5151 stays healthy; the flap is a notice there" \
+	"$(job "$PA" 5151 '"\(.verdict) \([.reasons[] | "\(.reason)/\(.severity)"] | join(","))"')" \
+	"healthy link_flap/notice"
+ktap_eq "fabtel_link_flaps_total on a moved by 1" \
+	"$(metric "$PA" 'fabtel_link_flaps_total{device="rxa",port="1",netdev="eth0"}')" "$((f0 + 1))"
+
+# ---- what Prometheus made of it -----------------------------------------------------------
+ktap_check "FabtelLinkFlap fires for rxa on a" \
+	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PROM_PORT/api/v1/alerts | jq -e '.data.alerts[] | select(.labels.alertname == \"FabtelLinkFlap\" and .labels.instance == \"127.0.0.1:$PA\" and .labels.device == \"rxa\" and .state == \"firing\")'"
+active=$(curl -sf "http://127.0.0.1:$PROM_PORT/api/v1/alerts" |
+	jq -r ".data.alerts[] | select(.labels.alertname == \"FabtelLinkFlap\" and .labels.instance == \"127.0.0.1:$PA\") | .activeAt" |
+	head -1)
+first=$(curl -sf "http://127.0.0.1:$PROM_PORT/api/v1/query" \
+	--data-urlencode "query=fabtel_link_flaps_total{instance=\"127.0.0.1:$PA\",device=\"rxa\"}[3m]" |
+	jq -r --arg f "$f0" '.data.result[0].values | map(select((.[1] | tonumber) > ($f | tonumber))) | .[0][0]')
+lag=$(jq -n --arg a "$active" --arg f "$first" '($a | sub("\\.[0-9]+Z$"; "Z") | fromdateiso8601) + ($a | capture("(?<s>\\.[0-9]+)Z$").s // "0" | tonumber) - ($f | tonumber)')
+ktap_info "first scrape with the flap at $first, alert active at $active: lag ${lag}s (evaluation_interval 1s)"
+ktap_check "... active within one evaluation interval (1 s, +0.5 s jitter) of that scrape" \
+	awk -v l="$lag" 'BEGIN { exit !(l != "" && l >= -0.5 && l <= 1.5) }'
+ktap_eq "recording rules: job_id:fabtel_verdict:max{job_id=4242} = 2, on 2 hosts" \
+	"$(prom 'job_id:fabtel_verdict:max{job_id="4242"}') $(prom 'job_id:fabtel_hosts:count{job_id="4242"}')" "2 2"
+
+# ---- as a plain user; bad config ------------------------------------------------------------
+out=$(lab a "setpriv --reuid nobody --regid nogroup --clear-groups $FABTELD --once metrics 2>&1 | grep 'fabtel_source_up'; echo rc=\$?")
+ktap_info "$out"
+ktap_check "as nobody: no BPF (source down), sysfs and RDMA netlink still up" \
+	bash -c 'grep -q "source=\"bpf_rxe\"} 0" <<<"$1" && grep -q "source=\"sysfs\"} 1" <<<"$1" &&
+		grep -q "source=\"rdma_netlink\"} 1" <<<"$1"' _ "$out"
+printf 'listen = 127.0.0.1:9466\n# fine so far\nwindow_s = soon\n' >"$PROM_DIR/bad.conf"
+out=$(lab a "$FABTELD --config $PROM_DIR/bad.conf --check-config 2>&1; echo rc=\$?")
+ktap_eq "garbage config: error names file and line 3, exit 2" "$out" \
+	"fabteld: $PROM_DIR/bad.conf:3: window_s wants a whole number 1..86400, not 'soon'
+rc=2"
+
+ktap_end

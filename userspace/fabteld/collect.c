@@ -1,0 +1,1054 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * collect.c - fabteld's sources and model (see collect.h).
+ *
+ * Each pass: read the ports (fabtel.ko snapshot files, else plain sysfs),
+ * the QPs (RDMA netlink) and their owners' cgroups (/proc), and the BPF
+ * maps, all without the lock; then take the lock and fold it all into the
+ * model: monotonic counters, jobs, health signals and verdicts.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect.h"
+#include "rdmanl.h"
+#include <bpf/libbpf.h>
+#include "fabbpf.h"
+#include "wire_loader.h"
+
+#define NS	1000000000ULL
+#define IB_QPS_ERR 6
+
+static const char *const src_names[SRC_NR] = {
+	"fabtel_ko", "sysfs", "bpf_flap", "bpf_qp", "bpf_rxe", "bpf_wire", "rdma_netlink",
+};
+
+static const char *const ctr_names[C_NR] = {
+	"out_of_sequence", "nak_seq_err_rcvd", "implied_nak_seq_err", "local_ack_timeout",
+	"retry_exceeded", "rnr_nak_rcvd", "rnr_nak_sent", "rnr_retry_exceeded",
+	"duplicate_request", "out_of_buffer", "cnp_sent", "cnp_handled", "cnp_ignored",
+	"ecn_marked_rx", "icrc_err", "req_cqe_err", "resp_cqe_err", "link_downed",
+	"rx_packets", "tx_packets", "rx_bytes", "tx_bytes",
+};
+
+/* hw_counters names (Linux 6.1) -> normalized, for hosts without fabtel.ko */
+static const struct {
+	const char *hw;
+	enum model_ctr c;
+} hw_map[] = {
+	/* rxe */
+	{ "out_of_seq_request", C_OUT_OF_SEQUENCE }, { "rcvd_seq_err", C_NAK_SEQ_ERR_RCVD },
+	{ "retry_exceeded_err", C_RETRY_EXCEEDED }, { "rcvd_rnr_err", C_RNR_NAK_RCVD },
+	{ "send_rnr_err", C_RNR_NAK_SENT }, { "retry_rnr_exceeded_err", C_RNR_RETRY_EXCEEDED },
+	{ "duplicate_request", C_DUPLICATE_REQUEST }, { "link_downed", C_LINK_DOWNED },
+	{ "rcvd_pkts", C_RX_PACKETS }, { "sent_pkts", C_TX_PACKETS },
+	/* mlx5 */
+	{ "out_of_sequence", C_OUT_OF_SEQUENCE }, { "packet_seq_err", C_NAK_SEQ_ERR_RCVD },
+	{ "implied_nak_seq_err", C_IMPLIED_NAK_SEQ_ERR },
+	{ "local_ack_timeout_err", C_LOCAL_ACK_TIMEOUT },
+	{ "rnr_nak_retry_err", C_RNR_NAK_RCVD }, { "out_of_buffer", C_OUT_OF_BUFFER },
+	{ "np_cnp_sent", C_CNP_SENT }, { "rp_cnp_handled", C_CNP_HANDLED },
+	{ "rp_cnp_ignored", C_CNP_IGNORED }, { "np_ecn_marked_roce_packets", C_ECN_MARKED_RX },
+	{ "rx_icrc_encapsulated", C_ICRC_ERR }, { "req_cqe_error", C_REQ_CQE_ERR },
+	{ "resp_cqe_error", C_RESP_CQE_ERR },
+	/* bnxt_re */
+	{ "oos_drop_count", C_OUT_OF_SEQUENCE }, { "seq_err_naks_rcvd", C_NAK_SEQ_ERR_RCVD },
+	{ "to_retransmits", C_LOCAL_ACK_TIMEOUT }, { "max_retry_exceeded", C_RETRY_EXCEEDED },
+	{ "rnr_naks_rcvd", C_RNR_NAK_RCVD }, { "dup_req", C_DUPLICATE_REQUEST },
+	{ "rx_out_of_buffer", C_OUT_OF_BUFFER }, { "rx_pkts", C_RX_PACKETS },
+	{ "tx_pkts", C_TX_PACKETS }, { "rx_bytes", C_RX_BYTES }, { "tx_bytes", C_TX_BYTES },
+	/* irdma */
+	{ "cnpSent", C_CNP_SENT }, { "cnpHandled", C_CNP_HANDLED },
+	{ "cnpIgnored", C_CNP_IGNORED }, { "RxECNMrkd", C_ECN_MARKED_RX },
+	{ "RxUDP", C_RX_PACKETS }, { "TxUDP", C_TX_PACKETS },
+};
+
+const char *model_source_name(enum model_source s)
+{
+	return s < SRC_NR ? src_names[s] : "unknown";
+}
+
+const char *model_ctr_name(enum model_ctr c)
+{
+	return c < C_NR ? ctr_names[c] : "unknown";
+}
+
+const char *model_event_kind(enum health_sig s)
+{
+	return health_sig_name(s);
+}
+
+/*
+ * The total moves by raw - last.  A smaller raw is a wrap when last fits in
+ * 32 bits (mlx5 Q-counters are 32-bit), else a reset (driver reloaded):
+ * either way the total never goes down.
+ */
+uint64_t mono_update(struct mono *m, uint64_t raw)
+{
+	if (!m->primed) {
+		m->total = raw;
+		m->primed = true;
+	} else if (raw >= m->last) {
+		m->total += raw - m->last;
+	} else if (m->last <= UINT32_MAX) {
+		m->total += (UINT32_MAX - m->last) + 1 + raw;
+	} else {
+		m->total += raw;
+	}
+	m->last = raw;
+	return m->total;
+}
+
+static uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
+}
+
+/* Read a small file whole; its length, or -1.  Trailing newline stripped. */
+static ssize_t read_text(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
+static int read_u64(const char *path, uint64_t *v)
+{
+	char buf[64], *end;
+
+	if (read_text(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	errno = 0;
+	*v = strtoull(buf, &end, 0);
+	return errno || (*end && *end != ' ') ? -1 : 0;
+}
+
+/* ---- the pass's raw readings (no lock) ---------------------------------- */
+
+struct raw_port {
+	char device[64];
+	uint32_t port;
+	char netdev[IF_NAMESIZE];
+	char driver[32];
+	char state[24];
+	int carrier;
+	uint64_t flaps;
+	bool have_flaps;
+	uint64_t ctr[C_NR];
+	bool have[C_NR];
+	uint64_t bursts;
+	bool have_bursts;
+	bool pfc_read;
+	uint8_t pfc_mask;
+	bool prio_read[MODEL_PRIOS];
+	uint64_t pause_tx[MODEL_PRIOS], pause_rx[MODEL_PRIOS], storms[MODEL_PRIOS];
+	bool storm[MODEL_PRIOS];
+};
+
+struct raw_qp {
+	struct rdmanl_qp nl;
+	char comm[16];
+	struct job_match job;
+	bool has_job;
+};
+
+struct raw {
+	struct raw_port ports[MODEL_MAX_PORTS];
+	unsigned int nr_ports;
+	bool ko, ko_error, sysfs_ok;
+	char ko_why[160], sysfs_why[160];
+	struct raw_qp qps[MODEL_MAX_QPS];
+	unsigned int nr_qps, qps_over;
+	int nl_err;
+	/* BPF: per-QP counts */
+	struct { uint32_t dev_index, qpn; uint64_t n[16]; } rxe[MODEL_MAX_QPS];
+	unsigned int nr_rxe;
+	struct { uint32_t ifindex, qpn, dir; uint64_t pkts; } wire[MODEL_MAX_QPS];
+	unsigned int nr_wire;
+};
+
+static struct raw raw;		/* only the collector thread uses it */
+
+static void path_of(const struct config *cfg, char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void path_of(const struct config *cfg, char *out, size_t len, const char *fmt, ...)
+{
+	char rel[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(out, len, "%s%s", cfg->sysfs_root, rel);
+}
+
+/* Parse one fabtel.ko snapshot (Documentation/ABI/testing/sysfs-kernel-fabtel). */
+static int parse_snapshot(char *text, struct raw_port *p)
+{
+	char *save = NULL, *line, key[32], name[64], val[32];
+	unsigned long long a, b, c, d, e, f;
+	unsigned int prio;
+	int n, i;
+	bool ended = false;
+
+	line = strtok_r(text, "\n", &save);
+	if (!line || strcmp(line, "fabtel-snapshot 1"))
+		return -EPROTO;
+	p->carrier = -1;
+	for (line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(line, "end") || !strcmp(line, "truncated")) {
+			ended = true;
+			break;
+		}
+		if (sscanf(line, "%31s", key) != 1)
+			continue;
+		if (!strcmp(key, "counter") && sscanf(line, "counter %63s %31s", name, val) == 2) {
+			for (i = 0; i < C_NR && strcmp(name, ctr_names[i]); i++)
+				;
+			if (i < C_NR && strcmp(val, "-")) {
+				p->ctr[i] = strtoull(val, NULL, 10);
+				p->have[i] = true;
+			}
+		} else if (!strcmp(key, "device")) {
+			sscanf(line, "device %63s", p->device);
+		} else if (!strcmp(key, "port")) {
+			sscanf(line, "port %u", &p->port);
+		} else if (!strcmp(key, "driver")) {
+			sscanf(line, "driver %31s", p->driver);
+		} else if (!strcmp(key, "netdev")) {
+			if (sscanf(line, "netdev %15s", p->netdev) == 1 && !strcmp(p->netdev, "-"))
+				p->netdev[0] = '\0';
+		} else if (!strcmp(key, "link_state")) {
+			sscanf(line, "link_state %23s", p->state);
+		} else if (!strcmp(key, "link_carrier")) {
+			if (sscanf(line, "link_carrier %d", &n) == 1)
+				p->carrier = n;
+		} else if (!strcmp(key, "link_flaps")) {
+			if (sscanf(line, "link_flaps %llu", &a) == 1) {
+				p->flaps = a;
+				p->have_flaps = true;
+			}
+		} else if (!strcmp(key, "events_seq")) {
+			if (sscanf(line, "events_seq %llu", &a) == 1) {
+				p->bursts = a;
+				p->have_bursts = true;
+			}
+		} else if (!strcmp(key, "pfc_enabled_mask")) {
+			if (sscanf(line, "pfc_enabled_mask %llx", &a) == 1) {
+				p->pfc_mask = (uint8_t)a;
+				p->pfc_read = true;
+			}
+		} else if (!strcmp(key, "pfc_prio")) {
+			if (sscanf(line, "pfc_prio %u %llu %llu %llu %llu %llu %llu", &prio, &a, &b,
+				   &c, &d, &e, &f) == 7 && prio < MODEL_PRIOS) {
+				p->prio_read[prio] = true;
+				p->pause_tx[prio] = b;
+				p->pause_rx[prio] = c;
+				p->storm[prio] = d;
+				p->storms[prio] = e;
+			}
+		}
+	}
+	return ended && p->device[0] && p->port ? 0 : -EPROTO;
+}
+
+static void read_ko(const struct config *cfg, struct raw *r)
+{
+	char dir[600], path[900], buf[8192];
+	struct dirent *d, *pd;
+	DIR *devs, *ports;
+
+	path_of(cfg, dir, sizeof(dir), "/sys/kernel/fabtel");
+	devs = opendir(dir);
+	if (!devs) {
+		snprintf(r->ko_why, sizeof(r->ko_why), "fabtel.ko not loaded (%s: %s)", dir,
+			 strerror(errno));
+		return;
+	}
+	r->ko = true;
+	while ((d = readdir(devs))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/ports", dir, d->d_name);
+		ports = opendir(path);
+		if (!ports)
+			continue;	/* not a device directory, or it just went away */
+		while ((pd = readdir(ports)) && r->nr_ports < MODEL_MAX_PORTS) {
+			struct raw_port *p = &r->ports[r->nr_ports];
+
+			if (pd->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/ports/%s/snapshot", dir, d->d_name,
+				 pd->d_name);
+			if (read_text(path, buf, sizeof(buf)) < 0)
+				continue;	/* device removed mid-read */
+			memset(p, 0, sizeof(*p));
+			if (parse_snapshot(buf, p)) {
+				r->ko_error = true;
+				snprintf(r->ko_why, sizeof(r->ko_why), "%s: not a version 1 snapshot",
+					 path);
+				continue;
+			}
+			r->nr_ports++;
+		}
+		closedir(ports);
+	}
+	closedir(devs);
+}
+
+static void read_sysfs_port(const struct config *cfg, struct raw *r, const char *dev,
+			    const char *port)
+{
+	char path[900], buf[256], base[700];
+	struct raw_port *p = &r->ports[r->nr_ports];
+	struct dirent *c;
+	uint64_t v;
+	size_t i;
+	DIR *hw;
+
+	path_of(cfg, base, sizeof(base), "/sys/class/infiniband/%s/ports/%s", dev, port);
+	snprintf(path, sizeof(path), "%s/link_layer", base);
+	if (read_text(path, buf, sizeof(buf)) < 0 || strcmp(buf, "Ethernet"))
+		return;
+	memset(p, 0, sizeof(*p));
+	snprintf(p->device, sizeof(p->device), "%s", dev);
+	p->port = (uint32_t)strtoul(port, NULL, 10);
+	p->carrier = -1;
+	snprintf(p->driver, sizeof(p->driver), "-");
+	snprintf(path, sizeof(path), "%s/state", base);
+	if (read_text(path, buf, sizeof(buf)) > 0)	/* "4: ACTIVE" */
+		snprintf(p->state, sizeof(p->state), "%s",
+			 strchr(buf, ' ') ? strchr(buf, ' ') + 1 : buf);
+	snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/0", base);
+	if (read_text(path, buf, sizeof(buf)) > 0 && strlen(buf) < sizeof(p->netdev))
+		snprintf(p->netdev, sizeof(p->netdev), "%s", buf);
+	if (p->netdev[0]) {
+		path_of(cfg, path, sizeof(path), "/sys/class/net/%s/carrier", p->netdev);
+		if (!read_u64(path, &v))
+			p->carrier = (int)v;
+		path_of(cfg, path, sizeof(path), "/sys/class/net/%s/carrier_down_count",
+			p->netdev);
+		if (!read_u64(path, &v)) {
+			p->flaps = v;
+			p->have_flaps = true;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/hw_counters", base);
+	hw = opendir(path);
+	while (hw && (c = readdir(hw))) {
+		for (i = 0; i < sizeof(hw_map) / sizeof(hw_map[0]); i++) {
+			if (strcmp(c->d_name, hw_map[i].hw))
+				continue;
+			snprintf(path, sizeof(path), "%s/hw_counters/%s", base, c->d_name);
+			if (!read_u64(path, &v)) {
+				p->ctr[hw_map[i].c] = v;
+				p->have[hw_map[i].c] = true;
+			}
+		}
+	}
+	if (hw)
+		closedir(hw);
+	r->nr_ports++;
+}
+
+static void read_sysfs(const struct config *cfg, struct raw *r)
+{
+	char dir[600], path[900];
+	struct dirent *d, *pd;
+	DIR *devs, *ports;
+
+	path_of(cfg, dir, sizeof(dir), "/sys/class/infiniband");
+	devs = opendir(dir);
+	if (!devs) {
+		snprintf(r->sysfs_why, sizeof(r->sysfs_why), "no RDMA devices (%s: %s)", dir,
+			 strerror(errno));
+		return;
+	}
+	r->sysfs_ok = true;
+	while ((d = readdir(devs))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/ports", dir, d->d_name);
+		ports = opendir(path);
+		if (!ports)
+			continue;
+		while ((pd = readdir(ports)) && r->nr_ports < MODEL_MAX_PORTS)
+			if (pd->d_name[0] != '.')
+				read_sysfs_port(cfg, r, d->d_name, pd->d_name);
+		closedir(ports);
+	}
+	closedir(devs);
+}
+
+static int qp_cb(const struct rdmanl_qp *qp, void *ctx)
+{
+	struct raw *r = ctx;
+
+	if (r->nr_qps == MODEL_MAX_QPS) {
+		r->qps_over++;
+		return 0;
+	}
+	memset(&r->qps[r->nr_qps], 0, sizeof(r->qps[0]));
+	r->qps[r->nr_qps++].nl = *qp;
+	return 0;
+}
+
+/* Owner's comm and job, from /proc (the process may be gone: no job). */
+static void qp_owner(const struct config *cfg, struct raw_qp *q)
+{
+	char path[400], text[8192];
+
+	if (!q->nl.pid)
+		return;
+	snprintf(path, sizeof(path), "%s/proc/%u/comm", cfg->proc_root, q->nl.pid);
+	if (read_text(path, q->comm, sizeof(q->comm)) < 0)
+		q->comm[0] = '\0';
+	snprintf(path, sizeof(path), "%s/proc/%u/cgroup", cfg->proc_root, q->nl.pid);
+	if (read_text(path, text, sizeof(text)) < 0)
+		return;
+	q->has_job = job_match_proc_cgroup(text, cfg->job_rules, cfg->nr_job_rules, &q->job);
+}
+
+/* ---- BPF ------------------------------------------------------------------ */
+
+struct collect_bpf {
+	struct fabbpf *fb;
+	struct wire_loader *wl;
+	struct model *m;
+};
+
+static void on_flap(const struct flap_event *e, void *ctx)
+{
+	struct model *m = ctx;
+	uint64_t real = now_ns(CLOCK_REALTIME), boot = now_ns(CLOCK_BOOTTIME);
+	unsigned int i;
+
+	if (!e->ifindex)
+		return;
+	pthread_mutex_lock(&m->lock);
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		struct model_port *p = &m->ports[i];
+
+		if (!p->present || p->ifindex != (int)e->ifindex)
+			continue;
+		p->bpf_transitions++;
+		if (e->kind == FLAP_CARRIER_DOWN)
+			p->last_flap_ns = real - (boot > e->ns ? boot - e->ns : 0);
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+static int rxe_cb(const struct rxe_qp_key *k, const struct rxe_qp_counts *c, void *ctx)
+{
+	struct raw *r = ctx;
+	unsigned int i;
+
+	if (r->nr_rxe == MODEL_MAX_QPS)
+		return 1;
+	r->rxe[r->nr_rxe].dev_index = k->dev_index;
+	r->rxe[r->nr_rxe].qpn = k->qpn;
+	for (i = 0; i < RXE_NR_KINDS && i < 16; i++)
+		r->rxe[r->nr_rxe].n[i] = c->n[i];
+	r->nr_rxe++;
+	return 0;
+}
+
+static int wire_cb(const struct wire_qp_key *k, const struct wire_qp_val *v, void *ctx)
+{
+	struct raw *r = ctx;
+
+	if (r->nr_wire == MODEL_MAX_QPS)
+		return 1;
+	r->wire[r->nr_wire].ifindex = k->ifindex;
+	r->wire[r->nr_wire].qpn = k->qpn;
+	r->wire[r->nr_wire].dir = k->dir;
+	r->wire[r->nr_wire].pkts = v->pkts;
+	r->nr_wire++;
+	return 0;
+}
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_WARN)
+		return vfprintf(stderr, fmt, args);
+	return 0;
+}
+
+static void bpf_init(struct model *m, const struct config *cfg)
+{
+	static const char *const why_off = "disabled (bpf = off)";
+	int s;
+
+	for (s = SRC_BPF_FLAP; s <= SRC_BPF_WIRE; s++)
+		m->src[s] = SRC_UNAVAILABLE;
+	if (cfg->bpf == CONFIG_OFF) {
+		for (s = SRC_BPF_FLAP; s <= SRC_BPF_WIRE; s++)
+			snprintf(m->why[s], sizeof(m->why[s]), "%s", why_off);
+		return;
+	}
+	if (geteuid() != 0) {
+		for (s = SRC_BPF_FLAP; s <= SRC_BPF_WIRE; s++)
+			snprintf(m->why[s], sizeof(m->why[s]),
+				 "not root: start fabteld as root to load BPF (it drops privileges after)");
+		return;
+	}
+	{
+		struct fabbpf_handlers h = { on_flap, NULL, NULL, m };
+		static const enum fabbpf_prog progs[] = { FABBPF_FLAP, FABBPF_QP, FABBPF_RXE };
+		static const int srcs[] = { SRC_BPF_FLAP, SRC_BPF_QP, SRC_BPF_RXE };
+		const char *why;
+		int err;
+		unsigned int i;
+
+		libbpf_set_print(quiet_print);
+		m->bpf = calloc(1, sizeof(*m->bpf));
+		if (!m->bpf)
+			return;
+		m->bpf->m = m;
+		err = fabbpf_open(&m->bpf->fb, (1u << FABBPF_FLAP) | (1u << FABBPF_QP) |
+				  (1u << FABBPF_RXE), &h);
+		for (i = 0; i < 3; i++) {
+			why = err ? strerror(-err) : fabbpf_unavailable(m->bpf->fb, progs[i]);
+			m->src[srcs[i]] = why ? SRC_UNAVAILABLE : SRC_UP;
+			if (why)
+				snprintf(m->why[srcs[i]], sizeof(m->why[0]), "%s", why);
+		}
+		if (cfg->wire == CONFIG_OFF) {
+			snprintf(m->why[SRC_BPF_WIRE], sizeof(m->why[0]), "disabled (wire = off)");
+		} else {
+			err = wire_loader_open(&m->bpf->wl);
+			if (err)
+				snprintf(m->why[SRC_BPF_WIRE], sizeof(m->why[0]), "loading: %s",
+					 strerror(-err));
+			else
+				snprintf(m->why[SRC_BPF_WIRE], sizeof(m->why[0]),
+					 "no RoCE netdev to attach to");
+		}
+	}
+}
+
+void collect_attach_wire(struct model *m)
+{
+	unsigned int i, ok = 0, bad = 0;
+	int err = 0;
+
+	if (!m->bpf || !m->bpf->wl)
+		return;
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		if (!m->ports[i].present || m->ports[i].ifindex <= 0)
+			continue;
+		err = wire_loader_attach(m->bpf->wl, m->ports[i].ifindex);
+		if (err) {
+			bad++;
+			snprintf(m->why[SRC_BPF_WIRE], sizeof(m->why[0]), "attaching to %s: %s",
+				 m->ports[i].netdev, strerror(-err));
+		} else {
+			ok++;
+		}
+	}
+	if (ok && !bad)
+		m->src[SRC_BPF_WIRE] = SRC_UP;
+}
+
+int collect_init(struct model *m, const struct config *cfg)
+{
+	memset(m, 0, sizeof(*m));
+	pthread_mutex_init(&m->lock, NULL);
+	m->cfg = cfg;
+	bpf_init(m, cfg);
+	return 0;
+}
+
+void collect_fini(struct model *m)
+{
+	if (m->bpf) {
+		wire_loader_close(m->bpf->wl);
+		fabbpf_close(m->bpf->fb);
+		free(m->bpf);
+		m->bpf = NULL;
+	}
+	pthread_mutex_destroy(&m->lock);
+}
+
+void collect_wait(struct model *m, int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	if (m->bpf && m->bpf->fb && (m->src[SRC_BPF_FLAP] == SRC_UP || m->src[SRC_BPF_QP] == SRC_UP ||
+				     m->src[SRC_BPF_RXE] == SRC_UP)) {
+		fabbpf_poll(m->bpf->fb, ms);
+		return;
+	}
+	nanosleep(&ts, NULL);
+}
+
+/* ---- folding the readings into the model (under the lock) ------------- */
+
+static struct model_port *find_port(struct model *m, const char *dev, uint32_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < MODEL_MAX_PORTS; i++)
+		if (m->ports[i].present && m->ports[i].port == port &&
+		    !strcmp(m->ports[i].device, dev))
+			return &m->ports[i];
+	return NULL;
+}
+
+static struct model_job *find_job(struct model *m, const struct job_match *id, bool create,
+				  uint64_t now)
+{
+	struct model_job *free_slot = NULL;
+	unsigned int i;
+
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		struct model_job *j = &m->jobs[i];
+
+		if (!j->present) {
+			if (!free_slot)
+				free_slot = j;
+			continue;
+		}
+		if (j->id.kind == id->kind && !strcmp(j->id.id, id->id))
+			return j;
+	}
+	if (!create)
+		return NULL;
+	if (!free_slot) {
+		m->jobs_dropped++;
+		return NULL;
+	}
+	memset(free_slot, 0, sizeof(*free_slot));
+	free_slot->present = true;
+	free_slot->id = *id;
+	free_slot->first_ns = now;
+	health_init(&free_slot->track);
+	return free_slot;
+}
+
+static struct model_job_port *job_port(struct model_job *j, const struct model_port *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < j->nr_ports; i++)
+		if (j->ports[i].port == p->port && !strcmp(j->ports[i].device, p->device))
+			return &j->ports[i];
+	if (j->nr_ports == MODEL_MAX_JOB_PORTS)
+		return NULL;
+	memset(&j->ports[j->nr_ports], 0, sizeof(j->ports[0]));
+	snprintf(j->ports[j->nr_ports].device, sizeof(j->ports[0].device), "%s", p->device);
+	j->ports[j->nr_ports].port = p->port;
+	snprintf(j->ports[j->nr_ports].netdev, sizeof(j->ports[0].netdev), "%s", p->netdev);
+	return &j->ports[j->nr_ports++];
+}
+
+static void signal_job(struct model_job *j, enum health_sig sig, const char *dev, uint32_t port,
+		       uint64_t n, bool shared, uint64_t at)
+{
+	struct health_signal s = { .at_ns = at, .sig = sig, .port = port, .n = n,
+				   .shared = shared };
+
+	snprintf(s.device, sizeof(s.device), "%s", dev);
+	health_add(&j->track, &s);
+}
+
+static void fold_ports(struct model *m, const struct raw *r, uint64_t now)
+{
+	unsigned int i, k, c;
+	bool seen[MODEL_MAX_PORTS] = { false };
+
+	for (i = 0; i < r->nr_ports; i++) {
+		const struct raw_port *rp = &r->ports[i];
+		struct model_port *p = find_port(m, rp->device, rp->port);
+		uint64_t before;
+
+		if (!p) {
+			for (k = 0; k < MODEL_MAX_PORTS && m->ports[k].present; k++)
+				;
+			if (k == MODEL_MAX_PORTS)
+				continue;
+			p = &m->ports[k];
+			memset(p, 0, sizeof(*p));
+			p->present = true;
+			snprintf(p->device, sizeof(p->device), "%s", rp->device);
+			p->port = rp->port;
+		}
+		seen[p - m->ports] = true;
+		snprintf(p->netdev, sizeof(p->netdev), "%s", rp->netdev);
+		p->ifindex = p->netdev[0] ? (int)if_nametoindex(p->netdev) : 0;
+		snprintf(p->driver, sizeof(p->driver), "%s", rp->driver[0] ? rp->driver : "-");
+		snprintf(p->state, sizeof(p->state), "%s", rp->state);
+		p->carrier = rp->carrier;
+		for (c = 0; c < C_NR; c++) {
+			p->have[c] = rp->have[c];
+			if (rp->have[c])
+				mono_update(&p->ctr[c], rp->ctr[c]);
+		}
+		p->have_bursts = rp->have_bursts;
+		if (rp->have_bursts)
+			mono_update(&p->bursts, rp->bursts);
+		p->pfc_read = rp->pfc_read;
+		p->pfc_enabled_mask = rp->pfc_mask;
+		for (k = 0; k < MODEL_PRIOS; k++) {
+			p->prio_read[k] = rp->prio_read[k];
+			if (!rp->prio_read[k])
+				continue;
+			mono_update(&p->pause_tx[k], rp->pause_tx[k]);
+			mono_update(&p->pause_rx[k], rp->pause_rx[k]);
+			mono_update(&p->storms[k], rp->storms[k]);
+			p->storm[k] = rp->storm[k];
+		}
+		p->have_flaps = rp->have_flaps;
+		if (rp->have_flaps) {
+			before = p->flaps.primed ? p->flaps.total : rp->flaps;
+			mono_update(&p->flaps, rp->flaps);
+			if (p->flaps.total > before && (!p->last_flap_ns || p->last_flap_ns + 30 * NS < now))
+				p->last_flap_ns = now;	/* BPF did not time it */
+		}
+	}
+	for (i = 0; i < MODEL_MAX_PORTS; i++)
+		if (m->ports[i].present && !seen[i])
+			m->ports[i].present = false;	/* device gone */
+}
+
+static struct model_qp *find_qp(struct model *m, uint32_t dev_index, uint32_t qpn)
+{
+	unsigned int i;
+
+	for (i = 0; i < MODEL_MAX_QPS; i++)
+		if (m->qps[i].present && m->qps[i].dev_index == dev_index && m->qps[i].qpn == qpn)
+			return &m->qps[i];
+	return NULL;
+}
+
+/* the rxe program's per-QP kinds that are job health signals; -1: not one */
+static int rxe_signal(unsigned int kind)
+{
+	switch (kind) {
+	case RXE_NAK_SEQ_SENT:
+		return HS_OUT_OF_SEQUENCE;
+	case RXE_NAK_SEQ_RCVD:
+		return HS_NAK_SEQ_RCVD;
+	case RXE_RNR_NAK_RCVD:
+		return HS_RNR_NAK;
+	case RXE_ACK_TIMEOUT:
+		return HS_ACK_TIMEOUT;
+	case RXE_RETRY_EXCEEDED:
+		return HS_RETRY_EXCEEDED;
+	case RXE_RNR_RETRY_EXCEEDED:
+		return HS_RNR_RETRY_EXCEEDED;
+	default:
+		return -1;
+	}
+}
+
+static void fold_qps(struct model *m, const struct raw *r, uint64_t now)
+{
+	bool seen[MODEL_MAX_QPS] = { false };
+	unsigned int i, k;
+
+	for (i = 0; i < MODEL_MAX_JOBS; i++)
+		m->jobs[i].nr_qps = 0;
+	for (i = 0; i < r->nr_qps; i++) {
+		const struct raw_qp *rq = &r->qps[i];
+		struct model_qp *q = find_qp(m, rq->nl.dev_index, rq->nl.qpn);
+		struct model_job *j;
+
+		if (!rq->nl.pid)
+			continue;	/* kernel QPs (GSI, ...) belong to no job */
+		if (!q) {
+			for (k = 0; k < MODEL_MAX_QPS && m->qps[k].present; k++)
+				;
+			if (k == MODEL_MAX_QPS) {
+				m->qps_dropped++;
+				continue;
+			}
+			q = &m->qps[k];
+			memset(q, 0, sizeof(*q));
+			q->present = true;
+			q->dev_index = rq->nl.dev_index;
+			q->qpn = rq->nl.qpn;
+			q->first_ns = now;
+			q->job = -1;
+			q->wire_prev = UINT64_MAX;
+			for (k = 0; k < 16; k++)
+				q->rxe_prev[k] = UINT64_MAX;
+		}
+		seen[q - m->qps] = true;
+		snprintf(q->device, sizeof(q->device), "%s", rq->nl.dev_name);
+		q->port = rq->nl.port;
+		q->rqpn = rq->nl.rqpn;
+		q->pid = rq->nl.pid;
+		q->type = rq->nl.type;
+		q->state = rq->nl.has_state ? rq->nl.state : 0;
+		if (q->comm[0] == '\0' || rq->comm[0])
+			snprintf(q->comm, sizeof(q->comm), "%s", rq->comm);
+		if (rq->has_job) {
+			j = find_job(m, &rq->job, true, now);
+			q->job = j ? (int)(j - m->jobs) : -1;
+		}
+		if (q->job < 0)
+			continue;
+		j = &m->jobs[q->job];
+		j->nr_qps++;
+		j->last_qp_ns = now;
+		/* QP error: still in ERR a sample later (a teardown passes through ERR) */
+		q->err_samples = q->state == IB_QPS_ERR ? q->err_samples + 1 : 0;
+		if (q->err_samples == 2 && q->port) {
+			struct model_port *p = find_port(m, q->device, q->port);
+			struct model_job_port *jp = p ? job_port(j, p) : NULL;
+
+			if (jp)
+				jp->events[HS_QP_ERROR]++;
+			signal_job(j, HS_QP_ERROR, q->device, q->port, 1, false, now);
+		}
+	}
+	for (i = 0; i < MODEL_MAX_QPS; i++)
+		if (m->qps[i].present && !seen[i])
+			m->qps[i].present = false;
+}
+
+/* per-QP BPF counts: the rxe program's events and the wire program's packets */
+static void fold_bpf(struct model *m, const struct raw *r, uint64_t now)
+{
+	unsigned int i, k;
+	int sig;
+
+	for (i = 0; i < r->nr_rxe; i++) {
+		struct model_qp *q = find_qp(m, r->rxe[i].dev_index, r->rxe[i].qpn);
+		struct model_port *p;
+		struct model_job_port *jp;
+		uint64_t d;
+
+		if (!q || q->job < 0 || !q->port || !(p = find_port(m, q->device, q->port)))
+			continue;
+		jp = job_port(&m->jobs[q->job], p);
+		for (k = 1; k < 16; k++) {
+			sig = rxe_signal(k);
+			if (q->rxe_prev[k] == UINT64_MAX) {
+				/* first look: what happened before the QP was known still counts */
+				d = r->rxe[i].n[k];
+			} else {
+				d = r->rxe[i].n[k] - q->rxe_prev[k];
+			}
+			q->rxe_prev[k] = r->rxe[i].n[k];
+			if (sig < 0 || !d || r->rxe[i].n[k] < d)
+				continue;
+			if (jp)
+				jp->events[sig] += d;
+			signal_job(&m->jobs[q->job], sig, p->device, p->port, d, false, now);
+		}
+	}
+	for (i = 0; i < MODEL_MAX_QPS; i++) {
+		struct model_qp *q = &m->qps[i];
+		struct model_port *p;
+		uint64_t pkts = 0;
+		bool found = false;
+
+		if (!q->present || q->job < 0 || !q->port || !(p = find_port(m, q->device, q->port)))
+			continue;
+		/* ingress: BTH DestQP is ours; egress: it is the peer's */
+		for (k = 0; k < r->nr_wire; k++) {
+			if ((int)r->wire[k].ifindex != p->ifindex)
+				continue;
+			if ((r->wire[k].dir == WIRE_DIR_INGRESS && r->wire[k].qpn == q->qpn) ||
+			    (r->wire[k].dir == WIRE_DIR_EGRESS && q->rqpn &&
+			     r->wire[k].qpn == q->rqpn)) {
+				pkts += r->wire[k].pkts;
+				found = true;
+			}
+		}
+		if (found && q->wire_prev != UINT64_MAX && pkts > q->wire_prev)
+			signal_job(&m->jobs[q->job], HS_TRAFFIC, p->device, p->port,
+				   pkts - q->wire_prev, false, now);
+		q->wire_prev = found ? pkts : q->wire_prev;
+	}
+}
+
+/* Port-level happenings for the jobs using each port; shared flags; verdicts. */
+static void fold_jobs(struct model *m, uint64_t now, const uint64_t *prev_flaps,
+		      const uint64_t *prev_storms, const uint64_t (*prev_ctr)[4])
+{
+	static const enum model_ctr port_ctr[4] = {
+		C_OUT_OF_SEQUENCE, C_NAK_SEQ_ERR_RCVD, C_LOCAL_ACK_TIMEOUT, C_RETRY_EXCEEDED,
+	};
+	static const enum health_sig port_sig[4] = {
+		HS_OUT_OF_SEQUENCE, HS_NAK_SEQ_RCVD, HS_ACK_TIMEOUT, HS_RETRY_EXCEEDED,
+	};
+	const struct config *cfg = m->cfg;
+	bool per_qp = m->src[SRC_BPF_RXE] == SRC_UP;
+	struct health_signal down[MODEL_MAX_JOB_PORTS];
+	unsigned int i, k, x, users, nd;
+
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		struct model_job *j = &m->jobs[i];
+
+		if (!j->present)
+			continue;
+		if (!j->nr_qps && j->last_qp_ns + (uint64_t)cfg->job_linger_s * NS < now) {
+			j->present = false;	/* ended: its series go away */
+			for (k = 0; k < MODEL_MAX_QPS; k++)
+				if (m->qps[k].job == (int)i)
+					m->qps[k].job = -1;
+			continue;
+		}
+		/* the ports its live QPs use */
+		for (k = 0; k < MODEL_MAX_QPS; k++) {
+			struct model_port *p;
+
+			if (m->qps[k].present && m->qps[k].job == (int)i && m->qps[k].port &&
+			    (p = find_port(m, m->qps[k].device, m->qps[k].port)))
+				job_port(j, p);
+		}
+	}
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		struct model_job *j = &m->jobs[i];
+
+		if (!j->present)
+			continue;
+		j->track.traffic_known = m->src[SRC_BPF_WIRE] == SRC_UP;
+		nd = 0;
+		for (k = 0; k < j->nr_ports; k++) {
+			struct model_job_port *jp = &j->ports[k];
+			struct model_port *p = find_port(m, jp->device, jp->port);
+			unsigned int pi;
+
+			/* shared: another job with live QPs on the port */
+			users = 0;
+			for (x = 0; x < MODEL_MAX_JOBS; x++) {
+				unsigned int y;
+
+				if (x == i || !m->jobs[x].present || !m->jobs[x].nr_qps)
+					continue;
+				for (y = 0; y < m->jobs[x].nr_ports; y++)
+					if (m->jobs[x].ports[y].port == jp->port &&
+					    !strcmp(m->jobs[x].ports[y].device, jp->device))
+						users++;
+			}
+			jp->shared = users > 0;
+			if (!p)
+				continue;	/* the device went away */
+			pi = (unsigned int)(p - m->ports);
+			if (p->flaps.total > prev_flaps[pi] && prev_flaps[pi] != UINT64_MAX) {
+				jp->flaps += p->flaps.total - prev_flaps[pi];
+				signal_job(j, HS_LINK_FLAP, p->device, p->port,
+					   p->flaps.total - prev_flaps[pi], true,
+					   p->last_flap_ns ? p->last_flap_ns : now);
+			}
+			for (x = 0; x < MODEL_PRIOS; x++) {
+				uint64_t was = prev_storms[pi * MODEL_PRIOS + x];
+
+				if (p->prio_read[x] && was != UINT64_MAX && p->storms[x].total > was)
+					signal_job(j, HS_PAUSE_STORM, p->device, p->port,
+						   p->storms[x].total - was, true, now);
+			}
+			/* without per-QP events, the port's own counters, flagged shared */
+			for (x = 0; !per_qp && x < 4; x++) {
+				uint64_t was = prev_ctr[pi][x];
+
+				if (p->have[port_ctr[x]] && was != UINT64_MAX &&
+				    p->ctr[port_ctr[x]].total > was)
+					signal_job(j, port_sig[x], p->device, p->port,
+						   p->ctr[port_ctr[x]].total - was, true, now);
+			}
+			if (nd < MODEL_MAX_JOB_PORTS && j->nr_qps &&
+			    ((p->state[0] && strcmp(p->state, "ACTIVE")) || p->carrier == 0)) {
+				memset(&down[nd], 0, sizeof(down[nd]));
+				snprintf(down[nd].device, sizeof(down[nd].device), "%s", p->device);
+				down[nd].port = p->port;
+				down[nd].at_ns = now;
+				nd++;
+			}
+		}
+		health_expire(&j->track, &cfg->health, now);
+		health_eval(&j->track, &cfg->health, now, down, nd, &j->result);
+	}
+}
+
+void collect_sample(struct model *m)
+{
+	static uint64_t prev_flaps[MODEL_MAX_PORTS], prev_storms[MODEL_MAX_PORTS * MODEL_PRIOS];
+	static uint64_t prev_ctr[MODEL_MAX_PORTS][4];
+	const struct config *cfg = m->cfg;
+	uint64_t t0 = now_ns(CLOCK_MONOTONIC), now;
+	unsigned int i, k;
+	struct raw *r = &raw;
+
+	r->nr_ports = 0;
+	r->ko = r->ko_error = r->sysfs_ok = false;
+	r->ko_why[0] = r->sysfs_why[0] = '\0';
+	read_ko(cfg, r);
+	if (!r->ko)
+		read_sysfs(cfg, r);
+	r->nr_qps = 0;
+	r->qps_over = 0;
+	r->nl_err = rdmanl_for_each_qp(qp_cb, r);
+	for (i = 0; i < r->nr_qps; i++)
+		qp_owner(cfg, &r->qps[i]);
+	r->nr_rxe = r->nr_wire = 0;
+	if (m->src[SRC_BPF_RXE] == SRC_UP)
+		fabbpf_for_each_rxe_qp(m->bpf->fb, rxe_cb, r);
+	if (m->src[SRC_BPF_WIRE] == SRC_UP)
+		wire_loader_for_each_qp(m->bpf->wl, wire_cb, r);
+	now = now_ns(CLOCK_REALTIME);
+
+	pthread_mutex_lock(&m->lock);
+	m->src[SRC_FABTEL_KO] = r->ko && !r->ko_error ? SRC_UP : SRC_UNAVAILABLE;
+	snprintf(m->why[SRC_FABTEL_KO], sizeof(m->why[0]), "%s", r->ko_why);
+	if (r->ko) {
+		m->src[SRC_SYSFS] = SRC_STANDBY;
+		snprintf(m->why[SRC_SYSFS], sizeof(m->why[0]), "fabtel.ko is loaded");
+	} else {
+		m->src[SRC_SYSFS] = r->sysfs_ok ? SRC_UP : SRC_UNAVAILABLE;
+		snprintf(m->why[SRC_SYSFS], sizeof(m->why[0]), "%s", r->sysfs_why);
+	}
+	m->src[SRC_RDMA_NETLINK] = r->nl_err ? SRC_UNAVAILABLE : SRC_UP;
+	snprintf(m->why[SRC_RDMA_NETLINK], sizeof(m->why[0]), "%s",
+		 r->nl_err ? strerror(-r->nl_err) : "");
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		struct model_port *p = &m->ports[i];
+
+		prev_flaps[i] = p->present && p->flaps.primed ? p->flaps.total : UINT64_MAX;
+		for (k = 0; k < MODEL_PRIOS; k++)
+			prev_storms[i * MODEL_PRIOS + k] = p->present && p->storms[k].primed ?
+							   p->storms[k].total : UINT64_MAX;
+		prev_ctr[i][0] = p->present && p->ctr[C_OUT_OF_SEQUENCE].primed ?
+				 p->ctr[C_OUT_OF_SEQUENCE].total : UINT64_MAX;
+		prev_ctr[i][1] = p->present && p->ctr[C_NAK_SEQ_ERR_RCVD].primed ?
+				 p->ctr[C_NAK_SEQ_ERR_RCVD].total : UINT64_MAX;
+		prev_ctr[i][2] = p->present && p->ctr[C_LOCAL_ACK_TIMEOUT].primed ?
+				 p->ctr[C_LOCAL_ACK_TIMEOUT].total : UINT64_MAX;
+		prev_ctr[i][3] = p->present && p->ctr[C_RETRY_EXCEEDED].primed ?
+				 p->ctr[C_RETRY_EXCEEDED].total : UINT64_MAX;
+	}
+	fold_ports(m, r, now);
+	fold_qps(m, r, now);
+	fold_bpf(m, r, now);
+	fold_jobs(m, now, prev_flaps, prev_storms, (const uint64_t (*)[4])prev_ctr);
+	m->samples++;
+	m->sample_ns = now;
+	m->sample_seconds = (double)(now_ns(CLOCK_MONOTONIC) - t0) / 1e9;
+	pthread_mutex_unlock(&m->lock);
+}

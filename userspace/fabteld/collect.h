@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * collect.h - fabteld's model of the host: sources, RoCE ports, QPs, jobs.
+ *
+ * collect_sample() is called by the collector thread every interval: it
+ * reads every source once and brings the model up to date.  Readers (the
+ * HTTP handlers) take model->lock and read; nothing under the lock touches
+ * a source, so a slow source never blocks a scrape.
+ */
+#ifndef FABTELD_COLLECT_H
+#define FABTELD_COLLECT_H
+
+#include <net/if.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "health.h"
+#include "jobs.h"
+
+#define MODEL_MAX_PORTS		64
+#define MODEL_MAX_QPS		4096
+#define MODEL_MAX_JOBS		64
+#define MODEL_MAX_JOB_PORTS	8
+#define MODEL_PRIOS		8
+
+enum model_source {
+	SRC_FABTEL_KO,
+	SRC_SYSFS,
+	SRC_BPF_FLAP,
+	SRC_BPF_QP,
+	SRC_BPF_RXE,
+	SRC_BPF_WIRE,
+	SRC_RDMA_NETLINK,
+	SRC_NR,
+};
+
+enum src_state {
+	SRC_STANDBY,		/* not needed (sysfs while fabtel.ko is there) */
+	SRC_UP,
+	SRC_UNAVAILABLE,	/* why says why */
+};
+
+/* The normalized counters (Documentation/counters.rst), in that order. */
+enum model_ctr {
+	C_OUT_OF_SEQUENCE, C_NAK_SEQ_ERR_RCVD, C_IMPLIED_NAK_SEQ_ERR, C_LOCAL_ACK_TIMEOUT,
+	C_RETRY_EXCEEDED, C_RNR_NAK_RCVD, C_RNR_NAK_SENT, C_RNR_RETRY_EXCEEDED,
+	C_DUPLICATE_REQUEST, C_OUT_OF_BUFFER, C_CNP_SENT, C_CNP_HANDLED, C_CNP_IGNORED,
+	C_ECN_MARKED_RX, C_ICRC_ERR, C_REQ_CQE_ERR, C_RESP_CQE_ERR, C_LINK_DOWNED,
+	C_RX_PACKETS, C_TX_PACKETS, C_RX_BYTES, C_TX_BYTES,
+	C_NR,
+};
+
+/* a hardware counter made monotonic: wraps (32-bit) and resets absorbed */
+struct mono {
+	uint64_t total, last;
+	bool primed;
+};
+
+struct model_port {
+	bool present;
+	char device[64];
+	uint32_t port;
+	char netdev[IF_NAMESIZE];	/* "" if none */
+	int ifindex;
+	char driver[32];
+	char state[24];			/* IB port state, "ACTIVE", ... */
+	int carrier;			/* -1 unknown */
+	struct mono flaps;
+	bool have_flaps;
+	struct mono ctr[C_NR];
+	bool have[C_NR];
+	struct mono bursts;		/* fabtel.ko error-burst events */
+	bool have_bursts;
+	bool pfc_read;
+	uint8_t pfc_enabled_mask;
+	bool prio_read[MODEL_PRIOS];
+	struct mono pause_tx[MODEL_PRIOS], pause_rx[MODEL_PRIOS], storms[MODEL_PRIOS];
+	bool storm[MODEL_PRIOS];
+	uint64_t bpf_transitions;	/* carrier events from the flap program */
+	uint64_t last_flap_ns;		/* CLOCK_REALTIME of the newest flap seen */
+};
+
+struct model_qp {
+	bool present;
+	uint32_t dev_index;
+	char device[64];
+	uint32_t port, qpn, rqpn, pid;
+	uint8_t state, type;
+	unsigned int err_samples;	/* consecutive samples seen in ERR */
+	char comm[16];
+	int job;			/* index in jobs, -1 none */
+	uint64_t rxe_prev[16];
+	uint64_t wire_prev;
+	uint64_t first_ns;
+};
+
+struct model_job_port {
+	char device[64];
+	uint32_t port;
+	char netdev[IF_NAMESIZE];
+	bool shared;
+	uint64_t events[HS_NR];		/* fabtel_job_qp_events_total by kind */
+	uint64_t flaps;
+};
+
+struct model_job {
+	bool present;
+	struct job_match id;
+	uint64_t first_ns, last_qp_ns;	/* CLOCK_REALTIME */
+	unsigned int nr_qps;
+	unsigned int nr_ports;
+	struct model_job_port ports[MODEL_MAX_JOB_PORTS];
+	struct health_track track;
+	struct health_result result;
+};
+
+struct model {
+	pthread_mutex_t lock;
+	const struct config *cfg;
+	enum src_state src[SRC_NR];
+	char why[SRC_NR][160];
+	uint64_t samples;
+	uint64_t sample_ns;		/* CLOCK_REALTIME of the last sample */
+	double sample_seconds;		/* how long it took */
+	struct model_port ports[MODEL_MAX_PORTS];
+	struct model_qp qps[MODEL_MAX_QPS];
+	struct model_job jobs[MODEL_MAX_JOBS];
+	uint64_t qps_dropped, jobs_dropped;
+	struct collect_bpf *bpf;	/* NULL without BPF */
+};
+
+const char *model_source_name(enum model_source s);
+const char *model_ctr_name(enum model_ctr c);
+/* The Prometheus name of a health signal kind in fabtel_job_qp_events_total. */
+const char *model_event_kind(enum health_sig s);
+
+uint64_t mono_update(struct mono *m, uint64_t raw);
+
+/* Set up the model; loads BPF if cfg says so and we may (reasons in why[]). */
+int collect_init(struct model *m, const struct config *cfg);
+/* Attach the wire program to the ports' netdevs (root only, before dropping). */
+void collect_attach_wire(struct model *m);
+/* One pass over all sources; takes m->lock only to publish. */
+void collect_sample(struct model *m);
+/* Wait up to ms for BPF events (handled), or just sleep without BPF. */
+void collect_wait(struct model *m, int ms);
+void collect_fini(struct model *m);
+
+#endif /* FABTELD_COLLECT_H */

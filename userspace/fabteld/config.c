@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * config.c - fabteld's config file (see config.h, Documentation/fabteld.rst).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+
+void config_defaults(struct config *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->listen_addr, sizeof(c->listen_addr), "127.0.0.1");
+	c->listen_port = 9465;
+	c->interval_ms = 1000;
+	snprintf(c->user, sizeof(c->user), "nobody");
+	c->bpf = CONFIG_AUTO;
+	c->wire = CONFIG_AUTO;
+	c->max_connections = 64;
+	c->job_linger_s = 300;
+	health_cfg_defaults(&c->health);
+}
+
+static int parse_uint(const char *v, unsigned int lo, unsigned int hi, unsigned int *out)
+{
+	unsigned long n;
+	char *end;
+
+	if (!isdigit((unsigned char)*v))
+		return -1;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || *end || n < lo || n > hi)
+		return -1;
+	*out = (unsigned int)n;
+	return 0;
+}
+
+static int parse_tristate(const char *v, enum config_tristate *out)
+{
+	if (!strcmp(v, "auto"))
+		*out = CONFIG_AUTO;
+	else if (!strcmp(v, "on"))
+		*out = CONFIG_ON;
+	else if (!strcmp(v, "off"))
+		*out = CONFIG_OFF;
+	else
+		return -1;
+	return 0;
+}
+
+int config_set_listen(struct config *c, const char *v)
+{
+	const char *colon = strrchr(v, ':');
+	char addr[64];
+	unsigned int port;
+	size_t n;
+
+	if (!colon || parse_uint(colon + 1, 1, 65535, &port))
+		return -1;
+	n = (size_t)(colon - v);
+	if (n >= sizeof(addr))
+		return -1;
+	memcpy(addr, v, n);
+	addr[n] = '\0';
+	if (n >= 2 && addr[0] == '[' && addr[n - 1] == ']') {
+		memmove(addr, addr + 1, n - 2);
+		addr[n - 2] = '\0';
+	}
+	if (!addr[0])
+		snprintf(addr, sizeof(addr), "0.0.0.0");
+	snprintf(c->listen_addr, sizeof(c->listen_addr), "%s", addr);
+	c->listen_port = port;
+	return 0;
+}
+
+struct uint_key {
+	const char *key;
+	size_t off;
+	unsigned int lo, hi;
+};
+
+#define UK(k, field, l, h) { k, offsetof(struct config, field), l, h }
+
+static const struct uint_key uint_keys[] = {
+	UK("interval_ms", interval_ms, 100, 60000),
+	UK("max_connections", max_connections, 1, 4096),
+	UK("job_linger_s", job_linger_s, 0, 86400),
+	UK("window_s", health.window_s, 1, 86400),
+	UK("hold_s", health.hold_s, 1, 86400),
+	UK("oos_events", health.oos_events, 1, 1000000000),
+	UK("ack_timeouts", health.ack_timeouts, 1, 1000000000),
+	UK("rnr_naks", health.rnr_naks, 1, 1000000000),
+};
+
+int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(uint_keys) / sizeof(uint_keys[0]); i++) {
+		if (strcmp(key, uint_keys[i].key))
+			continue;
+		if (parse_uint(value, uint_keys[i].lo, uint_keys[i].hi,
+			       (unsigned int *)((char *)c + uint_keys[i].off))) {
+			snprintf(err, errlen, "%s wants a whole number %u..%u, not '%s'",
+				 key, uint_keys[i].lo, uint_keys[i].hi, value);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strcmp(key, "listen")) {
+		if (config_set_listen(c, value)) {
+			snprintf(err, errlen, "listen wants ADDRESS:PORT, not '%s'", value);
+			return -1;
+		}
+	} else if (!strcmp(key, "user")) {
+		if (!value[0] || strlen(value) >= sizeof(c->user)) {
+			snprintf(err, errlen, "user wants a user name");
+			return -1;
+		}
+		snprintf(c->user, sizeof(c->user), "%s", value);
+	} else if (!strcmp(key, "bpf") || !strcmp(key, "wire")) {
+		if (parse_tristate(value, !strcmp(key, "bpf") ? &c->bpf : &c->wire)) {
+			snprintf(err, errlen, "%s wants auto, on or off, not '%s'", key, value);
+			return -1;
+		}
+	} else if (!strcmp(key, "job")) {
+		if (c->nr_job_rules == CONFIG_MAX_JOB_RULES) {
+			snprintf(err, errlen, "more than %d job rules", CONFIG_MAX_JOB_RULES);
+			return -1;
+		}
+		if (job_rule_parse(value, &c->job_rules[c->nr_job_rules])) {
+			snprintf(err, errlen, "job wants NAME=CGROUP_GLOB (NAME printable, no quotes), not '%s'",
+				 value);
+			return -1;
+		}
+		c->nr_job_rules++;
+	} else if (!strcmp(key, "sysfs_root") || !strcmp(key, "proc_root")) {
+		char *dst = !strcmp(key, "sysfs_root") ? c->sysfs_root : c->proc_root;
+
+		if (value[0] != '/' || strlen(value) >= sizeof(c->sysfs_root)) {
+			snprintf(err, errlen, "%s wants an absolute path", key);
+			return -1;
+		}
+		snprintf(dst, sizeof(c->sysfs_root), "%s", strcmp(value, "/") ? value : "");
+	} else {
+		snprintf(err, errlen, "unknown key '%s'", key);
+		return -1;
+	}
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+int config_load(struct config *c, const char *file, char *err, size_t errlen)
+{
+	char line[1024], what[600], *key, *value, *eq, *hash;
+	unsigned int lineno = 0;
+	FILE *f;
+
+	f = fopen(file, "re");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			snprintf(err, errlen, "%s:%u: line longer than %zu bytes", file, lineno,
+				 sizeof(line) - 2);
+			goto close_file;
+		}
+		if (memchr(line, '\0', strlen(line) + 1) != line + strlen(line) ||
+		    strpbrk(line, "\r\v\f")) {
+			snprintf(err, errlen, "%s:%u: control characters", file, lineno);
+			goto close_file;
+		}
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = '\0';
+		key = trim(line);
+		if (!*key)
+			continue;
+		eq = strchr(key, '=');
+		if (!eq) {
+			snprintf(err, errlen, "%s:%u: expected 'key = value', got '%.200s'", file,
+				 lineno, key);
+			goto close_file;
+		}
+		*eq = '\0';
+		value = trim(eq + 1);
+		key = trim(key);
+		if (!*key || !*value) {
+			snprintf(err, errlen, "%s:%u: expected 'key = value'", file, lineno);
+			goto close_file;
+		}
+		if (config_set(c, key, value, what, sizeof(what))) {
+			snprintf(err, errlen, "%s:%u: %s", file, lineno, what);
+			goto close_file;
+		}
+	}
+	if (ferror(f)) {
+		snprintf(err, errlen, "%s: read error", file);
+		goto close_file;
+	}
+	fclose(f);
+	return 0;
+
+close_file:
+	fclose(f);
+	return -1;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * config.h - fabteld's settings: defaults, the config file, then the
+ * command line (which wins).  The file format is in Documentation/fabteld.rst:
+ * "key = value" lines, '#' comments, "job = NAME=GLOB" repeatable.
+ */
+#ifndef FABTELD_CONFIG_H
+#define FABTELD_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "health.h"
+#include "jobs.h"
+
+#define CONFIG_MAX_JOB_RULES	64
+#define CONFIG_MAX_WIRE_IFACES	16
+
+enum config_tristate {
+	CONFIG_AUTO,
+	CONFIG_ON,
+	CONFIG_OFF,
+};
+
+struct config {
+	char listen_addr[64];		/* default 127.0.0.1 */
+	unsigned int listen_port;	/* default 9465 */
+	unsigned int interval_ms;	/* sampling period, default 1000 */
+	char user[64];			/* drop to this user after loading BPF */
+	enum config_tristate bpf;	/* auto: if root */
+	enum config_tristate wire;	/* auto: with bpf, on RoCE netdevs */
+	unsigned int max_connections;	/* default 64 */
+	unsigned int job_linger_s;	/* a job without QPs stays this long */
+	char sysfs_root[256];		/* "" = "/"; for tests */
+	char proc_root[256];
+	struct health_cfg health;
+	struct job_rule job_rules[CONFIG_MAX_JOB_RULES];
+	size_t nr_job_rules;
+};
+
+void config_defaults(struct config *c);
+
+/*
+ * Read FILE into c.  On error returns -1 and writes "FILE:LINE: what" into
+ * err (size errlen); the settings already read stay, the rest are defaults.
+ */
+int config_load(struct config *c, const char *file, char *err, size_t errlen);
+
+/*
+ * One "key = value" setting (the file's and the command line's common path).
+ * -1 and a message in err if the key is unknown or the value bad.
+ */
+int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen);
+
+/* "ADDR:PORT", "[V6]:PORT" or ":PORT" into c; -1 if bad. */
+int config_set_listen(struct config *c, const char *v);
+
+#endif /* FABTELD_CONFIG_H */

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * http.c - fabteld's HTTP side (see http.h).
+ *
+ * libmicrohttpd runs one internal thread (epoll); a handler takes the
+ * model's lock only to build the response from memory.  Limits: at most
+ * max_connections at once (more are closed at accept), 16 KiB per
+ * connection for the request (bigger headers get 431), 10 s idle timeout,
+ * request bodies refused (413), strict HTTP parsing (HTTP/1.1 without Host:
+ * 400).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <json-c/json.h>
+#include <microhttpd.h>
+
+#include "expo.h"
+#include "http.h"
+#include "render.h"
+
+#define MEMORY_LIMIT	16384
+#define IDLE_TIMEOUT_S	10
+
+struct http {
+	struct MHD_Daemon *d;
+	struct model *m;
+	const struct config *cfg;
+};
+
+static int marker;
+
+static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, const char *type,
+			     void *body, size_t len, enum MHD_ResponseMemoryMode mode)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(len, body, mode);
+	if (!r) {
+		if (mode == MHD_RESPMEM_MUST_FREE)
+			free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	ret = MHD_queue_response(c, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static enum MHD_Result text(struct MHD_Connection *c, unsigned int status, const char *msg)
+{
+	return reply(c, status, "text/plain; charset=utf-8", (void *)msg, strlen(msg),
+		     MHD_RESPMEM_PERSISTENT);
+}
+
+static enum MHD_Result json(struct MHD_Connection *c, struct json_object *o)
+{
+	const char *s;
+	enum MHD_Result ret;
+
+	if (!o)
+		return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	ret = s ? reply(c, MHD_HTTP_OK, "application/json", (void *)s, strlen(s),
+			MHD_RESPMEM_MUST_COPY) :
+		  text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+	json_object_put(o);
+	return ret;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+			      const char *method, const char *version, const char *upload,
+			      size_t *upload_size, void **state)
+{
+	struct http *h = cls;
+	struct json_object *o;
+	struct expo e;
+	uint64_t start = mono_ns(), age;
+
+	(void)version;
+	(void)upload;
+	if (*state == NULL) {
+		*state = &marker;	/* headers in: refuse a body before it comes */
+		if (MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						MHD_HTTP_HEADER_TRANSFER_ENCODING) ||
+		    (MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+						 MHD_HTTP_HEADER_CONTENT_LENGTH) &&
+		     strcmp(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+							MHD_HTTP_HEADER_CONTENT_LENGTH), "0")))
+			return text(c, MHD_HTTP_CONTENT_TOO_LARGE,
+				    "request bodies are not accepted\n");
+		return MHD_YES;
+	}
+	if (*upload_size) {
+		*upload_size = 0;
+		return text(c, MHD_HTTP_CONTENT_TOO_LARGE, "request bodies are not accepted\n");
+	}
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
+
+	if (!strcmp(url, "/metrics")) {
+		expo_init(&e);
+		pthread_mutex_lock(&h->m->lock);
+		render_metrics(h->m, &e, start);
+		pthread_mutex_unlock(&h->m->lock);
+		if (e.oom || !e.buf) {
+			expo_free(&e);
+			return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+		}
+		return reply(c, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", e.buf,
+			     e.len, MHD_RESPMEM_MUST_FREE);
+	}
+	if (!strcmp(url, "/api/v1/snapshot") || !strcmp(url, "/api/v1/jobs")) {
+		pthread_mutex_lock(&h->m->lock);
+		o = !strcmp(url, "/api/v1/jobs") ? render_jobs(h->m) : render_snapshot(h->m);
+		pthread_mutex_unlock(&h->m->lock);
+		return json(c, o);
+	}
+	if (!strcmp(url, "/healthz")) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		pthread_mutex_lock(&h->m->lock);
+		age = h->m->samples ? (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000 -
+				      h->m->sample_ns / 1000000 : UINT64_MAX;
+		pthread_mutex_unlock(&h->m->lock);
+		if (age > 3ULL * h->cfg->interval_ms + 2000)
+			return text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "stale: no recent sample\n");
+		return text(c, MHD_HTTP_OK, "ok\n");
+	}
+	if (!strcmp(url, "/"))
+		return text(c, MHD_HTTP_OK,
+			    "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /healthz\n");
+	return text(c, MHD_HTTP_NOT_FOUND, "not found\n");
+}
+
+static void log_error(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	fputs("fabteld: http: ", stderr);
+	vfprintf(stderr, fmt, ap);
+}
+
+struct http *http_start(struct model *m, const struct config *cfg, char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_PASSIVE,
+				  .ai_socktype = SOCK_STREAM };
+	struct addrinfo *ai = NULL;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	char port[8];
+	struct http *h;
+	int rc;
+
+	h = calloc(1, sizeof(*h));
+	if (!h) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	h->m = m;
+	h->cfg = cfg;
+	snprintf(port, sizeof(port), "%u", cfg->listen_port);
+	rc = getaddrinfo(cfg->listen_addr, port, &hints, &ai);
+	if (rc) {
+		snprintf(err, errlen, "listen address '%s': %s", cfg->listen_addr, gai_strerror(rc));
+		goto free_h;
+	}
+	if (ai->ai_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	h->d = MHD_start_daemon(flags, (uint16_t)cfg->listen_port, NULL, NULL, handle, h,
+				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)IDLE_TIMEOUT_S,
+				MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
+				MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
+				MHD_OPTION_END);
+	if (!h->d) {
+		snprintf(err, errlen, "cannot listen on %s:%u (in use? see above)",
+			 cfg->listen_addr, cfg->listen_port);
+		goto free_ai;
+	}
+	freeaddrinfo(ai);
+	return h;
+
+free_ai:
+	freeaddrinfo(ai);
+free_h:
+	free(h);
+	return NULL;
+}
+
+void http_stop(struct http *h)
+{
+	if (!h)
+		return;
+	MHD_stop_daemon(h->d);
+	free(h);
+}

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render.c - Prometheus text and JSON views of the model (see render.h).
+ * Every family is written whole (its samples together), in a fixed order.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <json-c/json.h>
+
+#include "render.h"
+
+#ifndef FABTEL_VERSION
+#define FABTEL_VERSION "0.0.0"
+#endif
+
+#define NS 1000000000ULL
+
+static const char *const src_state_names[] = { "standby", "up", "unavailable" };
+
+/* labels of a port: device, port, netdev (+ one extra pair, or none) */
+struct port_labels {
+	char port[16];
+	struct expo_label l[6];
+};
+
+static const struct expo_label *port_labels(struct port_labels *pl, const struct model_port *p,
+					    const char *extra, const char *extra_value)
+{
+	snprintf(pl->port, sizeof(pl->port), "%u", p->port);
+	pl->l[0] = (struct expo_label){ "device", p->device };
+	pl->l[1] = (struct expo_label){ "port", pl->port };
+	pl->l[2] = (struct expo_label){ "netdev", p->netdev };
+	pl->l[3] = (struct expo_label){ extra, extra_value };
+	pl->l[4] = (struct expo_label){ NULL, NULL };
+	return pl->l;
+}
+
+static void ports_family(const struct model *m, struct expo *e, const char *name,
+			 const char *type, const char *help,
+			 bool (*get)(const struct model_port *, uint64_t *))
+{
+	struct port_labels pl;
+	uint64_t v;
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		const struct model_port *p = &m->ports[i];
+
+		if (!p->present || !get(p, &v))
+			continue;
+		if (!any)
+			expo_family(e, name, type, help);
+		any = true;
+		expo_u64(e, name, port_labels(&pl, p, NULL, NULL), v);
+	}
+}
+
+static bool get_up(const struct model_port *p, uint64_t *v)
+{
+	*v = !strcmp(p->state, "ACTIVE");
+	return p->state[0];
+}
+
+static bool get_carrier(const struct model_port *p, uint64_t *v)
+{
+	*v = p->carrier > 0;
+	return p->carrier >= 0;
+}
+
+static bool get_flaps(const struct model_port *p, uint64_t *v)
+{
+	*v = p->flaps.total;
+	return p->have_flaps;
+}
+
+static bool get_bursts(const struct model_port *p, uint64_t *v)
+{
+	*v = p->bursts.total;
+	return p->have_bursts;
+}
+
+static void counter_families(const struct model *m, struct expo *e)
+{
+	char name[96], help[160];
+	struct port_labels pl;
+	unsigned int c, i;
+	bool any;
+
+	for (c = 0; c < C_NR; c++) {
+		any = false;
+		snprintf(name, sizeof(name), "fabtel_port_%s_total", model_ctr_name(c));
+		snprintf(help, sizeof(help),
+			 "Normalized RoCE counter %s (Documentation/counters.rst); absent when the NIC has no source for it.",
+			 model_ctr_name(c));
+		for (i = 0; i < MODEL_MAX_PORTS; i++) {
+			const struct model_port *p = &m->ports[i];
+
+			if (!p->present || !p->have[c])
+				continue;
+			if (!any)
+				expo_family(e, name, "counter", help);
+			any = true;
+			expo_u64(e, name, port_labels(&pl, p, NULL, NULL), p->ctr[c].total);
+		}
+	}
+}
+
+enum prio_field { PF_ENABLED, PF_TX, PF_RX, PF_STORM, PF_STORMS };
+
+static void prio_family(const struct model *m, struct expo *e, const char *name,
+			const char *type, const char *help, enum prio_field f)
+{
+	struct port_labels pl;
+	char prio[4];
+	unsigned int i, k;
+	uint64_t v;
+	bool any = false;
+
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		const struct model_port *p = &m->ports[i];
+
+		if (!p->present)
+			continue;
+		for (k = 0; k < MODEL_PRIOS; k++) {
+			if (f == PF_ENABLED ? !p->pfc_read : !p->prio_read[k])
+				continue;
+			switch (f) {
+			case PF_ENABLED:
+				v = (p->pfc_enabled_mask >> k) & 1;
+				break;
+			case PF_TX:
+				v = p->pause_tx[k].total;
+				break;
+			case PF_RX:
+				v = p->pause_rx[k].total;
+				break;
+			case PF_STORM:
+				v = p->storm[k];
+				break;
+			default:
+				v = p->storms[k].total;
+				break;
+			}
+			if (!any)
+				expo_family(e, name, type, help);
+			any = true;
+			snprintf(prio, sizeof(prio), "%u", k);
+			expo_u64(e, name, port_labels(&pl, p, "priority", prio), v);
+		}
+	}
+}
+
+static void job_families(const struct model *m, struct expo *e)
+{
+	struct expo_label l[8];
+	char port[16], n[16];
+	unsigned int i, k, s;
+	bool any;
+
+	expo_family(e, "fabtel_job_info", "gauge",
+		    "A job with QPs on this host (or that had some within job_linger_s); kind: slurm, k8s, config.");
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		if (!m->jobs[i].present)
+			continue;
+		l[0] = (struct expo_label){ "job_id", m->jobs[i].id.id };
+		l[1] = (struct expo_label){ "kind", job_kind_name(m->jobs[i].id.kind) };
+		l[2] = (struct expo_label){ NULL, NULL };
+		expo_u64(e, "fabtel_job_info", l, 1);
+	}
+	expo_family(e, "fabtel_job_verdict", "gauge",
+		    "The job's fabric verdict on this host: 0 healthy, 1 degraded, 2 failing (reasons: /api/v1/jobs).");
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		if (!m->jobs[i].present)
+			continue;
+		l[0] = (struct expo_label){ "job_id", m->jobs[i].id.id };
+		l[1] = (struct expo_label){ NULL, NULL };
+		expo_u64(e, "fabtel_job_verdict", l, m->jobs[i].result.verdict);
+	}
+	expo_family(e, "fabtel_job_qps", "gauge", "The job's live QPs on this host.");
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		if (!m->jobs[i].present)
+			continue;
+		l[0] = (struct expo_label){ "job_id", m->jobs[i].id.id };
+		l[1] = (struct expo_label){ NULL, NULL };
+		expo_u64(e, "fabtel_job_qps", l, m->jobs[i].nr_qps);
+	}
+	any = false;
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		const struct model_job *j = &m->jobs[i];
+
+		for (k = 0; j->present && k < j->nr_ports; k++) {
+			if (!any)
+				expo_family(e, "fabtel_job_port", "gauge",
+					    "A port the job's QPs use; shared=\"1\" when other jobs use it too.");
+			any = true;
+			snprintf(port, sizeof(port), "%u", j->ports[k].port);
+			l[0] = (struct expo_label){ "job_id", j->id.id };
+			l[1] = (struct expo_label){ "device", j->ports[k].device };
+			l[2] = (struct expo_label){ "port", port };
+			l[3] = (struct expo_label){ "netdev", j->ports[k].netdev };
+			l[4] = (struct expo_label){ "shared", j->ports[k].shared ? "1" : "0" };
+			l[5] = (struct expo_label){ NULL, NULL };
+			expo_u64(e, "fabtel_job_port", l, 1);
+		}
+	}
+	any = false;
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		const struct model_job *j = &m->jobs[i];
+
+		for (k = 0; j->present && k < j->nr_ports; k++) {
+			for (s = 0; s <= HS_QP_ERROR; s++) {
+				if (!any)
+					expo_family(e, "fabtel_job_qp_events_total", "counter",
+						    "Events on the job's own QPs (BPF rxe program; QP errors from RDMA netlink), by port and kind.");
+				any = true;
+				snprintf(port, sizeof(port), "%u", j->ports[k].port);
+				l[0] = (struct expo_label){ "job_id", j->id.id };
+				l[1] = (struct expo_label){ "device", j->ports[k].device };
+				l[2] = (struct expo_label){ "port", port };
+				l[3] = (struct expo_label){ "kind", model_event_kind(s) };
+				l[4] = (struct expo_label){ NULL, NULL };
+				expo_u64(e, "fabtel_job_qp_events_total", l, j->ports[k].events[s]);
+			}
+		}
+	}
+	any = false;
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		const struct model_job *j = &m->jobs[i];
+
+		for (k = 0; j->present && k < j->nr_ports; k++) {
+			if (!any)
+				expo_family(e, "fabtel_job_link_flaps_total", "counter",
+					    "Link flaps on the job's ports while it ran here.");
+			any = true;
+			snprintf(port, sizeof(port), "%u", j->ports[k].port);
+			l[0] = (struct expo_label){ "job_id", j->id.id };
+			l[1] = (struct expo_label){ "device", j->ports[k].device };
+			l[2] = (struct expo_label){ "port", port };
+			l[3] = (struct expo_label){ NULL, NULL };
+			expo_u64(e, "fabtel_job_link_flaps_total", l, j->ports[k].flaps);
+		}
+	}
+	(void)n;
+}
+
+void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
+{
+	struct expo_label l[6];
+	struct timespec ts;
+	unsigned int i;
+	char port[16];
+
+	l[0] = (struct expo_label){ "version", FABTEL_VERSION };
+	l[1] = (struct expo_label){ NULL, NULL };
+	expo_family(e, "fabtel_build_info", "gauge", "fabteld's version.");
+	expo_u64(e, "fabtel_build_info", l, 1);
+
+	expo_family(e, "fabtel_source_up", "gauge",
+		    "1 if the source works, 0 if it is unavailable (why: /api/v1/snapshot). Sources on standby are not listed.");
+	for (i = 0; i < SRC_NR; i++) {
+		if (m->src[i] == SRC_STANDBY)
+			continue;
+		l[0] = (struct expo_label){ "source", model_source_name(i) };
+		l[1] = (struct expo_label){ NULL, NULL };
+		expo_u64(e, "fabtel_source_up", l, m->src[i] == SRC_UP);
+	}
+	expo_family(e, "fabtel_samples_total", "counter", "Collection passes over all sources.");
+	expo_u64(e, "fabtel_samples_total", NULL, m->samples);
+	expo_family(e, "fabtel_sample_duration_seconds", "gauge",
+		    "How long the last collection pass took.");
+	expo_double(e, "fabtel_sample_duration_seconds", NULL, m->sample_seconds);
+	expo_family(e, "fabtel_sample_timestamp_seconds", "gauge",
+		    "When the last collection pass ended (Unix time); the data below is that old.");
+	expo_double(e, "fabtel_sample_timestamp_seconds", NULL, (double)m->sample_ns / 1e9);
+	expo_family(e, "fabtel_dropped_total", "counter",
+		    "QPs or jobs fabteld could not track (its tables were full).");
+	l[0] = (struct expo_label){ "what", "qps" };
+	l[1] = (struct expo_label){ NULL, NULL };
+	expo_u64(e, "fabtel_dropped_total", l, m->qps_dropped);
+	l[0].value = "jobs";
+	expo_u64(e, "fabtel_dropped_total", l, m->jobs_dropped);
+
+	{
+		bool any = false;
+
+		for (i = 0; i < MODEL_MAX_PORTS; i++) {
+			const struct model_port *p = &m->ports[i];
+
+			if (!p->present)
+				continue;
+			if (!any)
+				expo_family(e, "fabtel_port_info", "gauge",
+					    "An RDMA port with an Ethernet link layer (RoCE).");
+			any = true;
+			snprintf(port, sizeof(port), "%u", p->port);
+			l[0] = (struct expo_label){ "device", p->device };
+			l[1] = (struct expo_label){ "port", port };
+			l[2] = (struct expo_label){ "netdev", p->netdev };
+			l[3] = (struct expo_label){ "driver", p->driver };
+			l[4] = (struct expo_label){ NULL, NULL };
+			expo_u64(e, "fabtel_port_info", l, 1);
+		}
+	}
+	ports_family(m, e, "fabtel_port_up", "gauge", "1 if the IB port state is ACTIVE.", get_up);
+	ports_family(m, e, "fabtel_port_carrier", "gauge", "The netdev's carrier (1 up).",
+		     get_carrier);
+	ports_family(m, e, "fabtel_link_flaps_total", "counter",
+		     "Carrier flaps (down then up), including ones linkwatch coalesced.", get_flaps);
+	ports_family(m, e, "fabtel_port_error_bursts_total", "counter",
+		     "Error-burst events fabtel.ko recorded (/sys/kernel/fabtel/.../events).",
+		     get_bursts);
+	counter_families(m, e);
+	prio_family(m, e, "fabtel_pfc_enabled", "gauge", "PFC enabled on the priority (DCB).",
+		    PF_ENABLED);
+	prio_family(m, e, "fabtel_pfc_pause_tx_total", "counter", "PFC pause frames sent.", PF_TX);
+	prio_family(m, e, "fabtel_pfc_pause_rx_total", "counter", "PFC pause frames received.",
+		    PF_RX);
+	prio_family(m, e, "fabtel_pfc_storm", "gauge", "1 while a pause storm is in progress.",
+		    PF_STORM);
+	prio_family(m, e, "fabtel_pfc_storms_total", "counter", "Pause storms seen.", PF_STORMS);
+	job_families(m, e);
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	expo_family(e, "fabtel_scrape_duration_seconds", "gauge",
+		    "How long building this response took (from memory: sources are never read during a scrape).");
+	expo_double(e, "fabtel_scrape_duration_seconds", NULL,
+		    ((double)ts.tv_sec * 1e9 + (double)ts.tv_nsec - (double)start_ns) / 1e9);
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static struct json_object *jstr(const char *s)
+{
+	return json_object_new_string(s);
+}
+
+static struct json_object *jsources(const struct model *m)
+{
+	struct json_object *o = json_object_new_object(), *s;
+	unsigned int i;
+
+	for (i = 0; i < SRC_NR; i++) {
+		s = json_object_new_object();
+		json_object_object_add(s, "state", jstr(src_state_names[m->src[i]]));
+		if (m->src[i] != SRC_UP && m->why[i][0])
+			json_object_object_add(s, "why", jstr(m->why[i]));
+		json_object_object_add(o, model_source_name(i), s);
+	}
+	return o;
+}
+
+static struct json_object *jport(const struct model_port *p)
+{
+	struct json_object *o = json_object_new_object(), *c, *pfc, *pr;
+	unsigned int k;
+
+	json_object_object_add(o, "device", jstr(p->device));
+	json_object_object_add(o, "port", json_object_new_int64(p->port));
+	json_object_object_add(o, "netdev", p->netdev[0] ? jstr(p->netdev) : NULL);
+	json_object_object_add(o, "driver", jstr(p->driver));
+	json_object_object_add(o, "state", p->state[0] ? jstr(p->state) : NULL);
+	json_object_object_add(o, "carrier", p->carrier >= 0 ?
+			       json_object_new_boolean(p->carrier) : NULL);
+	json_object_object_add(o, "link_flaps", p->have_flaps ?
+			       json_object_new_uint64(p->flaps.total) : NULL);
+	c = json_object_new_object();
+	for (k = 0; k < C_NR; k++)
+		if (p->have[k])
+			json_object_object_add(c, model_ctr_name(k),
+					       json_object_new_uint64(p->ctr[k].total));
+	json_object_object_add(o, "counters", c);
+	if (p->pfc_read) {
+		pfc = json_object_new_array();
+		for (k = 0; k < MODEL_PRIOS; k++) {
+			if (!p->prio_read[k])
+				continue;
+			pr = json_object_new_object();
+			json_object_object_add(pr, "priority", json_object_new_int(k));
+			json_object_object_add(pr, "enabled",
+					       json_object_new_boolean((p->pfc_enabled_mask >> k) & 1));
+			json_object_object_add(pr, "pause_tx", json_object_new_uint64(p->pause_tx[k].total));
+			json_object_object_add(pr, "pause_rx", json_object_new_uint64(p->pause_rx[k].total));
+			json_object_object_add(pr, "storm", json_object_new_boolean(p->storm[k]));
+			json_object_object_add(pr, "storms", json_object_new_uint64(p->storms[k].total));
+			json_object_array_add(pfc, pr);
+		}
+		json_object_object_add(o, "pfc", pfc);
+	}
+	return o;
+}
+
+static struct json_object *jtime(uint64_t ns)
+{
+	return json_object_new_double((double)(ns / 1000000) / 1e3);
+}
+
+struct json_object *render_snapshot(const struct model *m)
+{
+	struct json_object *o = json_object_new_object(), *a, *q;
+	unsigned int i;
+
+	json_object_object_add(o, "version", jstr(FABTEL_VERSION));
+	json_object_object_add(o, "sample_time", jtime(m->sample_ns));
+	json_object_object_add(o, "samples", json_object_new_uint64(m->samples));
+	json_object_object_add(o, "sources", jsources(m));
+	a = json_object_new_array();
+	for (i = 0; i < MODEL_MAX_PORTS; i++)
+		if (m->ports[i].present)
+			json_object_array_add(a, jport(&m->ports[i]));
+	json_object_object_add(o, "ports", a);
+	a = json_object_new_array();
+	for (i = 0; i < MODEL_MAX_QPS; i++) {
+		const struct model_qp *p = &m->qps[i];
+
+		if (!p->present)
+			continue;
+		q = json_object_new_object();
+		json_object_object_add(q, "device", jstr(p->device));
+		json_object_object_add(q, "port", json_object_new_int64(p->port));
+		json_object_object_add(q, "qpn", json_object_new_int64(p->qpn));
+		json_object_object_add(q, "dest_qpn", json_object_new_int64(p->rqpn));
+		json_object_object_add(q, "pid", json_object_new_int64(p->pid));
+		json_object_object_add(q, "comm", jstr(p->comm));
+		json_object_object_add(q, "state", json_object_new_int(p->state));
+		json_object_object_add(q, "job_id", p->job >= 0 ? jstr(m->jobs[p->job].id.id) : NULL);
+		json_object_array_add(a, q);
+	}
+	json_object_object_add(o, "qps", a);
+	return o;
+}
+
+static struct json_object *jreason(const struct health_reason *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "reason", jstr(r->reason));
+	json_object_object_add(o, "severity", jstr(r->severity));
+	json_object_object_add(o, "device", jstr(r->device));
+	json_object_object_add(o, "port", json_object_new_int64(r->port));
+	json_object_object_add(o, "at", jtime(r->at_ns));
+	json_object_object_add(o, "count", json_object_new_uint64(r->count));
+	json_object_object_add(o, "shared", json_object_new_boolean(r->shared));
+	return o;
+}
+
+struct json_object *render_jobs(const struct model *m)
+{
+	struct json_object *o = json_object_new_object(), *jobs = json_object_new_array();
+	struct json_object *j, *a, *p, *ev;
+	unsigned int i, k, s;
+
+	json_object_object_add(o, "sample_time", jtime(m->sample_ns));
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		const struct model_job *jb = &m->jobs[i];
+		const struct health_result *r = &jb->result;
+
+		if (!jb->present)
+			continue;
+		j = json_object_new_object();
+		json_object_object_add(j, "job_id", jstr(jb->id.id));
+		json_object_object_add(j, "kind", jstr(job_kind_name(jb->id.kind)));
+		json_object_object_add(j, "verdict", jstr(health_verdict_name(r->verdict)));
+		a = json_object_new_array();
+		for (k = 0; k < r->nr_reasons; k++)
+			json_object_array_add(a, jreason(&r->reasons[k]));
+		json_object_object_add(j, "reasons", a);
+		json_object_object_add(j, "culprit", r->culprit >= 0 ?
+				       jreason(&r->reasons[r->culprit]) : NULL);
+		json_object_object_add(j, "qps", json_object_new_int64(jb->nr_qps));
+		json_object_object_add(j, "first_seen", jtime(jb->first_ns));
+		a = json_object_new_array();
+		for (k = 0; k < jb->nr_ports; k++) {
+			p = json_object_new_object();
+			json_object_object_add(p, "device", jstr(jb->ports[k].device));
+			json_object_object_add(p, "port", json_object_new_int64(jb->ports[k].port));
+			json_object_object_add(p, "netdev", jstr(jb->ports[k].netdev));
+			json_object_object_add(p, "shared", json_object_new_boolean(jb->ports[k].shared));
+			json_object_object_add(p, "link_flaps",
+					       json_object_new_uint64(jb->ports[k].flaps));
+			ev = json_object_new_object();
+			for (s = 0; s <= HS_QP_ERROR; s++)
+				json_object_object_add(ev, model_event_kind(s),
+						       json_object_new_uint64(jb->ports[k].events[s]));
+			json_object_object_add(p, "qp_events", ev);
+			json_object_array_add(a, p);
+		}
+		json_object_object_add(j, "ports", a);
+		json_object_array_add(jobs, j);
+	}
+	json_object_object_add(o, "jobs", jobs);
+	return o;
+}

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "config.h"
+
+static char path[64];
+static char err[1024];
+static struct config cfg;
+
+/* Write text into a new temporary file; its name is in path. */
+static void write_file(const char *text)
+{
+	size_t n = strlen(text);
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/fabteld-test-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, n), (ssize_t)n);
+	assert_int_equal(close(fd), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	path[0] = '\0';
+	err[0] = '\0';
+	config_defaults(&cfg);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	if (path[0])
+		unlink(path);
+	return 0;
+}
+
+/* Load text; expect failure on line lineno with what in the message. */
+static void expect_bad(const char *text, unsigned int lineno, const char *what)
+{
+	char prefix[128];
+
+	write_file(text);
+	config_defaults(&cfg);
+	err[0] = '\0';
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), -1);
+	snprintf(prefix, sizeof(prefix), "%s:%u: ", path, lineno);
+	if (strncmp(err, prefix, strlen(prefix)))
+		fail_msg("expected '%s...', got '%s'", prefix, err);
+	if (what && !strstr(err, what))
+		fail_msg("expected '%s' in '%s'", what, err);
+	unlink(path);
+	path[0] = '\0';
+}
+
+static void defaults(void **state)
+{
+	(void)state;
+	assert_string_equal(cfg.listen_addr, "127.0.0.1");
+	assert_int_equal(cfg.listen_port, 9465);
+	assert_int_equal(cfg.interval_ms, 1000);
+	assert_string_equal(cfg.user, "nobody");
+	assert_int_equal(cfg.bpf, CONFIG_AUTO);
+	assert_int_equal(cfg.wire, CONFIG_AUTO);
+	assert_int_equal(cfg.max_connections, 64);
+	assert_int_equal(cfg.job_linger_s, 300);
+	assert_string_equal(cfg.sysfs_root, "");
+	assert_string_equal(cfg.proc_root, "");
+	assert_int_equal(cfg.health.window_s, 60);
+	assert_int_equal(cfg.health.hold_s, 300);
+	assert_int_equal(cfg.health.oos_events, 5);
+	assert_int_equal(cfg.health.ack_timeouts, 5);
+	assert_int_equal(cfg.health.rnr_naks, 100);
+	assert_int_equal(cfg.nr_job_rules, 0);
+}
+
+static void good_file(void **state)
+{
+	(void)state;
+	write_file("# fabteld.conf\n"
+		   "\n"
+		   "   \n"
+		   "listen = 0.0.0.0:9100\n"
+		   "\tinterval_ms=500   # twice a second\n"
+		   "user = fabtel\n"
+		   "bpf = off\n"
+		   "wire = on\n"
+		   "max_connections = 4096\n"
+		   "job_linger_s = 0\n"
+		   "  # indented comment\n"
+		   "job = a=/x/*\n"
+		   "job = b=/y/*/z\n"
+		   "window_s = 30\n"
+		   "hold_s = 600\n"
+		   "oos_events = 7\n"
+		   "ack_timeouts = 8\n"
+		   "rnr_naks = 1000000000\n"
+		   "sysfs_root = /tmp/sys\n"
+		   "proc_root = /\n");
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+	assert_string_equal(cfg.listen_addr, "0.0.0.0");
+	assert_int_equal(cfg.listen_port, 9100);
+	assert_int_equal(cfg.interval_ms, 500);
+	assert_string_equal(cfg.user, "fabtel");
+	assert_int_equal(cfg.bpf, CONFIG_OFF);
+	assert_int_equal(cfg.wire, CONFIG_ON);
+	assert_int_equal(cfg.max_connections, 4096);
+	assert_int_equal(cfg.job_linger_s, 0);
+	assert_int_equal(cfg.nr_job_rules, 2);
+	assert_string_equal(cfg.job_rules[0].name, "a");
+	assert_string_equal(cfg.job_rules[0].glob, "/x/*");
+	assert_string_equal(cfg.job_rules[1].name, "b");
+	assert_string_equal(cfg.job_rules[1].glob, "/y/*/z");
+	assert_int_equal(cfg.health.window_s, 30);
+	assert_int_equal(cfg.health.hold_s, 600);
+	assert_int_equal(cfg.health.oos_events, 7);
+	assert_int_equal(cfg.health.ack_timeouts, 8);
+	assert_int_equal(cfg.health.rnr_naks, 1000000000);
+	assert_string_equal(cfg.sysfs_root, "/tmp/sys");
+	assert_string_equal(cfg.proc_root, "");
+}
+
+static void same_job_rule_twice(void **state)
+{
+	(void)state;
+	write_file("job = a=/x/*\njob = a=/x/*\n");
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+	assert_int_equal(cfg.nr_job_rules, 2);
+	assert_string_equal(cfg.job_rules[1].name, "a");
+	assert_string_equal(cfg.job_rules[1].glob, "/x/*");
+}
+
+static void empty_file(void **state)
+{
+	(void)state;
+	write_file("");
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+	assert_int_equal(cfg.listen_port, 9465);
+}
+
+static void last_line_without_newline(void **state)
+{
+	(void)state;
+	write_file("interval_ms = 250");
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+	assert_int_equal(cfg.interval_ms, 250);
+}
+
+static void listen_forms(void **state)
+{
+	(void)state;
+	assert_int_equal(config_set_listen(&cfg, "[::1]:9465"), 0);
+	assert_string_equal(cfg.listen_addr, "::1");
+	assert_int_equal(cfg.listen_port, 9465);
+	assert_int_equal(config_set_listen(&cfg, ":9466"), 0);
+	assert_string_equal(cfg.listen_addr, "0.0.0.0");
+	assert_int_equal(cfg.listen_port, 9466);
+	assert_int_equal(config_set_listen(&cfg, "10.1.2.3:1"), 0);
+	assert_string_equal(cfg.listen_addr, "10.1.2.3");
+	assert_int_equal(cfg.listen_port, 1);
+	assert_int_equal(config_set_listen(&cfg, "localhost:65535"), 0);
+	assert_string_equal(cfg.listen_addr, "localhost");
+	assert_int_equal(cfg.listen_port, 65535);
+
+	assert_int_equal(config_set_listen(&cfg, "host"), -1);
+	assert_int_equal(config_set_listen(&cfg, "host:"), -1);
+	assert_int_equal(config_set_listen(&cfg, "host:0"), -1);
+	assert_int_equal(config_set_listen(&cfg, "host:70000"), -1);
+	assert_int_equal(config_set_listen(&cfg, "host:-1"), -1);
+	assert_int_equal(config_set_listen(&cfg, "host:12abc"), -1);
+	assert_int_equal(config_set_listen(&cfg, ""), -1);
+	/* the failures left the last good setting alone */
+	assert_string_equal(cfg.listen_addr, "localhost");
+	assert_int_equal(cfg.listen_port, 65535);
+}
+
+static void listen_in_file(void **state)
+{
+	(void)state;
+	write_file("listen = [::1]:9465\n");
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+	assert_string_equal(cfg.listen_addr, "::1");
+	assert_int_equal(cfg.listen_port, 9465);
+	unlink(path);
+	write_file("listen = :9465\n");
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+	assert_string_equal(cfg.listen_addr, "0.0.0.0");
+	assert_int_equal(cfg.listen_port, 9465);
+}
+
+static void bad_lines(void **state)
+{
+	(void)state;
+	expect_bad("# c\nbogus = 1\n", 2, "unknown key 'bogus'");
+	expect_bad("\n\n\nlisten 0.0.0.0:1\n", 4, "key = value");
+	expect_bad("interval_ms =\n", 1, NULL);
+	expect_bad("interval_ms =   # comment\n", 1, NULL);
+	expect_bad("= 5\n", 1, NULL);
+	expect_bad("interval_ms = 100\ninterval_ms = 5\n", 2, "interval_ms");
+	expect_bad("interval_ms = 99999999999\n", 1, "interval_ms");
+	expect_bad("interval_ms = 60001\n", 1, "interval_ms");
+	expect_bad("interval_ms = 12abc\n", 1, "12abc");
+	expect_bad("interval_ms = -1\n", 1, "-1");
+	expect_bad("interval_ms = +5\n", 1, NULL);
+	expect_bad("interval_ms = 1 000\n", 1, NULL);
+	expect_bad("max_connections = 0\n", 1, NULL);
+	expect_bad("window_s = 0\n", 1, NULL);
+	expect_bad("hold_s = 86401\n", 1, NULL);
+	expect_bad("oos_events = 1000000001\n", 1, NULL);
+	expect_bad("bpf = yes\n", 1, "yes");
+	expect_bad("wire = ON\n", 1, NULL);
+	expect_bad("listen = host\n", 1, "host");
+	expect_bad("listen = host:0\n", 1, NULL);
+	expect_bad("listen = host:70000\n", 1, NULL);
+	expect_bad("job = =x\n", 1, NULL);
+	expect_bad("job = name=\n", 1, NULL);
+	expect_bad("job = a b=/x\n", 1, NULL);
+	expect_bad("job = noglob\n", 1, NULL);
+	expect_bad("sysfs_root = relative\n", 1, NULL);
+	expect_bad("a = 1\r\n", 1, "control");
+}
+
+static void too_many_job_rules(void **state)
+{
+	char *text = malloc(32 * (CONFIG_MAX_JOB_RULES + 2));
+	size_t n = 0;
+	int i;
+
+	(void)state;
+	assert_non_null(text);
+	n += (size_t)sprintf(text + n, "# rules\n");
+	for (i = 0; i < CONFIG_MAX_JOB_RULES + 1; i++)
+		n += (size_t)sprintf(text + n, "job = j%d=/j/%d/*\n", i, i);
+	expect_bad(text, CONFIG_MAX_JOB_RULES + 2, "job rules");
+	assert_int_equal(cfg.nr_job_rules, CONFIG_MAX_JOB_RULES);
+	assert_string_equal(cfg.job_rules[CONFIG_MAX_JOB_RULES - 1].name, "j63");
+	free(text);
+}
+
+static void long_line(void **state)
+{
+	char text[2200];
+
+	(void)state;
+	/* 1022 characters and the newline fit */
+	memset(text, ' ', sizeof(text));
+	memcpy(text, "user = u", 8);
+	text[1022] = '\n';
+	text[1023] = '\0';
+	write_file(text);
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+	assert_string_equal(cfg.user, "u");
+	unlink(path);
+	path[0] = '\0';
+	/* 1023 do not, on line 2 */
+	memset(text, ' ', sizeof(text));
+	memcpy(text, "# c\nuser = u", 12);
+	text[4 + 1023] = '\n';
+	memcpy(text + 4 + 1024, "bpf = on\n", 10);
+	expect_bad(text, 2, "longer");
+	/* and a much longer one */
+	memset(text, 'x', sizeof(text));
+	text[sizeof(text) - 2] = '\n';
+	text[sizeof(text) - 1] = '\0';
+	expect_bad(text, 1, "longer");
+}
+
+static void settings_before_bad_line_stay(void **state)
+{
+	(void)state;
+	expect_bad("listen = 10.0.0.1:9000\n"
+		   "interval_ms = 200\n"
+		   "job = a=/x/*\n"
+		   "hold_s = 10\n"
+		   "nonsense = 1\n"
+		   "window_s = 5\n"
+		   "user = late\n", 5, "nonsense");
+	assert_string_equal(cfg.listen_addr, "10.0.0.1");
+	assert_int_equal(cfg.listen_port, 9000);
+	assert_int_equal(cfg.interval_ms, 200);
+	assert_int_equal(cfg.nr_job_rules, 1);
+	assert_int_equal(cfg.health.hold_s, 10);
+	/* after the bad line: still the defaults */
+	assert_int_equal(cfg.health.window_s, 60);
+	assert_string_equal(cfg.user, "nobody");
+}
+
+static void missing_file(void **state)
+{
+	const char *missing = "/tmp/fabteld-test-does-not-exist/x.conf";
+
+	(void)state;
+	assert_int_equal(config_load(&cfg, missing, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, missing));
+	assert_non_null(strstr(err, strerror(ENOENT)));
+	assert_int_equal(cfg.listen_port, 9465);
+}
+
+static void set_directly(void **state)
+{
+	char e[256];
+
+	(void)state;
+	assert_int_equal(config_set(&cfg, "interval_ms", "100", e, sizeof(e)), 0);
+	assert_int_equal(cfg.interval_ms, 100);
+	assert_int_equal(config_set(&cfg, "interval_ms", "60000", e, sizeof(e)), 0);
+	assert_int_equal(cfg.interval_ms, 60000);
+	assert_int_equal(config_set(&cfg, "interval_ms", "99", e, sizeof(e)), -1);
+	assert_non_null(strstr(e, "100..60000"));
+	assert_int_equal(cfg.interval_ms, 60000);
+	assert_int_equal(config_set(&cfg, "nope", "1", e, sizeof(e)), -1);
+	assert_string_equal(e, "unknown key 'nope'");
+	assert_int_equal(config_set(&cfg, "bpf", "auto", e, sizeof(e)), 0);
+	assert_int_equal(cfg.bpf, CONFIG_AUTO);
+	assert_int_equal(config_set(&cfg, "user", "", e, sizeof(e)), -1);
+}
+
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(defaults),
+		T(good_file),
+		T(same_job_rule_twice),
+		T(empty_file),
+		T(last_line_without_newline),
+		T(listen_forms),
+		T(listen_in_file),
+		T(bad_lines),
+		T(too_many_job_rules),
+		T(long_line),
+		T(settings_before_bad_line_stay),
+		T(missing_file),
+		T(set_directly),
+	};
+
+	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
+}
