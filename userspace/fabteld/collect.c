@@ -274,20 +274,23 @@ static int parse_snapshot(char *text, struct raw_port *p)
 	return ended && p->device[0] && p->port ? 0 : -EPROTO;
 }
 
-static void read_ko(const struct config *cfg, struct raw *r)
+/*
+ * Call fn(cfg, r, base, dev, port) for each port directory base =
+ * DIR/<dev>/ports/<port> (DIR is /sys/kernel/fabtel or /sys/class/infiniband,
+ * their layouts agree) while r has room.  -errno if DIR cannot be opened.
+ */
+typedef void (*port_fn)(const struct config *cfg, struct raw *r, const char *base,
+			const char *dev, const char *port);
+
+static int walk_ports(const struct config *cfg, struct raw *r, const char *dir, port_fn fn)
 {
-	char dir[600], path[900], buf[8192];
+	char path[900];
 	struct dirent *d, *pd;
 	DIR *devs, *ports;
 
-	path_of(cfg, dir, sizeof(dir), "/sys/kernel/fabtel");
 	devs = opendir(dir);
-	if (!devs) {
-		snprintf(r->ko_why, sizeof(r->ko_why), "fabtel.ko not loaded (%s: %s)", dir,
-			 strerror(errno));
-		return;
-	}
-	r->ko = true;
+	if (!devs)
+		return -errno;
 	while ((d = readdir(devs))) {
 		if (d->d_name[0] == '.')
 			continue;
@@ -296,39 +299,48 @@ static void read_ko(const struct config *cfg, struct raw *r)
 		if (!ports)
 			continue;	/* not a device directory, or it just went away */
 		while ((pd = readdir(ports)) && r->nr_ports < MODEL_MAX_PORTS) {
-			struct raw_port *p = &r->ports[r->nr_ports];
-
 			if (pd->d_name[0] == '.')
 				continue;
-			snprintf(path, sizeof(path), "%s/%s/ports/%s/snapshot", dir, d->d_name,
-				 pd->d_name);
-			if (read_text(path, buf, sizeof(buf)) < 0)
-				continue;	/* device removed mid-read */
-			memset(p, 0, sizeof(*p));
-			if (parse_snapshot(buf, p)) {
-				r->ko_error = true;
-				snprintf(r->ko_why, sizeof(r->ko_why), "%s: not a version 1 snapshot",
-					 path);
-				continue;
-			}
-			r->nr_ports++;
+			snprintf(path, sizeof(path), "%s/%s/ports/%s", dir, d->d_name, pd->d_name);
+			fn(cfg, r, path, d->d_name, pd->d_name);
 		}
 		closedir(ports);
 	}
 	closedir(devs);
+	return 0;
 }
 
-static void read_sysfs_port(const struct config *cfg, struct raw *r, const char *dev,
-			    const char *port)
+static void read_ko_port(const struct config *cfg, struct raw *r, const char *base,
+			 const char *dev, const char *port)
 {
-	char path[900], buf[256], base[700];
+	struct raw_port *p = &r->ports[r->nr_ports];
+	char path[1000], buf[8192];
+
+	(void)cfg;
+	(void)dev;
+	(void)port;
+	snprintf(path, sizeof(path), "%s/snapshot", base);
+	if (read_text(path, buf, sizeof(buf)) < 0)
+		return;		/* device removed mid-read */
+	memset(p, 0, sizeof(*p));
+	if (parse_snapshot(buf, p)) {
+		r->ko_error = true;
+		snprintf(r->ko_why, sizeof(r->ko_why), "%s: not a version 1 snapshot", path);
+		return;
+	}
+	r->nr_ports++;
+}
+
+static void read_sysfs_port(const struct config *cfg, struct raw *r, const char *base,
+			    const char *dev, const char *port)
+{
+	char path[1200], buf[256];
 	struct raw_port *p = &r->ports[r->nr_ports];
 	struct dirent *c;
 	uint64_t v;
 	size_t i;
 	DIR *hw;
 
-	path_of(cfg, base, sizeof(base), "/sys/class/infiniband/%s/ports/%s", dev, port);
 	snprintf(path, sizeof(path), "%s/link_layer", base);
 	if (read_text(path, buf, sizeof(buf)) < 0 || strcmp(buf, "Ethernet"))
 		return;
@@ -373,33 +385,30 @@ static void read_sysfs_port(const struct config *cfg, struct raw *r, const char 
 	r->nr_ports++;
 }
 
+static void read_ko(const struct config *cfg, struct raw *r)
+{
+	char dir[600];
+	int err;
+
+	path_of(cfg, dir, sizeof(dir), "/sys/kernel/fabtel");
+	err = walk_ports(cfg, r, dir, read_ko_port);
+	if (err)
+		snprintf(r->ko_why, sizeof(r->ko_why), "fabtel.ko not loaded (%s: %s)", dir,
+			 strerror(-err));
+	r->ko = !err;
+}
+
 static void read_sysfs(const struct config *cfg, struct raw *r)
 {
-	char dir[600], path[900];
-	struct dirent *d, *pd;
-	DIR *devs, *ports;
+	char dir[600];
+	int err;
 
 	path_of(cfg, dir, sizeof(dir), "/sys/class/infiniband");
-	devs = opendir(dir);
-	if (!devs) {
+	err = walk_ports(cfg, r, dir, read_sysfs_port);
+	if (err)
 		snprintf(r->sysfs_why, sizeof(r->sysfs_why), "no RDMA devices (%s: %s)", dir,
-			 strerror(errno));
-		return;
-	}
-	r->sysfs_ok = true;
-	while ((d = readdir(devs))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s/ports", dir, d->d_name);
-		ports = opendir(path);
-		if (!ports)
-			continue;
-		while ((pd = readdir(ports)) && r->nr_ports < MODEL_MAX_PORTS)
-			if (pd->d_name[0] != '.')
-				read_sysfs_port(cfg, r, d->d_name, pd->d_name);
-		closedir(ports);
-	}
-	closedir(devs);
+			 strerror(-err));
+	r->sysfs_ok = !err;
 }
 
 static int qp_cb(const struct rdmanl_qp *qp, void *ctx)
@@ -887,16 +896,20 @@ static void fold_bpf(struct model *m, const struct raw *r, uint64_t now)
 	}
 }
 
+/* The port counters that stand in for per-QP events when the rxe program is absent. */
+#define NR_PORT_SIGS 4
+static const enum model_ctr port_ctr[NR_PORT_SIGS] = {
+	C_OUT_OF_SEQUENCE, C_NAK_SEQ_ERR_RCVD, C_LOCAL_ACK_TIMEOUT, C_RETRY_EXCEEDED,
+};
+static const enum health_sig port_sig[NR_PORT_SIGS] = {
+	HS_OUT_OF_SEQUENCE, HS_NAK_SEQ_RCVD, HS_ACK_TIMEOUT, HS_RETRY_EXCEEDED,
+};
+
 /* Port-level happenings for the jobs using each port; shared flags; verdicts. */
 static void fold_jobs(struct model *m, uint64_t now, const uint64_t *prev_flaps,
-		      const uint64_t *prev_storms, const uint64_t (*prev_ctr)[4])
+		      const uint64_t *prev_storms,
+		      const uint64_t (*prev_ctr)[NR_PORT_SIGS])
 {
-	static const enum model_ctr port_ctr[4] = {
-		C_OUT_OF_SEQUENCE, C_NAK_SEQ_ERR_RCVD, C_LOCAL_ACK_TIMEOUT, C_RETRY_EXCEEDED,
-	};
-	static const enum health_sig port_sig[4] = {
-		HS_OUT_OF_SEQUENCE, HS_NAK_SEQ_RCVD, HS_ACK_TIMEOUT, HS_RETRY_EXCEEDED,
-	};
 	const struct config *cfg = m->cfg;
 	bool per_qp = m->src[SRC_BPF_RXE] == SRC_UP;
 	struct health_signal down[MODEL_MAX_JOB_PORTS];
@@ -965,7 +978,7 @@ static void fold_jobs(struct model *m, uint64_t now, const uint64_t *prev_flaps,
 						   p->storms[x].total - was, true, now);
 			}
 			/* without per-QP events, the port's own counters, flagged shared */
-			for (x = 0; !per_qp && x < 4; x++) {
+			for (x = 0; !per_qp && x < NR_PORT_SIGS; x++) {
 				uint64_t was = prev_ctr[pi][x];
 
 				if (p->have[port_ctr[x]] && was != UINT64_MAX &&
@@ -987,10 +1000,16 @@ static void fold_jobs(struct model *m, uint64_t now, const uint64_t *prev_flaps,
 	}
 }
 
+/* A port counter's total before this pass, UINT64_MAX if it had none. */
+static uint64_t prev_total(const struct model_port *p, const struct mono *c)
+{
+	return p->present && c->primed ? c->total : UINT64_MAX;
+}
+
 void collect_sample(struct model *m)
 {
 	static uint64_t prev_flaps[MODEL_MAX_PORTS], prev_storms[MODEL_MAX_PORTS * MODEL_PRIOS];
-	static uint64_t prev_ctr[MODEL_MAX_PORTS][4];
+	static uint64_t prev_ctr[MODEL_MAX_PORTS][NR_PORT_SIGS];
 	const struct config *cfg = m->cfg;
 	uint64_t t0 = now_ns(CLOCK_MONOTONIC), now;
 	unsigned int i, k;
@@ -1030,23 +1049,16 @@ void collect_sample(struct model *m)
 	for (i = 0; i < MODEL_MAX_PORTS; i++) {
 		struct model_port *p = &m->ports[i];
 
-		prev_flaps[i] = p->present && p->flaps.primed ? p->flaps.total : UINT64_MAX;
+		prev_flaps[i] = prev_total(p, &p->flaps);
 		for (k = 0; k < MODEL_PRIOS; k++)
-			prev_storms[i * MODEL_PRIOS + k] = p->present && p->storms[k].primed ?
-							   p->storms[k].total : UINT64_MAX;
-		prev_ctr[i][0] = p->present && p->ctr[C_OUT_OF_SEQUENCE].primed ?
-				 p->ctr[C_OUT_OF_SEQUENCE].total : UINT64_MAX;
-		prev_ctr[i][1] = p->present && p->ctr[C_NAK_SEQ_ERR_RCVD].primed ?
-				 p->ctr[C_NAK_SEQ_ERR_RCVD].total : UINT64_MAX;
-		prev_ctr[i][2] = p->present && p->ctr[C_LOCAL_ACK_TIMEOUT].primed ?
-				 p->ctr[C_LOCAL_ACK_TIMEOUT].total : UINT64_MAX;
-		prev_ctr[i][3] = p->present && p->ctr[C_RETRY_EXCEEDED].primed ?
-				 p->ctr[C_RETRY_EXCEEDED].total : UINT64_MAX;
+			prev_storms[i * MODEL_PRIOS + k] = prev_total(p, &p->storms[k]);
+		for (k = 0; k < NR_PORT_SIGS; k++)
+			prev_ctr[i][k] = prev_total(p, &p->ctr[port_ctr[k]]);
 	}
 	fold_ports(m, r, now);
 	fold_qps(m, r, now);
 	fold_bpf(m, r, now);
-	fold_jobs(m, now, prev_flaps, prev_storms, (const uint64_t (*)[4])prev_ctr);
+	fold_jobs(m, now, prev_flaps, prev_storms, (const uint64_t (*)[NR_PORT_SIGS])prev_ctr);
 	m->samples++;
 	m->sample_ns = now;
 	m->sample_seconds = (double)(now_ns(CLOCK_MONOTONIC) - t0) / 1e9;

@@ -183,8 +183,7 @@ int config_load(struct config *c, const char *file, char *err, size_t errlen)
 				 sizeof(line) - 2);
 			goto close_file;
 		}
-		if (memchr(line, '\0', strlen(line) + 1) != line + strlen(line) ||
-		    strpbrk(line, "\r\v\f")) {
+		if (strpbrk(line, "\r\v\f")) {
 			snprintf(err, errlen, "%s:%u: control characters", file, lineno);
 			goto close_file;
 		}

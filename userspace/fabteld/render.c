@@ -152,10 +152,36 @@ static void prio_family(const struct model *m, struct expo *e, const char *name,
 	}
 }
 
+/* one gauge per present job, labelled job_id only */
+static void job_gauge(const struct model *m, struct expo *e, const char *name, const char *help,
+		      uint64_t (*get)(const struct model_job *))
+{
+	struct expo_label l[2] = { { "job_id", NULL }, { NULL, NULL } };
+	unsigned int i;
+
+	expo_family(e, name, "gauge", help);
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		if (!m->jobs[i].present)
+			continue;
+		l[0].value = m->jobs[i].id.id;
+		expo_u64(e, name, l, get(&m->jobs[i]));
+	}
+}
+
+static uint64_t get_verdict(const struct model_job *j)
+{
+	return j->result.verdict;
+}
+
+static uint64_t get_qps(const struct model_job *j)
+{
+	return j->nr_qps;
+}
+
 static void job_families(const struct model *m, struct expo *e)
 {
 	struct expo_label l[8];
-	char port[16], n[16];
+	char port[16];
 	unsigned int i, k, s;
 	bool any;
 
@@ -169,23 +195,10 @@ static void job_families(const struct model *m, struct expo *e)
 		l[2] = (struct expo_label){ NULL, NULL };
 		expo_u64(e, "fabtel_job_info", l, 1);
 	}
-	expo_family(e, "fabtel_job_verdict", "gauge",
-		    "The job's fabric verdict on this host: 0 healthy, 1 degraded, 2 failing (reasons: /api/v1/jobs).");
-	for (i = 0; i < MODEL_MAX_JOBS; i++) {
-		if (!m->jobs[i].present)
-			continue;
-		l[0] = (struct expo_label){ "job_id", m->jobs[i].id.id };
-		l[1] = (struct expo_label){ NULL, NULL };
-		expo_u64(e, "fabtel_job_verdict", l, m->jobs[i].result.verdict);
-	}
-	expo_family(e, "fabtel_job_qps", "gauge", "The job's live QPs on this host.");
-	for (i = 0; i < MODEL_MAX_JOBS; i++) {
-		if (!m->jobs[i].present)
-			continue;
-		l[0] = (struct expo_label){ "job_id", m->jobs[i].id.id };
-		l[1] = (struct expo_label){ NULL, NULL };
-		expo_u64(e, "fabtel_job_qps", l, m->jobs[i].nr_qps);
-	}
+	job_gauge(m, e, "fabtel_job_verdict",
+		  "The job's fabric verdict on this host: 0 healthy, 1 degraded, 2 failing (reasons: /api/v1/jobs).",
+		  get_verdict);
+	job_gauge(m, e, "fabtel_job_qps", "The job's live QPs on this host.", get_qps);
 	any = false;
 	for (i = 0; i < MODEL_MAX_JOBS; i++) {
 		const struct model_job *j = &m->jobs[i];
@@ -242,7 +255,6 @@ static void job_families(const struct model *m, struct expo *e)
 			expo_u64(e, "fabtel_job_link_flaps_total", l, j->ports[k].flaps);
 		}
 	}
-	(void)n;
 }
 
 void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
