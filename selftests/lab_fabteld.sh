@@ -14,6 +14,11 @@
 #    5151 healthy (the flap is a notice there: it moved no traffic);
 #  - Prometheus: the recording rules give the per-job series, FabtelLinkFlap
 #    fires within one evaluation interval of the first scrape showing the flap;
+#  - fabtel.ko loaded under a running fabteld: it switches to the module's
+#    snapshots (sysfs on standby), rxa's counters equal the module's; a
+#    fakeroce mlx5 port appears (event port_added); a PFC pause storm on it
+#    shows as fabtel_pfc_storm, as events, as a pause rate matching the
+#    module's counter, and fires FabtelPauseStorm; unloading brings sysfs back;
 #  - as a plain user it runs without BPF and says so; bad config names the line.
 . "$(dirname "$0")/lib.sh"
 
@@ -24,13 +29,14 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 21
+ktap_begin 32
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
 	for h in a b; do
 		lab "$h" 'pkill fabtel-traffic; pkill ib_write_bw; pkill fabteld' >/dev/null 2>&1
 	done
+	lab a 'echo 0 >/sys/kernel/fakeroce/del_device; rmmod fabtel fakeroce' >/dev/null 2>&1
 	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
 	rm -rf "$PROM_DIR"
 }
@@ -149,6 +155,60 @@ ktap_check "... active within one evaluation interval (1 s, +0.5 s jitter) of th
 	awk -v l="$lag" 'BEGIN { exit !(l != "" && l >= -0.5 && l <= 1.5) }'
 ktap_eq "recording rules: job_id:fabtel_verdict:max{job_id=4242} = 2, on 2 hosts" \
 	"$(prom 'job_id:fabtel_verdict:max{job_id="4242"}') $(prom 'job_id:fabtel_hosts:count{job_id="4242"}')" "2 2"
+
+# ---- fabtel.ko and a fakeroce port under the running fabteld (a) ----------------------
+FT=/sys/kernel/fabtel
+D=/sys/kernel/debug/fakeroce/0/dcb
+L='device="fakeroce0",port="1",netdev="fre0"'
+events() { api "$PA" /api/v1/events | jq -r "$1"; }
+lab a "modprobe ib_core && insmod $REPO/kmod/fabtel.ko && insmod $REPO/kmod/fakeroce.ko &&
+	echo 100 >/sys/module/fabtel/parameters/storm_ms &&
+	echo '0 mlx5' >/sys/kernel/fakeroce/new_device && ip link set fre0 up" >/dev/null
+ktap_check "fabtel.ko loaded: fabteld reads its snapshots, sysfs on standby" \
+	wait_for 15 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/snapshot | jq -r '.sources | \"\\(.fabtel_ko.state) \\(.sysfs.state)\"') == 'up standby' ]]"
+# fabteld samples each second, fabtel.ko each sample_ms: equal within a few tries
+same_as_ko() {
+	local want have
+	want=$(lab a "awk '\$1 == \"counter\" && \$3 != \"-\" { print \$2 \"=\" \$3 }' $FT/rxa/ports/1/snapshot" | sort | xargs)
+	have=$(api "$PA" /api/v1/snapshot |
+		jq -r '.ports[] | select(.device == "rxa") | .counters | to_entries[] | "\(.key)=\(.value)"' | sort | xargs)
+	[[ -n $want && $want == "$have" ]] || { echo "ko: $want"; echo "fabteld: $have"; false; }
+}
+ktap_check "rxa: every counter fabteld shows equals fabtel.ko's snapshot" wait_for 15 same_as_ko
+ktap_check "the fakeroce port appears, with an event port_added" \
+	wait_for 15 bash -c "curl -sf http://127.0.0.1:$PA/api/v1/events | jq -e '.events[] | select(.kind == \"port_added\" and .device == \"fakeroce0\")'"
+lab a "echo 8 >$D/pfc_en" >/dev/null
+ktap_check "PFC on priority 3 (fakeroce DCB) shows as fabtel_pfc_enabled" \
+	wait_for 15 bash -c "curl -sf http://127.0.0.1:$PA/metrics | grep -qx 'fabtel_pfc_enabled{$L,priority=\"3\"} 1'"
+storms0=$(lab_read a $FT/fakeroce0/ports/1/pfc/prio3/storm_events)
+lab a "echo 5000 >$D/prio3_requests_rate" >/dev/null
+ktap_check "a pause storm on priority 3: fabtel_pfc_storm = 1" \
+	wait_for 15 bash -c "curl -sf http://127.0.0.1:$PA/metrics | grep -qx 'fabtel_pfc_storm{$L,priority=\"3\"} 1'"
+# the pause rate fabteld shows against the module's counter over 3 s
+p0=$(lab_read a $FT/fakeroce0/ports/1/pfc/prio3/pause_tx); t0=$(date +%s.%N)
+sleep 3
+p1=$(lab_read a $FT/fakeroce0/ports/1/pfc/prio3/pause_tx); t1=$(date +%s.%N)
+shown=$(api "$PA" /api/v1/snapshot | jq -r '.ports[] | select(.device == "fakeroce0") | .pfc[] | select(.priority == 3) | .pause_tx_rate')
+ktap_info "pause_tx: fabtel.ko moved $((p1 - p0)) in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s; fabteld shows $shown/s"
+ktap_check "fabteld's pause_tx rate within 25% of the module's counter delta" \
+	awk -v r="$shown" -v d="$((p1 - p0))" -v a="$t0" -v b="$t1" \
+	'BEGIN { e = d / (b - a); exit !(e > 0 && r > e * 0.75 && r < e * 1.25) }'
+ktap_check "FabtelPauseStorm fires for fakeroce0 priority 3 on a" \
+	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PROM_PORT/api/v1/alerts | jq -e '.data.alerts[] | select(.labels.alertname == \"FabtelPauseStorm\" and .labels.instance == \"127.0.0.1:$PA\" and .labels.device == \"fakeroce0\" and .labels.priority == \"3\" and .state == \"firing\")'"
+lab a "echo 0 >$D/prio3_requests_rate" >/dev/null
+ktap_check "pausing stops: fabtel_pfc_storm = 0" \
+	wait_for 15 bash -c "curl -sf http://127.0.0.1:$PA/metrics | grep -qx 'fabtel_pfc_storm{$L,priority=\"3\"} 0'"
+ktap_eq "events: pause_storm then pause_storm_end on fakeroce0 priority 3" \
+	"$(events '[.events[] | select(.device == "fakeroce0" and (.kind | startswith("pause_storm"))) | "\(.kind)/\(.priority)"] | join(" ")')" \
+	"pause_storm/3 pause_storm_end/3"
+ktap_eq "fabtel_pfc_storms_total moved as fabtel.ko's storm_events did" \
+	"$(metric "$PA" "fabtel_pfc_storms_total{$L,priority=\"3\"}")" \
+	"$(lab_read a $FT/fakeroce0/ports/1/pfc/prio3/storm_events)"
+ktap_info "storm_events $storms0 -> $(lab_read a $FT/fakeroce0/ports/1/pfc/prio3/storm_events)"
+lab a "echo 0 >/sys/kernel/fakeroce/del_device; rmmod fabtel fakeroce" >/dev/null
+ktap_check "modules unloaded: sysfs source back up, fabtel_ko unavailable, fakeroce0 removed" \
+	wait_for 15 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/snapshot | jq -r '\"\\(.sources.fabtel_ko.state) \\(.sources.sysfs.state) \\([.ports[].device] | sort | join(\",\"))\"') == 'unavailable up rxa' ]] &&
+		curl -sf http://127.0.0.1:$PA/api/v1/events | jq -e '.events[] | select(.kind == \"port_removed\" and .device == \"fakeroce0\")' >/dev/null"
 
 # ---- as a plain user; bad config ------------------------------------------------------------
 out=$(lab a "setpriv --reuid nobody --regid nogroup --clear-groups $FABTELD --once metrics 2>&1 | grep 'fabtel_source_up'; echo rc=\$?")

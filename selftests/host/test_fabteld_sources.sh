@@ -11,9 +11,11 @@
 FABTELD=$REPO/build/asan/fabteld
 [[ -x $FABTELD ]] || ktap_skip_all "build/asan/fabteld not built (make)"
 
-ktap_begin 8
+ktap_begin 18
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+chmod 755 "$TMP"	# fabteld started as root reads it as nobody
+trap 'kill $pid 2>/dev/null; rm -rf "$TMP"' EXIT
+pid=
 
 # ---- a fabtel.ko tree ----
 K=$TMP/ko/sys/kernel/fabtel/mlx5_0/ports/1
@@ -90,4 +92,77 @@ ktap_eq "plain sysfs: bnxt_re names mapped (oos_drop_count, to_retransmits), car
 	"$(val 'fabtel_source_up{source="sysfs"}') $(val "fabtel_port_out_of_sequence_total{$L}") $(val "fabtel_port_local_ack_timeout_total{$L}") $(val "fabtel_port_carrier{$L}") $(val "fabtel_link_flaps_total{$L}")" \
 	"1 77 5 1 4"
 ktap_eq "an InfiniBand port is not RoCE: not listed" "$(grep -c mlx4_ib0 <<<"$m")" 0
+
+# ---- the daemon on the plain tree: rates, the event log, a slow source ----
+PORT=$((20000 + RANDOM % 20000))
+URL=http://127.0.0.1:$PORT
+"$FABTELD" --bpf off --set sysfs_root="$TMP/plain" --interval-ms 500 \
+	--listen "127.0.0.1:$PORT" 2>"$TMP/err" &
+pid=$!
+snap() { curl -sf --max-time 5 "$URL/api/v1/snapshot"; }
+samples() { snap | jq -r .samples; }
+# wait for the sample counter to move on by n
+next_samples() {
+	local want=$(($(samples) + $1))
+	wait_for 10 eval '(( $(samples) >= want ))'
+}
+ktap_check "fabteld on the plain tree serves" wait_for 20 curl -sf "$URL/healthz"
+next_samples 2
+ktap_eq "rates of unchanged counters are a measured 0, not missing" \
+	"$(snap | jq -r '.ports[0].rates | "\(.out_of_sequence) \(.local_ack_timeout)"')" "0 0"
+
+# A known delta between two samples: the rate is delta over the time between
+# the two samples, both read from fabteld's own JSON.
+t1=$(snap | jq -r .sample_time)
+echo 1077 >"$P/hw_counters/oos_drop_count"
+wait_for 10 eval '[[ $(snap | jq -r ".ports[0].counters.out_of_sequence") == 1077 ]]'
+s2=$(snap)
+dt=$(jq -r --arg t1 "$t1" '.sample_time - ($t1 | tonumber)' <<<"$s2")
+rate=$(jq -r '.ports[0].rates.out_of_sequence' <<<"$s2")
+ktap_info "1000 events; samples $dt s apart; fabteld says $rate/s"
+ktap_check "rate = 1000 / interval (within 10%: read vs publish time)" \
+	awk -v r="$rate" -v dt="$dt" 'BEGIN { e = 1000 / dt; exit !(r > e * 0.9 && r < e * 1.1) }'
+
+# the event log: a carrier drop, then a flap (carrier_down_count up by one)
+echo 0 >"$S/class/net/ens2np0/carrier"
+wait_for 10 eval '[[ $(curl -sf "$URL/api/v1/events" | jq -r "[.events[].kind] | index(\"link_down\")") != null ]]'
+echo 1 >"$S/class/net/ens2np0/carrier"
+echo 5 >"$S/class/net/ens2np0/carrier_down_count"
+wait_for 10 eval '[[ $(curl -sf "$URL/api/v1/events" | jq -r "[.events[].kind] | index(\"link_flap\")") != null ]]'
+ev=$(curl -sf "$URL/api/v1/events")
+ktap_eq "events: link_down, link_up, link_flap on bnxt_re0/1, seq 1..3" \
+	"$(jq -r '[.events[] | "\(.seq):\(.kind):\(.device)/\(.port)"] | join(" ")' <<<"$ev")" \
+	"1:link_down:bnxt_re0/1 2:link_up:bnxt_re0/1 3:link_flap:bnxt_re0/1"
+ktap_eq "events?since=2 gives only seq 3; next_seq 4" \
+	"$(curl -sf "$URL/api/v1/events?since=2" | jq -r '"\([.events[].seq] | join(",")) \(.next_seq)"')" "3 4"
+ktap_eq "events?since=abc and since=-1: 400" \
+	"$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/events?since=abc") $(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/events?since=-1")" \
+	"400 400"
+
+# A source that blocks (a FIFO nobody writes: open() waits): the collector
+# is stuck, scrapes are served from memory without waiting, /healthz says
+# stale, and collection resumes once the source answers.
+before=$(samples)
+rm "$P/hw_counters/to_retransmits"
+mkfifo "$P/hw_counters/to_retransmits"
+sleep 1.5
+t0=$(date +%s.%N)
+code=$(curl -s -o "$TMP/m" -w '%{http_code}' --max-time 3 "$URL/metrics")
+t1=$(date +%s.%N)
+ktap_info "/metrics while the collector is blocked: $code in $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') s"
+ktap_check "scrape answers (200, <1 s) while a source blocks" \
+	awk -v c="$code" -v a="$t0" -v b="$t1" 'BEGIN { exit !(c == 200 && b - a < 1) }'
+stuck=$(samples)
+ktap_check "/healthz 503 once the last sample is stale" \
+	wait_for 10 eval '[[ $(curl -s -o /dev/null -w "%{http_code}" "$URL/healthz") == 503 ]]'
+ktap_info "samples: $before before, $stuck while blocked"
+# a plain file in its place, then release the reader blocked on the FIFO
+mv "$P/hw_counters/to_retransmits" "$TMP/fifo"
+echo 6 >"$P/hw_counters/to_retransmits"
+echo 6 >"$TMP/fifo"
+ktap_check "the source answers: sampling resumes, /healthz 200" \
+	wait_for 10 curl -sf "$URL/healthz"
+kill $pid
+wait $pid
+ktap_eq "fabteld exits 0 on SIGTERM, no sanitizer report" "$? $(grep -c 'Sanitizer' "$TMP/err")" "0 0"
 ktap_end

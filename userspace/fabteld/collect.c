@@ -85,25 +85,45 @@ const char *model_event_kind(enum health_sig s)
 	return health_sig_name(s);
 }
 
-/*
- * The total moves by raw - last.  A smaller raw is a wrap when last fits in
- * 32 bits (mlx5 Q-counters are 32-bit), else a reset (driver reloaded):
- * either way the total never goes down.
- */
-uint64_t mono_update(struct mono *m, uint64_t raw)
+static const char *const event_names[EV_NR] = {
+	"port_added", "port_removed", "link_down", "link_up", "link_flap",
+	"pause_storm", "pause_storm_end", "error_burst", "qp_error",
+};
+
+const char *model_event_name(enum model_event_kind k)
 {
-	if (!m->primed) {
-		m->total = raw;
-		m->primed = true;
-	} else if (raw >= m->last) {
-		m->total += raw - m->last;
-	} else if (m->last <= UINT32_MAX) {
-		m->total += (UINT32_MAX - m->last) + 1 + raw;
-	} else {
-		m->total += raw;
-	}
-	m->last = raw;
-	return m->total;
+	return k < EV_NR ? event_names[k] : "unknown";
+}
+
+const struct model_event *model_event_get(const struct model *m, uint64_t seq)
+{
+	const struct model_event *ev;
+
+	if (!seq || seq >= m->next_event_seq)
+		return NULL;
+	ev = &m->events[(seq - 1) % MODEL_MAX_EVENTS];
+	return ev->seq == seq ? ev : NULL;
+}
+
+/* Log an event (under m->lock); the oldest is overwritten when the ring is full. */
+static struct model_event *log_event(struct model *m, enum model_event_kind kind,
+				     const char *device, uint32_t port, uint64_t at)
+{
+	struct model_event *ev;
+
+	if (!m->next_event_seq)
+		m->next_event_seq = 1;
+	ev = &m->events[(m->next_event_seq - 1) % MODEL_MAX_EVENTS];
+	memset(ev, 0, sizeof(*ev));
+	ev->seq = m->next_event_seq++;
+	ev->at_ns = at;
+	ev->kind = kind;
+	snprintf(ev->device, sizeof(ev->device), "%s", device);
+	ev->port = port;
+	ev->priority = -1;
+	ev->qpn = -1;
+	ev->count = 1;
+	return ev;
 }
 
 static uint64_t now_ns(clockid_t clk)
@@ -186,6 +206,7 @@ struct raw {
 	unsigned int nr_rxe;
 	struct { uint32_t ifindex, qpn, dir; uint64_t pkts; } wire[MODEL_MAX_QPS];
 	unsigned int nr_wire;
+	uint64_t ports_mono;	/* CLOCK_MONOTONIC when the ports were read */
 };
 
 static struct raw raw;		/* only the collector thread uses it */
@@ -687,11 +708,14 @@ static void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 {
 	unsigned int i, k, c;
 	bool seen[MODEL_MAX_PORTS] = { false };
+	struct model_event *ev;
 
 	for (i = 0; i < r->nr_ports; i++) {
 		const struct raw_port *rp = &r->ports[i];
 		struct model_port *p = find_port(m, rp->device, rp->port);
 		uint64_t before;
+		bool was_storm;
+		int was_carrier;
 
 		if (!p) {
 			for (k = 0; k < MODEL_MAX_PORTS && m->ports[k].present; k++)
@@ -701,23 +725,37 @@ static void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 			p = &m->ports[k];
 			memset(p, 0, sizeof(*p));
 			p->present = true;
+			p->carrier = -1;
 			snprintf(p->device, sizeof(p->device), "%s", rp->device);
 			p->port = rp->port;
+			if (m->samples)		/* not the ports there at start */
+				log_event(m, EV_PORT_ADDED, p->device, p->port, now);
 		}
 		seen[p - m->ports] = true;
 		snprintf(p->netdev, sizeof(p->netdev), "%s", rp->netdev);
 		p->ifindex = p->netdev[0] ? (int)if_nametoindex(p->netdev) : 0;
 		snprintf(p->driver, sizeof(p->driver), "%s", rp->driver[0] ? rp->driver : "-");
 		snprintf(p->state, sizeof(p->state), "%s", rp->state);
+		was_carrier = p->carrier;
 		p->carrier = rp->carrier;
+		if (was_carrier >= 0 && p->carrier >= 0 && was_carrier != p->carrier)
+			log_event(m, p->carrier ? EV_LINK_UP : EV_LINK_DOWN, p->device, p->port, now);
 		for (c = 0; c < C_NR; c++) {
 			p->have[c] = rp->have[c];
-			if (rp->have[c])
-				mono_update(&p->ctr[c], rp->ctr[c]);
+			if (!rp->have[c])
+				continue;
+			mono_update(&p->ctr[c], rp->ctr[c]);
+			rate_update(&p->rate[c], p->ctr[c].total, r->ports_mono);
 		}
 		p->have_bursts = rp->have_bursts;
-		if (rp->have_bursts)
+		if (rp->have_bursts) {
+			before = p->bursts.primed ? p->bursts.total : rp->bursts;
 			mono_update(&p->bursts, rp->bursts);
+			if (p->bursts.total > before) {
+				ev = log_event(m, EV_ERROR_BURST, p->device, p->port, now);
+				ev->count = p->bursts.total - before;
+			}
+		}
 		p->pfc_read = rp->pfc_read;
 		p->pfc_enabled_mask = rp->pfc_mask;
 		for (k = 0; k < MODEL_PRIOS; k++) {
@@ -727,19 +765,33 @@ static void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 			mono_update(&p->pause_tx[k], rp->pause_tx[k]);
 			mono_update(&p->pause_rx[k], rp->pause_rx[k]);
 			mono_update(&p->storms[k], rp->storms[k]);
+			rate_update(&p->pause_tx_rate[k], p->pause_tx[k].total, r->ports_mono);
+			rate_update(&p->pause_rx_rate[k], p->pause_rx[k].total, r->ports_mono);
+			was_storm = p->storm[k];
 			p->storm[k] = rp->storm[k];
+			if (was_storm != p->storm[k]) {
+				ev = log_event(m, p->storm[k] ? EV_PAUSE_STORM : EV_PAUSE_STORM_END,
+					       p->device, p->port, now);
+				ev->priority = (int)k;
+			}
 		}
 		p->have_flaps = rp->have_flaps;
 		if (rp->have_flaps) {
 			before = p->flaps.primed ? p->flaps.total : rp->flaps;
 			mono_update(&p->flaps, rp->flaps);
-			if (p->flaps.total > before && (!p->last_flap_ns || p->last_flap_ns + 30 * NS < now))
-				p->last_flap_ns = now;	/* BPF did not time it */
+			if (p->flaps.total > before) {
+				if (!p->last_flap_ns || p->last_flap_ns + 30 * NS < now)
+					p->last_flap_ns = now;	/* BPF did not time it */
+				ev = log_event(m, EV_LINK_FLAP, p->device, p->port, p->last_flap_ns);
+				ev->count = p->flaps.total - before;
+			}
 		}
 	}
 	for (i = 0; i < MODEL_MAX_PORTS; i++)
-		if (m->ports[i].present && !seen[i])
+		if (m->ports[i].present && !seen[i]) {
 			m->ports[i].present = false;	/* device gone */
+			log_event(m, EV_PORT_REMOVED, m->ports[i].device, m->ports[i].port, now);
+		}
 }
 
 static struct model_qp *find_qp(struct model *m, uint32_t dev_index, uint32_t qpn)
@@ -829,9 +881,14 @@ static void fold_qps(struct model *m, const struct raw *r, uint64_t now)
 			struct model_port *p = find_port(m, q->device, q->port);
 			struct model_job_port *jp = p ? job_port(j, p) : NULL;
 
+			struct model_event *ev;
+
 			if (jp)
 				jp->events[HS_QP_ERROR]++;
 			signal_job(j, HS_QP_ERROR, q->device, q->port, 1, false, now);
+			ev = log_event(m, EV_QP_ERROR, q->device, q->port, now);
+			ev->qpn = q->qpn;
+			snprintf(ev->job_id, sizeof(ev->job_id), "%s", j->id.id);
 		}
 	}
 	for (i = 0; i < MODEL_MAX_QPS; i++)
@@ -1021,6 +1078,7 @@ void collect_sample(struct model *m)
 	read_ko(cfg, r);
 	if (!r->ko)
 		read_sysfs(cfg, r);
+	r->ports_mono = now_ns(CLOCK_MONOTONIC);
 	r->nr_qps = 0;
 	r->qps_over = 0;
 	r->nl_err = rdmanl_for_each_qp(qp_cb, r);

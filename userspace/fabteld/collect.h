@@ -18,12 +18,14 @@
 #include "config.h"
 #include "health.h"
 #include "jobs.h"
+#include "mono.h"
 
 #define MODEL_MAX_PORTS		64
 #define MODEL_MAX_QPS		4096
 #define MODEL_MAX_JOBS		64
 #define MODEL_MAX_JOB_PORTS	8
 #define MODEL_PRIOS		8
+#define MODEL_MAX_EVENTS	256
 
 enum model_source {
 	SRC_FABTEL_KO,
@@ -52,12 +54,6 @@ enum model_ctr {
 	C_NR,
 };
 
-/* a hardware counter made monotonic: wraps (32-bit) and resets absorbed */
-struct mono {
-	uint64_t total, last;
-	bool primed;
-};
-
 struct model_port {
 	bool present;
 	char device[64];
@@ -71,12 +67,14 @@ struct model_port {
 	bool have_flaps;
 	struct mono ctr[C_NR];
 	bool have[C_NR];
+	struct rate rate[C_NR];		/* per second over the last interval */
 	struct mono bursts;		/* fabtel.ko error-burst events */
 	bool have_bursts;
 	bool pfc_read;
 	uint8_t pfc_enabled_mask;
 	bool prio_read[MODEL_PRIOS];
 	struct mono pause_tx[MODEL_PRIOS], pause_rx[MODEL_PRIOS], storms[MODEL_PRIOS];
+	struct rate pause_tx_rate[MODEL_PRIOS], pause_rx_rate[MODEL_PRIOS];
 	bool storm[MODEL_PRIOS];
 	uint64_t bpf_transitions;	/* carrier events from the flap program */
 	uint64_t last_flap_ns;		/* CLOCK_REALTIME of the newest flap seen */
@@ -116,6 +114,24 @@ struct model_job {
 	struct health_result result;
 };
 
+/* The event log behind /api/v1/events and fabtop's Events pane. */
+enum model_event_kind {
+	EV_PORT_ADDED, EV_PORT_REMOVED, EV_LINK_DOWN, EV_LINK_UP, EV_LINK_FLAP,
+	EV_PAUSE_STORM, EV_PAUSE_STORM_END, EV_ERROR_BURST, EV_QP_ERROR, EV_NR,
+};
+
+struct model_event {
+	uint64_t seq;			/* from 1, never reused */
+	uint64_t at_ns;			/* CLOCK_REALTIME */
+	enum model_event_kind kind;
+	char device[64];
+	uint32_t port;
+	int priority;			/* pause storms, else -1 */
+	int64_t qpn;			/* QP errors, else -1 */
+	char job_id[JOB_ID_LEN];	/* "" if none */
+	uint64_t count;			/* flaps or bursts folded into this one */
+};
+
 struct model {
 	pthread_mutex_t lock;
 	const struct config *cfg;
@@ -128,6 +144,8 @@ struct model {
 	struct model_qp qps[MODEL_MAX_QPS];
 	struct model_job jobs[MODEL_MAX_JOBS];
 	uint64_t qps_dropped, jobs_dropped;
+	struct model_event events[MODEL_MAX_EVENTS];	/* a ring, by seq */
+	uint64_t next_event_seq;
 	struct collect_bpf *bpf;	/* NULL without BPF */
 };
 
@@ -135,8 +153,10 @@ const char *model_source_name(enum model_source s);
 const char *model_ctr_name(enum model_ctr c);
 /* The Prometheus name of a health signal kind in fabtel_job_qp_events_total. */
 const char *model_event_kind(enum health_sig s);
-
-uint64_t mono_update(struct mono *m, uint64_t raw);
+/* "link_flap", "pause_storm", ... */
+const char *model_event_name(enum model_event_kind k);
+/* The event with sequence number seq, NULL if never logged or overwritten. */
+const struct model_event *model_event_get(const struct model *m, uint64_t seq);
 
 /* Set up the model; loads BPF if cfg says so and we may (reasons in why[]). */
 int collect_init(struct model *m, const struct config *cfg);

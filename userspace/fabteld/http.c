@@ -11,6 +11,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,6 +132,23 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		pthread_mutex_unlock(&h->m->lock);
 		return json(c, o);
 	}
+	if (!strcmp(url, "/api/v1/events")) {
+		const char *arg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
+		unsigned long long since = 0;
+		char *end;
+
+		if (arg) {
+			errno = 0;
+			since = strtoull(arg, &end, 10);
+			if (!*arg || *end || errno || arg[0] == '-' || since == ULLONG_MAX)
+				return text(c, MHD_HTTP_BAD_REQUEST,
+					    "since: want an event sequence number\n");
+		}
+		pthread_mutex_lock(&h->m->lock);
+		o = render_events(h->m, since);
+		pthread_mutex_unlock(&h->m->lock);
+		return json(c, o);
+	}
 	if (!strcmp(url, "/healthz")) {
 		struct timespec ts;
 
@@ -145,7 +163,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	if (!strcmp(url, "/"))
 		return text(c, MHD_HTTP_OK,
-			    "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /healthz\n");
+			    "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /api/v1/events /healthz\n");
 	return text(c, MHD_HTTP_NOT_FOUND, "not found\n");
 }
 

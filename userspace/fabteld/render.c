@@ -363,6 +363,29 @@ static struct json_object *jsources(const struct model *m)
 	return o;
 }
 
+static struct json_object *jtime(uint64_t ns)
+{
+	return json_object_new_double((double)(ns / 1000000) / 1e3);
+}
+
+/* a rate per second, null until two readings made one */
+static struct json_object *jrate(const struct rate *r)
+{
+	return r->valid ? json_object_new_double(r->per_s) : NULL;
+}
+
+/* every counter the port has, per second over the last interval */
+static struct json_object *jrates(const struct model_port *p)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned int k;
+
+	for (k = 0; k < C_NR; k++)
+		if (p->have[k])
+			json_object_object_add(o, model_ctr_name(k), jrate(&p->rate[k]));
+	return o;
+}
+
 static struct json_object *jport(const struct model_port *p)
 {
 	struct json_object *o = json_object_new_object(), *c, *pfc, *pr;
@@ -377,12 +400,14 @@ static struct json_object *jport(const struct model_port *p)
 			       json_object_new_boolean(p->carrier) : NULL);
 	json_object_object_add(o, "link_flaps", p->have_flaps ?
 			       json_object_new_uint64(p->flaps.total) : NULL);
+	json_object_object_add(o, "last_flap", p->last_flap_ns ? jtime(p->last_flap_ns) : NULL);
 	c = json_object_new_object();
 	for (k = 0; k < C_NR; k++)
 		if (p->have[k])
 			json_object_object_add(c, model_ctr_name(k),
 					       json_object_new_uint64(p->ctr[k].total));
 	json_object_object_add(o, "counters", c);
+	json_object_object_add(o, "rates", jrates(p));
 	if (p->pfc_read) {
 		pfc = json_object_new_array();
 		for (k = 0; k < MODEL_PRIOS; k++) {
@@ -396,16 +421,13 @@ static struct json_object *jport(const struct model_port *p)
 			json_object_object_add(pr, "pause_rx", json_object_new_uint64(p->pause_rx[k].total));
 			json_object_object_add(pr, "storm", json_object_new_boolean(p->storm[k]));
 			json_object_object_add(pr, "storms", json_object_new_uint64(p->storms[k].total));
+			json_object_object_add(pr, "pause_tx_rate", jrate(&p->pause_tx_rate[k]));
+			json_object_object_add(pr, "pause_rx_rate", jrate(&p->pause_rx_rate[k]));
 			json_object_array_add(pfc, pr);
 		}
 		json_object_object_add(o, "pfc", pfc);
 	}
 	return o;
-}
-
-static struct json_object *jtime(uint64_t ns)
-{
-	return json_object_new_double((double)(ns / 1000000) / 1e3);
 }
 
 struct json_object *render_snapshot(const struct model *m)
@@ -457,10 +479,23 @@ static struct json_object *jreason(const struct health_reason *r)
 	return o;
 }
 
+static const struct model_port *find_model_port(const struct model *m, const char *device,
+						 uint32_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < MODEL_MAX_PORTS; i++)
+		if (m->ports[i].present && m->ports[i].port == port &&
+		    !strcmp(m->ports[i].device, device))
+			return &m->ports[i];
+	return NULL;
+}
+
 struct json_object *render_jobs(const struct model *m)
 {
 	struct json_object *o = json_object_new_object(), *jobs = json_object_new_array();
 	struct json_object *j, *a, *p, *ev;
+	const struct model_port *mp;
 	unsigned int i, k, s;
 
 	json_object_object_add(o, "sample_time", jtime(m->sample_ns));
@@ -496,11 +531,47 @@ struct json_object *render_jobs(const struct model *m)
 				json_object_object_add(ev, model_event_kind(s),
 						       json_object_new_uint64(jb->ports[k].events[s]));
 			json_object_object_add(p, "qp_events", ev);
+			mp = find_model_port(m, jb->ports[k].device, jb->ports[k].port);
+			json_object_object_add(p, "rates", mp ? jrates(mp) : NULL);
 			json_object_array_add(a, p);
 		}
 		json_object_object_add(j, "ports", a);
 		json_object_array_add(jobs, j);
 	}
 	json_object_object_add(o, "jobs", jobs);
+	return o;
+}
+
+struct json_object *render_events(const struct model *m, uint64_t since)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array(), *e;
+	const struct model_event *ev;
+	uint64_t seq, first;
+
+	json_object_object_add(o, "sample_time", jtime(m->sample_ns));
+	json_object_object_add(o, "next_seq", json_object_new_uint64(m->next_event_seq ?
+								      m->next_event_seq : 1));
+	first = m->next_event_seq > MODEL_MAX_EVENTS ? m->next_event_seq - MODEL_MAX_EVENTS : 1;
+	if (since + 1 > first)
+		first = since + 1;
+	for (seq = first; (ev = model_event_get(m, seq)); seq++) {
+		e = json_object_new_object();
+		json_object_object_add(e, "seq", json_object_new_uint64(ev->seq));
+		json_object_object_add(e, "time", jtime(ev->at_ns));
+		json_object_object_add(e, "kind", jstr(model_event_name(ev->kind)));
+		json_object_object_add(e, "device", jstr(ev->device));
+		json_object_object_add(e, "port", json_object_new_int64(ev->port));
+		if (ev->priority >= 0)
+			json_object_object_add(e, "priority", json_object_new_int(ev->priority));
+		if (ev->qpn >= 0)
+			json_object_object_add(e, "qpn", json_object_new_int64(ev->qpn));
+		json_object_object_add(e, "job_id", ev->job_id[0] ? jstr(ev->job_id) : NULL);
+		json_object_object_add(e, "count", json_object_new_uint64(ev->count));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "events", a);
+	/* how many the caller missed because the ring moved on */
+	json_object_object_add(o, "lost", json_object_new_uint64(first > since + 1 ?
+								   first - since - 1 : 0));
 	return o;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * render.h - the model as Prometheus text (Documentation/metrics.rst) and as
- * JSON (/api/v1/snapshot, /api/v1/jobs).  Call with model->lock held.
+ * JSON (/api/v1/snapshot, /api/v1/jobs, /api/v1/events).  Call with model->lock held.
  */
 #ifndef FABTELD_RENDER_H
 #define FABTELD_RENDER_H
@@ -15,5 +15,7 @@ struct json_object;
 void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns);
 struct json_object *render_snapshot(const struct model *m);
 struct json_object *render_jobs(const struct model *m);
+/* The event log, only events with seq > since. */
+struct json_object *render_events(const struct model *m, uint64_t since);
 
 #endif /* FABTELD_RENDER_H */

@@ -124,9 +124,17 @@ static int clsact_create(struct wire_attach *a)
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex,
 		    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
+	libbpf_print_fn_t print;
 	int err;
 
+	/*
+	 * An existing clsact is the common case, and libbpf relays the kernel's
+	 * "Exclusivity flag on, cannot modify" for it as a warning: hush
+	 * libbpf for this one call; a real failure is returned and reported.
+	 */
+	print = libbpf_set_print(NULL);
 	err = bpf_tc_hook_create(&hook);
+	libbpf_set_print(print);
 	if (err == -EEXIST)
 		return 0;	/* someone's clsact: use it, never delete it */
 	if (!err)

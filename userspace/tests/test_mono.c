@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "collect.h"
+#include "mono.h"
 
 static void first_sample_is_total(void **state)
 {
@@ -114,6 +114,114 @@ static void many_wraps(void **state)
 	assert_int_equal(m.last, raw);
 }
 
+/* rxe re-created under the same name between two samples: counters restart */
+static void small_reset_is_not_a_wrap(void **state)
+{
+	struct mono m = { 0 };
+	uint64_t t;
+
+	(void)state;
+	mono_update(&m, 1000);
+	assert_int_equal(mono_update(&m, 0), 1000);
+	assert_int_equal(m.resets, 1);
+	assert_int_equal(mono_update(&m, 25), 1025);
+	/* 1025 + 4975, then a reset after which 7 were counted */
+	mono_update(&m, 5000);
+	assert_int_equal(mono_update(&m, 7), 6007);
+	assert_int_equal(m.resets, 2);
+	/* but a step of 2^31 - 1 across the top is a wrap, and 2^31 a reset */
+	t = mono_update(&m, UINT32_MAX - 100);
+	assert_int_equal(mono_update(&m, (1u << 31) - 102), t + (1u << 31) - 1);
+	assert_int_equal(m.resets, 2);
+	t = mono_update(&m, UINT32_MAX - 100);
+	assert_int_equal(mono_update(&m, (1u << 31) - 101), t + (1u << 31) - 101);
+	assert_int_equal(m.resets, 3);
+}
+
+#define S (1000000000ULL)
+
+static void rate_first_reading_not_valid(void **state)
+{
+	struct rate r = { 0 };
+
+	(void)state;
+	rate_update(&r, 500, 10 * S);
+	assert_false(r.valid);
+	rate_update(&r, 800, 11 * S);
+	assert_true(r.valid);
+	assert_true(r.per_s == 300.0);
+}
+
+static void rate_over_interval(void **state)
+{
+	struct rate r = { 0 };
+
+	(void)state;
+	rate_update(&r, 0, 1 * S);
+	rate_update(&r, 50, 1 * S + S / 2);		/* 50 in 0.5 s */
+	assert_true(r.per_s == 100.0);
+	rate_update(&r, 50, 3 * S);			/* idle: a true zero */
+	assert_true(r.valid);
+	assert_true(r.per_s == 0.0);
+	rate_update(&r, 50 + 3 * 1000000, 3 * S + 3 * S / 1000);	/* 3e6 in 3 ms */
+	assert_true(r.per_s > 999999999.0 && r.per_s < 1000000001.0);
+}
+
+static void rate_dt_zero_or_backwards(void **state)
+{
+	struct rate r = { 0 };
+
+	(void)state;
+	rate_update(&r, 0, 5 * S);
+	rate_update(&r, 10, 6 * S);
+	assert_true(r.per_s == 10.0);
+	/* same instant again: no division by zero, nothing changes */
+	rate_update(&r, 99, 6 * S);
+	assert_true(r.valid);
+	assert_true(r.per_s == 10.0);
+	assert_int_equal(r.prev, 10);
+	/* an earlier instant (clock misuse) is ignored the same way */
+	rate_update(&r, 99, 4 * S);
+	assert_true(r.per_s == 10.0);
+	rate_update(&r, 30, 8 * S);
+	assert_true(r.per_s == 10.0);
+}
+
+static void rate_counter_restarted(void **state)
+{
+	struct rate r = { 0 };
+
+	(void)state;
+	rate_update(&r, 1000, 1 * S);
+	rate_update(&r, 1100, 2 * S);
+	assert_true(r.valid);
+	/* a total lower than before (device re-created): no negative rate */
+	rate_update(&r, 4, 3 * S);
+	assert_false(r.valid);
+	rate_update(&r, 24, 4 * S);
+	assert_true(r.valid);
+	assert_true(r.per_s == 20.0);
+}
+
+/* the whole chain: a 32-bit counter wrapping at 1 kHz, sampled each second */
+static void rate_across_a_wrap(void **state)
+{
+	struct mono m = { 0 };
+	struct rate r = { 0 };
+	uint32_t raw = UINT32_MAX - 1500;
+	int i;
+
+	(void)state;
+	rate_update(&r, mono_update(&m, raw), 0);
+	for (i = 1; i <= 5; i++) {
+		raw += 1000;	/* wraps in the second second */
+		rate_update(&r, mono_update(&m, raw), (uint64_t)i * S);
+		assert_true(r.valid);
+		assert_true(r.per_s == 1000.0);
+	}
+	assert_int_equal(m.resets, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,7 +233,13 @@ int main(void)
 		cmocka_unit_test(reset_above_32_bits),
 		cmocka_unit_test(never_decreases),
 		cmocka_unit_test(many_wraps),
+		cmocka_unit_test(small_reset_is_not_a_wrap),
+		cmocka_unit_test(rate_first_reading_not_valid),
+		cmocka_unit_test(rate_over_interval),
+		cmocka_unit_test(rate_dt_zero_or_backwards),
+		cmocka_unit_test(rate_counter_restarted),
+		cmocka_unit_test(rate_across_a_wrap),
 	};
 
-	return cmocka_run_group_tests_name("mono", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("mono and rate", tests, NULL, NULL);
 }
