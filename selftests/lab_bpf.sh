@@ -84,13 +84,9 @@ seq0=$(ctr a rcvd_seq_err)
 trace_start a rxa "-p qp,rxe" >/dev/null
 trace_start b rxb "-p rxe" >/dev/null
 "$FABLAB" impair a delay 1ms reorder 25% 50% loss 1%
-lab b 'ib_write_bw -d rxb -x 1 -D 4 >/dev/null 2>&1' &
-srv=$!
-wait_for 20 lab b 'ss -ltn | grep -q ":18515 "'
 cg=$(lab a 'mkdir -p /sys/fs/cgroup/job_42 && stat -c %i /sys/fs/cgroup/job_42')
-lab a 'sh -c "echo \$\$ >/tmp/bw.pid; echo \$\$ >/sys/fs/cgroup/job_42/cgroup.procs;
-	exec ib_write_bw -d rxa -x 1 -D 4 10.77.0.2" >/dev/null 2>&1'
-wait "$srv"
+# the client records its pid and joins job_42 before it becomes ib_write_bw
+write_bw "-D 4" "sh -c 'echo \$\$ >/tmp/bw.pid; echo \$\$ >/sys/fs/cgroup/job_42/cgroup.procs; exec \"\$0\" \"\$@\"' " >/dev/null
 "$FABLAB" impair a clear
 trace_stop a rxa
 trace_stop b rxb

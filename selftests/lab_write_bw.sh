@@ -23,12 +23,8 @@ read_all() {
 mtu=$(lab a "ibv_devinfo -d rxa | sed -n 's/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p'")
 read -r sent0 txb0 rcvd0 rxb0 < <(read_all)
 
-lab b "ib_write_bw -d rxb -x 1 -n $ITERS -s $SIZE >/tmp/wbw-srv.log 2>&1" &
-srv=$!
-wait_for 20 lab b 'ss -ltn | grep -q ":18515 "'
-out=$(lab a "ib_write_bw -d rxa -x 1 -n $ITERS -s $SIZE 10.77.0.2" 2>&1)
+out=$(write_bw "-n $ITERS -s $SIZE")
 rc=$?
-wait "$srv"
 ktap_info "$(echo "$out" | tail -3)"
 
 read -r sent1 txb1 rcvd1 rxb1 < <(read_all)

@@ -156,3 +156,23 @@ trace_stop() { # HOST NAME: SIGINT, wait for its summary (the drops line)
 rxe_counter() {
 	lab_read "$1" "/sys/class/infiniband/rx$1/ports/1/hw_counters/$2"
 }
+
+# write_bw "PERFTEST ARGS" [WRAP]: ib_write_bw from a (rxa) to b (rxb): the
+# server on b, then the client on a once the server listens; prints the
+# client's output, returns its status.  WRAP is put before the client's
+# command line (e.g. to move it into a cgroup first).
+write_bw() {
+	local args=$1 wrap=${2:-} srv rc
+
+	lab b "ib_write_bw -d rxb -x 1 $args >/tmp/wbw-srv.log 2>&1" &
+	srv=$!
+	if ! wait_for 20 lab b 'ss -ltn | grep -q ":18515 "'; then
+		kill "$srv" 2>/dev/null
+		echo "write_bw: the server on b never listened" >&2
+		return 1
+	fi
+	lab a "${wrap}ib_write_bw -d rxa -x 1 $args 10.77.0.2" 2>&1
+	rc=$?
+	wait "$srv"
+	return "$rc"
+}
