@@ -184,6 +184,8 @@ struct raw_port {
 	bool prio_read[MODEL_PRIOS];
 	uint64_t pause_tx[MODEL_PRIOS], pause_rx[MODEL_PRIOS], storms[MODEL_PRIOS];
 	bool storm[MODEL_PRIOS];
+	bool have_nd;			/* the netdev's byte counters */
+	uint64_t nd_rx_bytes, nd_tx_bytes;
 };
 
 struct raw_qp {
@@ -331,13 +333,29 @@ static int walk_ports(const struct config *cfg, struct raw *r, const char *dir, 
 	return 0;
 }
 
+/*
+ * The netdev's byte counters: the throughput of a port whose RDMA device
+ * counts no bytes (rxe).  They include the netdev's non-RDMA traffic.
+ */
+static void read_netdev_bytes(const struct config *cfg, struct raw_port *p)
+{
+	char path[600];
+
+	if (!p->netdev[0])
+		return;
+	path_of(cfg, path, sizeof(path), "/sys/class/net/%s/statistics/rx_bytes", p->netdev);
+	if (read_u64(path, &p->nd_rx_bytes))
+		return;
+	path_of(cfg, path, sizeof(path), "/sys/class/net/%s/statistics/tx_bytes", p->netdev);
+	p->have_nd = !read_u64(path, &p->nd_tx_bytes);
+}
+
 static void read_ko_port(const struct config *cfg, struct raw *r, const char *base,
 			 const char *dev, const char *port)
 {
 	struct raw_port *p = &r->ports[r->nr_ports];
 	char path[1000], buf[8192];
 
-	(void)cfg;
 	(void)dev;
 	(void)port;
 	snprintf(path, sizeof(path), "%s/snapshot", base);
@@ -349,6 +367,7 @@ static void read_ko_port(const struct config *cfg, struct raw *r, const char *ba
 		snprintf(r->ko_why, sizeof(r->ko_why), "%s: not a version 1 snapshot", path);
 		return;
 	}
+	read_netdev_bytes(cfg, p);
 	r->nr_ports++;
 }
 
@@ -403,6 +422,7 @@ static void read_sysfs_port(const struct config *cfg, struct raw *r, const char 
 	}
 	if (hw)
 		closedir(hw);
+	read_netdev_bytes(cfg, p);
 	r->nr_ports++;
 }
 
@@ -746,6 +766,13 @@ static void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 				continue;
 			mono_update(&p->ctr[c], rp->ctr[c]);
 			rate_update(&p->rate[c], p->ctr[c].total, r->ports_mono);
+		}
+		p->have_nd = rp->have_nd;
+		if (rp->have_nd) {
+			mono_update(&p->nd_rx, rp->nd_rx_bytes);
+			mono_update(&p->nd_tx, rp->nd_tx_bytes);
+			rate_update(&p->nd_rx_rate, p->nd_rx.total, r->ports_mono);
+			rate_update(&p->nd_tx_rate, p->nd_tx.total, r->ports_mono);
 		}
 		p->have_bursts = rp->have_bursts;
 		if (rp->have_bursts) {

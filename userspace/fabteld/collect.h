@@ -75,6 +75,9 @@ struct model_port {
 	bool prio_read[MODEL_PRIOS];
 	struct mono pause_tx[MODEL_PRIOS], pause_rx[MODEL_PRIOS], storms[MODEL_PRIOS];
 	struct rate pause_tx_rate[MODEL_PRIOS], pause_rx_rate[MODEL_PRIOS];
+	bool have_nd;			/* the netdev's byte counters were read */
+	struct mono nd_rx, nd_tx;
+	struct rate nd_rx_rate, nd_tx_rate;
 	bool storm[MODEL_PRIOS];
 	uint64_t bpf_transitions;	/* carrier events from the flap program */
 	uint64_t last_flap_ns;		/* CLOCK_REALTIME of the newest flap seen */

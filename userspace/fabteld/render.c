@@ -408,6 +408,14 @@ static struct json_object *jport(const struct model_port *p)
 					       json_object_new_uint64(p->ctr[k].total));
 	json_object_object_add(o, "counters", c);
 	json_object_object_add(o, "rates", jrates(p));
+	if (p->have_nd) {
+		c = json_object_new_object();
+		json_object_object_add(c, "rx_bytes", json_object_new_uint64(p->nd_rx.total));
+		json_object_object_add(c, "tx_bytes", json_object_new_uint64(p->nd_tx.total));
+		json_object_object_add(c, "rx_bytes_rate", jrate(&p->nd_rx_rate));
+		json_object_object_add(c, "tx_bytes_rate", jrate(&p->nd_tx_rate));
+		json_object_object_add(o, "netdev_stats", c);
+	}
 	if (p->pfc_read) {
 		pfc = json_object_new_array();
 		for (k = 0; k < MODEL_PRIOS; k++) {
