@@ -492,7 +492,7 @@ struct collect_bpf {
 static void on_flap(const struct flap_event *e, void *ctx)
 {
 	struct model *m = ctx;
-	uint64_t real = now_ns(CLOCK_REALTIME), boot = now_ns(CLOCK_BOOTTIME);
+	uint64_t real = now_ns(CLOCK_REALTIME), boot = now_ns(CLOCK_BOOTTIME), at;
 	unsigned int i;
 
 	if (!e->ifindex)
@@ -504,8 +504,16 @@ static void on_flap(const struct flap_event *e, void *ctx)
 		if (!p->present || p->ifindex != (int)e->ifindex)
 			continue;
 		p->bpf_transitions++;
+		at = real - (boot > e->ns ? boot - e->ns : 0);
 		if (e->kind == FLAP_CARRIER_DOWN)
-			p->last_flap_ns = real - (boot > e->ns ? boot - e->ns : 0);
+			p->last_flap_ns = at;
+		/* logged now, with the kernel's time, not at the next sample */
+		if ((e->kind == FLAP_CARRIER_DOWN || e->kind == FLAP_CARRIER_UP) &&
+		    p->carrier_logged != (e->kind == FLAP_CARRIER_UP)) {
+			p->carrier_logged = e->kind == FLAP_CARRIER_UP;
+			log_event(m, p->carrier_logged ? EV_LINK_UP : EV_LINK_DOWN, p->device,
+				  p->port, at);
+		}
 	}
 	pthread_mutex_unlock(&m->lock);
 }
@@ -758,8 +766,13 @@ static void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 		snprintf(p->state, sizeof(p->state), "%s", rp->state);
 		was_carrier = p->carrier;
 		p->carrier = rp->carrier;
-		if (was_carrier >= 0 && p->carrier >= 0 && was_carrier != p->carrier)
+		if (was_carrier < 0) {
+			p->carrier_logged = p->carrier;
+		} else if (p->carrier >= 0 && p->carrier != p->carrier_logged) {
+			/* a change the flap program did not report first */
+			p->carrier_logged = p->carrier;
 			log_event(m, p->carrier ? EV_LINK_UP : EV_LINK_DOWN, p->device, p->port, now);
+		}
 		for (c = 0; c < C_NR; c++) {
 			p->have[c] = rp->have[c];
 			if (!rp->have[c])

@@ -63,6 +63,7 @@ struct model_port {
 	char driver[32];
 	char state[24];			/* IB port state, "ACTIVE", ... */
 	int carrier;			/* -1 unknown */
+	int carrier_logged;		/* the state the last link_down/up event said */
 	struct mono flaps;
 	bool have_flaps;
 	struct mono ctr[C_NR];

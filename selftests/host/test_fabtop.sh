@@ -1,0 +1,271 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_fabtop.sh - fabtop against a fixture fabteld (a fabtel.ko snapshot tree
+# under sysfs_root, as in test_fabteld_sources.sh), against a static fixture
+# server (busybox httpd: jobs, QPs and /api/v1/events as fabteld would send
+# them) and in tmux (layout at 40x10 and 250x60, keys, fabteld dying and
+# coming back).  Each case checks against an independent source: the fixture
+# files, fabteld's own JSON (curl + jq), or the fixture JSON.  Runs the
+# ASan/UBSan build: any report fails the last case.
+. "$(dirname "$0")/../lib.sh"
+
+FABTOP=$REPO/build/asan/fabtop
+FABTELD=${FABTELD:-$REPO/build/asan/fabteld}
+[[ -x $FABTOP && -x $FABTELD ]] || ktap_skip_all "build/asan/fabtop or fabteld not built (make)"
+for tool in curl jq tmux busybox; do
+	command -v $tool >/dev/null || ktap_skip_all "$tool missing (scripts/deps.sh)"
+done
+
+ktap_begin 22
+
+TMP=$(mktemp -d)
+chmod 755 "$TMP"		# fabteld started as root reads the fixture as nobody
+ROOT=$TMP/root
+ERR=$TMP/fabtop.err		# every fabtop's stderr, for the sanitizer check
+T="tmux -L fabtoptest -f /dev/null"
+dpid= bpid= wpid=
+cleanup() {
+	$T kill-server 2>/dev/null
+	kill $dpid $bpid $wpid 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+$T kill-server 2>/dev/null
+
+free_port() {
+	local p
+	while :; do
+		p=$((20000 + RANDOM % 20000))
+		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+	done
+}
+
+# snap DEV NETDEV FLAPS STORM OOS: a fabtel.ko snapshot (PFC on priority 3),
+# replaced atomically so fabteld never reads half of one
+snap() {
+	local d=$ROOT/sys/kernel/fabtel/$1/ports/1
+	mkdir -p "$d"
+	cat >"$d/snapshot.new" <<EOF
+fabtel-snapshot 1
+device $1
+port 1
+driver mlx5
+netdev $2
+samples 40
+sample_errors 0
+sample_ns 123456789
+counter out_of_sequence $5
+counter nak_seq_err_rcvd 17
+counter local_ack_timeout 3
+counter retry_exceeded 0
+counter cnp_handled 100
+counter rx_bytes 1000000
+counter tx_bytes 2000000
+link_state ACTIVE
+link_carrier 1
+link_flaps $3
+events_seq 0
+pfc supported
+pfc_cap 8
+pfc_enabled_mask 0x08
+pfc_prio 3 1 1200 34 $4 $4 99
+end
+EOF
+	mv "$d/snapshot.new" "$d/snapshot"
+}
+FLAPS0=2
+OOS0=100
+snap mlx5_0 ens1f0np0 $FLAPS0 0 $OOS0
+snap mlx5_1 ens1f1np1 0 1 5
+
+PORT=$(free_port)
+URL=http://127.0.0.1:$PORT
+start_fabteld() {
+	"$FABTELD" --bpf off --set sysfs_root="$ROOT" --listen "127.0.0.1:$PORT" \
+		--interval-ms 500 2>>"$TMP/fabteld.err" &
+	dpid=$!
+	wait_for 20 curl -sf "$URL/healthz"
+}
+start_fabteld || ktap_info "fabteld did not come up: $(cat "$TMP/fabteld.err")"
+
+# ---- --once ----
+out=$("$FABTOP" --once --url "$URL" --width 200 2>>"$ERR")
+ktap_info "$out"
+# NIC NETDEV LINK FLAPS come first and have no blanks inside
+ktap_eq "--once: the fixture's device/port, netdev and link flaps" \
+	"$(awk '$1 == "mlx5_0/1" { print $1, $2, $4 }' <<<"$out")" "mlx5_0/1 ens1f0np0 $FLAPS0"
+ktap_eq "--once: storm marker on mlx5_1/1, whose fixture priority 3 storms" \
+	"$(awk '$1 == "mlx5_1/1" { print $NF }' <<<"$out")" "p3"
+
+# ---- rates: every new sample, log what fabteld says, then move the counter ----
+bump_loop() {
+	local last=-1 s oos=$OOS0
+	while :; do
+		s=$(curl -sf --max-time 1 "$URL/api/v1/snapshot" | jq -r \
+			'"\(.samples) \(.sample_time) \(.ports[] | select(.device == "mlx5_0") | .counters.out_of_sequence)"') &&
+		if [[ -n $s && ${s%% *} != "$last" ]]; then
+			echo "$s" >>"$TMP/samples.log"
+			last=${s%% *}
+			oos=$((oos + 5000))
+			snap mlx5_0 ens1f0np0 $FLAPS0 0 $oos
+		fi
+		sleep 0.05
+	done
+}
+: >"$TMP/samples.log"
+bump_loop &
+wpid=$!
+wait_for 10 test "$(wc -l <"$TMP/samples.log" 2>/dev/null)" -ge 3
+json=$("$FABTOP" --once --json --url "$URL" 2>>"$ERR")
+n=$(jq -r '.snapshot.samples' <<<"$json")
+got=$(jq -r '.rows.nics[] | select(.device == "mlx5_0") | .rates.out_of_sequence' <<<"$json")
+wait_for 5 grep -q "^$n " "$TMP/samples.log"
+kill $wpid
+wait $wpid 2>/dev/null
+wpid=
+read -r _ t1 c1 < <(grep "^$((n - 1)) " "$TMP/samples.log")
+read -r _ t2 c2 < <(grep "^$n " "$TMP/samples.log")
+want=$(awk -v a="$c1" -v b="$c2" -v s="$t1" -v t="$t2" 'BEGIN { if (t > s) printf "%.3f", (b - a) / (t - s) }')
+ktap_info "samples $((n - 1)) -> $n: out_of_sequence $c1 -> $c2 at $t1 -> $t2; fabtop: $got/s (by $(jq -r .source.rates_from <<<"$json"))"
+ktap_check "rates: OOS/s = counter delta / sample_time delta of fabteld's two samples (1%)" \
+	awk -v g="$got" -v w="$want" 'BEGIN { exit !(w > 0 && g != "null" && (g - w) / w < 0.01 && (w - g) / w < 0.01) }'
+
+proj='[.display.NICs[] | {NIC, NETDEV, LINK, FLAPS, STORM}]'
+a=$("$FABTOP" --once --json --url "$URL" 2>>"$ERR" | jq -c "$proj")
+b=$("$FABTOP" --once --json --standalone --sysfs-root "$ROOT" -d 0.2 2>>"$ERR" | jq -c "$proj")
+ktap_eq "--standalone --sysfs-root: the same two port rows as via fabteld" \
+	"$(jq length <<<"$b") $b" "2 $a"
+
+# ---- tmux ----
+cap() { $T capture-pane -p -t fabtop "$@"; }
+cap_has() { cap | grep -qE -- "$1"; }
+cap_lacks() { ! cap | grep -qE -- "$1"; }
+status_has() { cap | tail -1 | grep -qE -- "$1"; }
+KNOWN=" NIC NETDEV LINK FLAPS LASTFLAP RxGb/s TxGb/s OOS/s NAK/s ACKTO/s RETRY/s CNP/s ECN/s PAUSE/s STORM JOB VERDICT QPS PORTS KIND REASON TIME EVENT PORT DETAIL "
+# every line within WIDTH; the three pane headers only whole column names
+layout_ok() { # WIDTH
+	local c line tok
+	c=$(cap)
+	if awk -v w="$1" 'length > w { exit 1 }' <<<"$c"; then :; else
+		echo "a line is longer than $1"; echo "$c"; return 1
+	fi
+	[[ $(grep -cE '^(NIC|JOB|TIME) ' <<<"$c") == 3 ]] || { echo "not 3 headers:"; echo "$c"; return 1; }
+	while IFS= read -r line; do
+		for tok in $line; do
+			[[ $KNOWN == *" $tok "* ]] || { echo "header '$line': '$tok'"; return 1; }
+		done
+	done < <(grep -E '^(NIC|JOB|TIME) ' <<<"$c")
+}
+
+$T new-session -d -s fabtop -x 40 -y 10 \
+	"$FABTOP --url $URL -d 0.5 2>>$ERR; echo \$? >$TMP/ui.rc"
+wait_for 10 cap_has '^mlx5_0/1' || ktap_info "$(cap)"
+ktap_check "40x10: no line over 40 columns, pane headers whole" layout_ok 40
+$T resize-window -t fabtop -x 250 -y 60
+wait_for 5 cap_has '^NIC .*STORM$'
+ktap_check "resized to 250x60: all NIC columns, no line over 250, headers whole" \
+	bash -c '[[ $(grep "^NIC " <<<"$1" | tr -s " ") == "NIC NETDEV LINK FLAPS LASTFLAP RxGb/s TxGb/s OOS/s NAK/s ACKTO/s RETRY/s CNP/s ECN/s PAUSE/s STORM" ]]' _ "$(cap)"
+ktap_check "250x60: no line over 250, headers whole" layout_ok 250
+
+$T send-keys -t fabtop s
+ktap_check "s: the NICs pane sorts by its next column (NIC -> NETDEV)" \
+	wait_for 3 status_has '^\[NICs\] sort NETDEV'
+$T send-keys -t fabtop / m l x 5 _ 1 Enter
+ktap_check "/mlx5_1: the NICs pane shows mlx5_1/1 only" \
+	wait_for 3 eval 'cap_has "^mlx5_1/1 " && cap_lacks "^mlx5_0/1 "'
+$T send-keys -t fabtop Escape
+ktap_check "Esc: the filter is gone, mlx5_0/1 is back" wait_for 3 cap_has '^mlx5_0/1 '
+$T send-keys -t fabtop Tab
+ktap_check "Tab: focus moves to the Jobs pane" wait_for 3 status_has '^\[Jobs\]'
+$T send-keys -t fabtop h
+wait_for 3 cap_has 'this help'
+helped=$(cap | grep -c 'next, previous pane')
+$T send-keys -t fabtop x
+ktap_check "h shows the help ($helped), any key closes it" \
+	eval '[[ $helped == 1 ]] && wait_for 3 cap_lacks "this help"'
+
+# a flap in the fixture: an event row (from /api/v1/events, or derived by fabtop)
+before=$(cap | grep -cE ' link_flap +mlx5_0/1 ')
+FLAPS0=3
+snap mlx5_0 ens1f0np0 $FLAPS0 0 \
+	"$(awk '$2 == "out_of_sequence" { print $3 }' "$ROOT/sys/kernel/fabtel/mlx5_0/ports/1/snapshot")"
+ktap_check "a flap written to the fixture appears in the Events pane" \
+	wait_for 5 eval '(($(cap | grep -cE " link_flap +mlx5_0/1 ") > before))'
+
+kill $dpid
+wait $dpid 2>/dev/null
+ktap_check "fabteld killed: 'unreachable (Connection refused); showing data from N s ago', rows kept" \
+	wait_for 5 eval 'cap_has "unreachable \(Connection refused\); showing data from [0-9]+ s ago" && cap_has "^mlx5_0/1 "'
+ktap_info "$(cap | tail -1)"
+start_fabteld
+ktap_check "fabteld back: the message goes within 3 refreshes (-d 0.5)" \
+	wait_for 2 cap_lacks 'unreachable'
+
+$T send-keys -t fabtop q
+wait_for 5 eval '! $T has-session -t fabtop 2>/dev/null'
+ktap_eq "q: fabtop exits, status 0" "$(cat "$TMP/ui.rc" 2>/dev/null)" 0
+
+# ---- a fixture fabteld with jobs and events (busybox httpd, static JSON) ----
+W=$TMP/www/api/v1
+mkdir -p "$W"
+now=$(date +%s)
+curl -sf "$URL/api/v1/snapshot" | jq '.qps = [
+	{device: "mlx5_0", port: 1, qpn: 4711, dest_qpn: 812, pid: 3131, comm: "all_reduce", state: 3, job_id: "4242"},
+	{device: "mlx5_0", port: 1, qpn: 4712, dest_qpn: 813, pid: 3131, comm: "all_reduce", state: 6, job_id: "4242"},
+	{device: "mlx5_1", port: 1, qpn: 99, dest_qpn: 98, pid: 77, comm: "other", state: 3, job_id: "77"}]' >"$W/snapshot"
+R='{"reason": "qp_error", "severity": "failing", "device": "mlx5_0", "port": 1, "at": '$now', "count": 1, "shared": false}'
+cat >"$W/jobs" <<EOF
+{"sample_time": $now, "jobs": [
+ {"job_id": "77", "kind": "k8s", "verdict": "healthy", "reasons": [], "culprit": null, "qps": 1,
+  "first_seen": $now, "ports": [{"device": "mlx5_1", "port": 1, "netdev": "ens1f1np1", "shared": false, "link_flaps": 0, "qp_events": {}}]},
+ {"job_id": "4242", "kind": "slurm", "verdict": "failing", "culprit": $R, "qps": 2, "first_seen": $now,
+  "reasons": [{"reason": "out_of_sequence", "severity": "degraded", "device": "mlx5_0", "port": 1, "at": $now, "count": 12, "shared": true}, $R],
+  "ports": [{"device": "mlx5_0", "port": 1, "netdev": "ens1f0np0", "shared": false, "link_flaps": 0, "qp_events": {}}]}]}
+EOF
+cat >"$W/events" <<EOF
+{"next_seq": 3, "events": [
+ {"seq": 1, "time": $now, "kind": "link_flap", "device": "mlx5_0", "port": 1, "job_id": null, "count": 1},
+ {"seq": 2, "time": $now, "kind": "qp_error", "device": "mlx5_0", "port": 1, "qpn": 4712, "job_id": "4242"}]}
+EOF
+BPORT=$(free_port)
+busybox httpd -f -p "127.0.0.1:$BPORT" -h "$TMP/www" &
+bpid=$!
+BURL=http://127.0.0.1:$BPORT
+wait_for 10 curl -sf "$BURL/api/v1/jobs"
+json=$("$FABTOP" --once --json --url "$BURL" 2>>"$ERR")
+ktap_eq "fixture jobs: failing first, worst reason = culprit; events from /api/v1/events" \
+	"$(jq -c '[.display.Jobs[] | [.JOB, .VERDICT, .REASON]], [.events[] | [.seq, .kind]]' <<<"$json" | tr '\n' ' ')" \
+	'[["4242","failing","qp_error mlx5_0/1 x1"],["77","healthy","-"]] [[1,"link_flap"],[2,"qp_error"]] '
+
+$T new-session -d -s fabtop -x 100 -y 30 "$FABTOP --url $BURL 2>>$ERR"
+wait_for 10 cap_has '^4242 '
+# escape sequences with red (31) or green (32) as <R>, <G>; the others dropped
+colors=$(cap -e | sed -E 's/\x1b\[([0-9]+;)*31(;[0-9]+)*m/<R>/g; s/\x1b\[([0-9]+;)*32(;[0-9]+)*m/<G>/g;
+	s/\x1b\[[0-9;]*m//g')
+ktap_check "verdict colors: failing red (SGR 31), healthy green (SGR 32)" \
+	bash -c 'grep -qE "^4242 +(<.>)*<R>(<.>)*failing" <<<"$1" && grep -qE "^77 +(<.>)*<G>(<.>)*healthy" <<<"$1"' \
+	_ "$colors"
+$T send-keys -t fabtop Tab Enter
+wait_for 5 cap_has '^Job 4242'
+ktap_eq "Enter on job 4242: its QPs (4711 RTS, 4712 ERR), not job 77's" \
+	"$(cap | awk '$1 ~ /^(4711|4712|99)$/ { print $1, $3 }' | tr '\n' ' ')" \
+	"4711 RTS 4712 ERR "
+$T kill-server 2>/dev/null
+
+# ---- errors ----
+out=$("$FABTOP" -d 0 --once 2>&1; echo "rc=$?")
+out2=$("$FABTOP" -d x --once 2>&1; echo "rc=$?")
+ktap_info "$out"
+ktap_check "-d 0 and -d x: exit 2, the message names -d" \
+	bash -c '[[ $1 == *"-d wants seconds"*"rc=2" && $2 == *"-d wants seconds"*"rc=2" ]]' _ "$out" "$out2"
+out=$("$FABTOP" --once --url "http://127.0.0.1:$(free_port)" 2>&1 >/dev/null; echo "rc=$?")
+ktap_info "$out"
+ktap_check "no fabteld, no --standalone: --once says unreachable and what to do, exit 1" \
+	bash -c '[[ $1 == *"unreachable (Connection refused)"*"--standalone"*"rc=1" ]]' _ "$out"
+
+grep -qE 'Sanitizer|runtime error' "$ERR" && ktap_info "$(head -60 "$ERR")"
+ktap_eq "no sanitizer report from any fabtop run" \
+	"$(grep -cE 'Sanitizer|runtime error' "$ERR")" 0
+ktap_end

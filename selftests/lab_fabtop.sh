@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lab_fabtop.sh - fabtop in tmux on guest a, fed by fabteld there, while
+# ib_write_bw runs from a to b in a Slurm-like cgroup (job_77):
+#
+#  - the rxe NIC is shown with a non-zero Gb/s; the Tx Gb/s shown over ten
+#    refreshes averages what eth0's tx_bytes moved over the same time;
+#  - under netem loss the job turns degraded and the NAK/s shown moves; its
+#    average matches rxa's rcvd_seq_err delta within 50% (a few NAKs a
+#    second under TCG: ten one-second rates are a noisy mean);
+#  - a 2 s fablab flap: link_down in the Events pane within two refreshes
+#    of the carrier dropping (both timed in the guest), then link_flap, and
+#    the job's verdict failing;
+#  - Enter on the job shows its QP (the QPN rdma res show qp gives), Escape
+#    goes back, q quits.
+#
+# Layout at 40x10 and 250x60, every key, and fabteld dying and coming back
+# are in host/test_fabtop.sh (no RDMA needed for those).
+. "$(dirname "$0")/lib.sh"
+
+FABTELD=$REPO/build/fabteld
+FABTOP=$REPO/build/fabtop
+T="tmux -L fabtop -f /dev/null"
+NET=/sys/class/net/eth0
+HW=/sys/class/infiniband/rxa/ports/1/hw_counters
+
+ktap_begin 12
+
+cleanup() {
+	"$FABLAB" impair a clear >/dev/null 2>&1
+	lab a "$T kill-server; pkill fabteld; pkill ib_write_bw" >/dev/null 2>&1
+	lab b 'pkill ib_write_bw' >/dev/null 2>&1
+	wait 2>/dev/null
+}
+trap cleanup EXIT
+
+lab a "pkill fabteld; $FABTELD --set window_s=10 --set hold_s=60 >/tmp/fabteld.log 2>&1 &" >/dev/null
+ktap_check "fabteld serves on a" wait_for 30 lab a 'curl -sf http://127.0.0.1:9465/healthz'
+
+# the job: ib_write_bw (killed at the end), its client in cgroup job_77 on a; QP timeout
+# 18 (1 s): with the default (14, 67 ms) TCG alone makes ACK timeouts
+lab a 'mkdir -p /sys/fs/cgroup/job_77' >/dev/null
+write_bw "-D 240 -u 18" "sh -c 'echo \$\$ >/sys/fs/cgroup/job_77/cgroup.procs; exec \"\$0\" \"\$@\"' " \
+	>/dev/null 2>&1 &
+bw=$!
+wait_for 60 lab a 'rdma res show qp | grep -q "comm ib_write_bw"'
+
+lab a "$T kill-server 2>/dev/null; TERM=xterm-256color $T new-session -d -x 160 -y 48 '$FABTOP -d 1'" >/dev/null
+cap() { lab a "$T capture-pane -p"; }
+cap_has() { cap | grep -Eq "$1"; }	# for wait_for
+# col FILE NAME: the rxa row's cell under column NAME (cells are one word)
+col() {
+	awk -v n="$2" '$1 == "NIC" { for (i = 1; i <= NF; i++) if ($i == n) c = i }
+		c && $1 ~ /^rxa\// { print $c; exit }' "$1"
+}
+ktap_check "fabtop shows the rxe NIC (rxa/1 on eth0, link up)" \
+	wait_for 30 cap_has '^rxa/1 +eth0 +up '
+ktap_check "... and job 77, healthy" wait_for 30 cap_has '^77 +healthy'
+
+# Tab to Jobs, Enter on job 77: its QP
+qpn=$(lab a "rdma res show qp | awk '/comm ib_write_bw/ { for (i = 1; i < NF; i++) if (\$i == \"lqpn\") print \$(i + 1) }' | head -1")
+lab a "$T send-keys Tab; sleep 0.3; $T send-keys Enter" >/dev/null
+ktap_check "Enter on job 77 lists its QP $qpn (rdma res show qp)" \
+	wait_for 10 cap_has "^ *${qpn:-none} +rxa/1 "
+lab a "$T send-keys Escape" >/dev/null
+ktap_check "Escape goes back to the panes" wait_for 10 cap_has '^NIC +NETDEV'
+
+# Ten refreshes in the guest, eth0 and rxa counters read around them
+measure() { # OUT-DIR: ten captures a second apart, counters before/after
+	lab a "rm -rf $1; mkdir -p $1; read -r b0 <$NET/statistics/tx_bytes; read -r n0 <$HW/rcvd_seq_err
+		t0=\$(date +%s.%N)
+		for i in \$(seq 10); do sleep 1; $T capture-pane -p >$1/cap.\$i; done
+		t1=\$(date +%s.%N); read -r b1 <$NET/statistics/tx_bytes; read -r n1 <$HW/rcvd_seq_err
+		echo \$t0 \$t1 \$b0 \$b1 \$n0 \$n1"
+}
+avg_col() { # DIR NAME: the mean of the column over the captures
+	local i v s=0 n=0
+	for i in $(seq 10); do
+		v=$(lab a "cat $1/cap.$i" | col /dev/stdin "$2")
+		[[ $v =~ ^[0-9.]+$ ]] || continue
+		s=$(awk -v s="$s" -v v="$v" 'BEGIN { print s + v }'); n=$((n + 1))
+	done
+	((n >= 8)) && awk -v s="$s" -v n="$n" 'BEGIN { print s / n }'
+}
+D=/tmp/fabtop-lab	# in the guest (its / is the host's, read-only)
+read -r t0 t1 b0 b1 n0 n1 < <(measure "$D/clean")
+shown=$(avg_col "$D/clean" TxGb/s)
+want=$(awk -v b="$((b1 - b0))" -v a="$t0" -v z="$t1" 'BEGIN { printf "%.4f", b * 8 / 1e9 / (z - a) }')
+ktap_info "Tx: fabtop shows $shown Gb/s on average over 10 refreshes; eth0 moved $((b1 - b0)) bytes in $(awk -v a="$t0" -v z="$t1" 'BEGIN { printf "%.2f", z - a }') s = $want Gb/s"
+ktap_check "Tx Gb/s shown is non-zero and within 30% of eth0's tx_bytes delta" \
+	awk -v s="$shown" -v w="$want" 'BEGIN { exit !(s > 0 && w > 0 && s > w * 0.7 && s < w * 1.3) }'
+
+"$FABLAB" impair a delay 1ms reorder 25% 50% loss 2% >/dev/null
+ktap_check "under netem loss job 77 turns degraded" wait_for 30 cap_has '^77 +degraded'
+read -r t0 t1 b0 b1 n0 n1 < <(measure "$D/loss")
+shown=$(avg_col "$D/loss" NAK/s)
+want=$(awk -v n="$((n1 - n0))" -v a="$t0" -v z="$t1" 'BEGIN { printf "%.2f", n / (z - a) }')
+ktap_info "NAK: fabtop shows $shown/s on average; rxa rcvd_seq_err moved $((n1 - n0)) in the same time = $want/s"
+ktap_check "under netem loss NAK/s moves, within 50% of rxa's rcvd_seq_err delta" \
+	awk -v s="$shown" -v w="$want" 'BEGIN { exit !(s > 0 && w > 0 && s > w * 0.5 && s < w * 1.5) }'
+"$FABLAB" impair a clear >/dev/null
+
+# The flap, timed in the guest: from the carrier dropping to fabtop writing
+# link_down to its terminal (tmux pipe-pane copies what it draws as it draws
+# it: capture-pane itself takes a second or two under TCG with traffic).
+lab a "rm -f /tmp/pane.raw; $T pipe-pane -o 'cat >/tmp/pane.raw'" >/dev/null
+lab a "for i in \$(seq 600); do read -r c <$NET/carrier; [[ \$c == 0 ]] && break; sleep 0.02; done
+	down=\$(date +%s.%N)
+	for i in \$(seq 500); do grep -q link_down /tmp/pane.raw && break; sleep 0.02; done
+	echo \$down \$(date +%s.%N) >/tmp/flap.lag" >/dev/null &
+lagger=$!
+sleep 0.5
+"$FABLAB" flap a --down-ms 2000 >/dev/null
+wait "$lagger"
+read -r down seen < <(lab a 'cat /tmp/flap.lag')
+lag=$(awk -v a="$down" -v b="$seen" 'BEGIN { if (a && b) printf "%.2f", b - a }')
+ktap_info "carrier down at $down, fabtop drew link_down at $seen: ${lag:-never} s (fabteld logs it from the flap program at once; fabtop refreshes each 1 s)"
+ktap_check "link_down drawn in the Events pane within 2 refreshes of the carrier drop" \
+	awk -v l="$lag" 'BEGIN { exit !(l != "" && l >= 0 && l <= 2.0) }'
+ktap_check "... and it is in the pane" wait_for 10 cap_has ' link_down '
+flap_and_failing() { local c; c=$(cap); grep -q ' link_flap ' <<<"$c" && grep -Eq '^77 +failing' <<<"$c"; }
+ktap_check "... then link_flap, and job 77 failing" wait_for 30 flap_and_failing
+
+lab a "$T send-keys q" >/dev/null
+gone() { ! lab a "$T has-session" 2>/dev/null; }
+ktap_check "q quits fabtop (its tmux session ends)" wait_for 10 gone
+lab a 'pkill ib_write_bw' >/dev/null
+lab b 'pkill ib_write_bw' >/dev/null
+wait "$bw" 2>/dev/null
+ktap_end

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * digest.h - fabteld's JSON (snapshot, jobs, events) into what fabtop shows.
+ *
+ * A digest is fed every fetch, in the fetcher thread.  It keeps what only a
+ * series of snapshots tells: rates (when fabteld does not send "rates",
+ * counter deltas over sample_time deltas of two distinct samples), the time
+ * of the last flap, and the events log (from /api/v1/events when fabteld
+ * has it, else derived by comparing successive samples).  Each call yields
+ * an immutable frame: the JSON it came from plus the panes as tables
+ * (panes.h).
+ */
+#ifndef FABTOP_DIGEST_H
+#define FABTOP_DIGEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "table.h"
+
+#define EVENT_RING	512
+
+struct json_object;
+
+enum { TAB_NICS, TAB_JOBS, TAB_EVENTS, TAB_NR };
+enum { DTAB_REASONS, DTAB_QPS, DTAB_EVENTS, DTAB_NR };
+
+struct event {
+	uint64_t seq;			/* fabteld's, or fabtop's own when derived */
+	double time;			/* Unix s */
+	char kind[24];			/* link_flap, pause_storm, qp_error, ... */
+	char device[64];
+	int port;			/* -1: none */
+	int priority;			/* -1: none */
+	long long qpn;			/* -1: none */
+	char job_id[TABLE_ID_LEN];	/* "": none */
+	uint64_t count;			/* 0: not given */
+	char counter[32];		/* derived error bursts: which counter */
+};
+
+struct frame {
+	unsigned int refs;		/* under the feed's lock */
+	uint64_t gen;
+	double sample_time;		/* the snapshot's (Unix s), 0 if none */
+	double fetched;			/* when it arrived (Unix s) */
+	const char *rates_from;		/* "fabteld", "fabtop" or NULL (none yet) */
+	double basis[2];		/* fabtop's rates: the two sample_times */
+	struct json_object *snapshot, *jobs, *events, *rows;
+	struct table tab[TAB_NR];
+	char port_source[32];		/* "fabtel_ko", "sysfs" or "none" */
+};
+
+struct digest {
+	struct json_object *prev;	/* the last distinct sample */
+	struct json_object *state;	/* "dev/port" -> rates, pfc rates, last flap */
+	double basis[2];
+	struct event ring[EVENT_RING];
+	unsigned int head, count;	/* head: next slot */
+	uint64_t own_seq;		/* derived events */
+	uint64_t api_seq;		/* newest fabteld event seen */
+	bool from_api;
+};
+
+void digest_init(struct digest *d);
+void digest_fini(struct digest *d);
+
+/* The since= to ask /api/v1/events with. */
+uint64_t digest_events_since(const struct digest *d);
+
+/*
+ * One fetch: snap (required), jobs and events (an /api/v1/events answer, or
+ * NULL to derive events from successive snapshots).  Takes the references.
+ * NULL when out of memory.
+ */
+struct frame *digest_frame(struct digest *d, struct json_object *snap, struct json_object *jobs,
+			   struct json_object *events);
+void frame_free(struct frame *f);
+
+/* The i-th event of the log, 0 the oldest; NULL past the end. */
+const struct event *digest_event(const struct digest *d, unsigned int i);
+
+#endif /* FABTOP_DIGEST_H */

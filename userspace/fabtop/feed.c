@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * feed.c - fabteld over HTTP, or its collector in-process (see feed.h).
+ *
+ * HTTP: GET /api/v1/snapshot, /api/v1/jobs and /api/v1/events?since=SEQ
+ * with one keep-alive curl handle, 2 s to connect and 2 s in all per
+ * request.  An fabteld without /api/v1/events (404) is asked again every
+ * EVENTS_RETRY fetches, the events meanwhile derived from the snapshots.
+ */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <curl/curl.h>
+#include <json-c/json.h>
+
+#include "collect.h"
+#include "config.h"
+#include "feed.h"
+#include "render.h"
+
+#define TIMEOUT_MS	2000L
+#define MAX_BODY	(256u << 20)
+#define EVENTS_RETRY	10
+
+struct body {
+	char *p;
+	size_t len, cap;
+	bool too_big;
+};
+
+struct feed {
+	struct feed_opts o;
+	char url[512];
+	char source[600];
+	/* the fetching thread's */
+	CURL *curl;
+	char curl_err[CURL_ERROR_SIZE];
+	struct model *model;		/* standalone */
+	struct config cfg;
+	struct digest dg;
+	int events_api;			/* -1 unknown, 0 none (404), 1 there */
+	unsigned int fetches;
+	/* published, under lock */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	pthread_t thread;
+	bool running, stop;
+	struct frame *latest;
+	struct feed_status st;
+};
+
+double feed_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+const char *feed_source(const struct feed *f)
+{
+	return f->source;
+}
+
+/* ---- HTTP ---------------------------------------------------------------- */
+
+static size_t on_body(char *data, size_t size, size_t n, void *arg)
+{
+	struct body *b = arg;
+	size_t len = size * n, cap;
+	char *p;
+
+	if (b->len + len + 1 > MAX_BODY) {
+		b->too_big = true;
+		return 0;
+	}
+	if (b->len + len + 1 > b->cap) {
+		cap = b->cap ? b->cap : 65536;
+		while (cap < b->len + len + 1)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p)
+			return 0;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+	b->p[b->len] = '\0';
+	return len;
+}
+
+static void set_error(struct feed_status *st, const char *brief, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_error(struct feed_status *st, const char *brief, const char *fmt, ...)
+{
+	va_list ap;
+
+	st->failing = true;
+	snprintf(st->brief, sizeof(st->brief), "%s", brief);
+	va_start(ap, fmt);
+	vsnprintf(st->error, sizeof(st->error), fmt, ap);
+	va_end(ap);
+}
+
+/* Why a transfer failed, the way a person says it ("Connection refused"). */
+static void transfer_error(struct feed *f, CURLcode rc, char *why, size_t len)
+{
+	long os = 0;
+
+	curl_easy_getinfo(f->curl, CURLINFO_OS_ERRNO, &os);
+	if (rc == CURLE_COULDNT_CONNECT && os)
+		snprintf(why, len, "%s", strerror((int)os));
+	else if (rc == CURLE_OPERATION_TIMEDOUT)
+		snprintf(why, len, "no answer within %ld s", TIMEOUT_MS / 1000);
+	else
+		snprintf(why, len, "%s", f->curl_err[0] ? f->curl_err : curl_easy_strerror(rc));
+}
+
+/*
+ * GET path as JSON: 0 and *out; 404 (no such endpoint, *out NULL); -1 when
+ * fabteld could not be reached, -2 when it answered something else than
+ * JSON; the status says why.
+ */
+static int http_json(struct feed *f, const char *path, struct json_object **out,
+		     struct feed_status *st)
+{
+	struct body b = { 0 };
+	enum json_tokener_error jerr;
+	char url[1024], why[256];
+	long code = 0;
+	CURLcode rc;
+
+	*out = NULL;
+	snprintf(url, sizeof(url), "%s%s", f->url, path);
+	f->curl_err[0] = '\0';
+	curl_easy_setopt(f->curl, CURLOPT_URL, url);
+	curl_easy_setopt(f->curl, CURLOPT_WRITEDATA, &b);
+	rc = curl_easy_perform(f->curl);
+	if (rc != CURLE_OK) {
+		transfer_error(f, rc, why, sizeof(why));
+		if (b.too_big)
+			snprintf(why, sizeof(why), "%s: answer over %u MiB", path, MAX_BODY >> 20);
+		set_error(st, "fabteld unreachable", "fabteld at %s unreachable (%s)", f->url, why);
+		free(b.p);
+		return -1;
+	}
+	curl_easy_getinfo(f->curl, CURLINFO_RESPONSE_CODE, &code);
+	if (code == 404) {
+		free(b.p);
+		return 404;
+	}
+	if (code != 200) {
+		set_error(st, "fabteld: bad answer", "fabteld at %s answered HTTP %ld to %s", f->url,
+			  code, path);
+		free(b.p);
+		return -2;
+	}
+	*out = json_tokener_parse_verbose(b.p ? b.p : "", &jerr);
+	free(b.p);
+	if (!*out || !json_object_is_type(*out, json_type_object)) {
+		set_error(st, "fabteld: bad JSON", "fabteld at %s: %s is not a JSON object (%s)",
+			  f->url, path, *out ? "another type" : json_tokener_error_desc(jerr));
+		json_object_put(*out);
+		*out = NULL;
+		return -2;
+	}
+	return 0;
+}
+
+static struct frame *fetch_http(struct feed *f, struct feed_status *st)
+{
+	struct json_object *snap, *jobs, *events = NULL;
+	char path[64];
+	int rc;
+
+	rc = http_json(f, "/api/v1/snapshot", &snap, st);
+	if (rc == 404)
+		set_error(st, "not fabteld", "%s/api/v1/snapshot: 404 (is that fabteld?)", f->url);
+	if (rc)
+		return NULL;
+	rc = http_json(f, "/api/v1/jobs", &jobs, st);
+	if (rc < 0) {
+		json_object_put(snap);
+		return NULL;
+	}
+	if (f->events_api != 0 || f->fetches % EVENTS_RETRY == 0) {
+		snprintf(path, sizeof(path), "/api/v1/events?since=%llu",
+			 (unsigned long long)digest_events_since(&f->dg));
+		rc = http_json(f, path, &events, st);
+		if (rc == -1) {
+			json_object_put(snap);
+			json_object_put(jobs);
+			return NULL;
+		}
+		if (rc == -2)		/* this time without fabteld's events */
+			memset(st, 0, sizeof(*st));
+		f->events_api = rc == 0;
+	}
+	return digest_frame(&f->dg, snap, jobs, events);
+}
+
+static int http_init(struct feed *f, char *err, size_t errlen)
+{
+	f->curl = curl_easy_init();
+	if (!f->curl) {
+		snprintf(err, errlen, "cannot set up libcurl");
+		return -1;
+	}
+	curl_easy_setopt(f->curl, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(f->curl, CURLOPT_ERRORBUFFER, f->curl_err);
+	curl_easy_setopt(f->curl, CURLOPT_CONNECTTIMEOUT_MS, TIMEOUT_MS);
+	curl_easy_setopt(f->curl, CURLOPT_TIMEOUT_MS, TIMEOUT_MS);
+	/* no SIGALRM in a threaded program */
+	curl_easy_setopt(f->curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(f->curl, CURLOPT_USERAGENT, "fabtop/" FABTEL_VERSION);
+	curl_easy_setopt(f->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(f->curl, CURLOPT_ACCEPT_ENCODING, "");
+	return 0;
+}
+
+/* ---- standalone ------------------------------------------------------------- */
+
+static struct frame *fetch_standalone(struct feed *f)
+{
+	struct json_object *snap, *jobs, *events;
+
+	collect_sample(f->model);
+	pthread_mutex_lock(&f->model->lock);
+	snap = render_snapshot(f->model);
+	jobs = render_jobs(f->model);
+	events = render_events(f->model, digest_events_since(&f->dg));
+	pthread_mutex_unlock(&f->model->lock);
+	return digest_frame(&f->dg, snap, jobs, events);
+}
+
+static int standalone_init(struct feed *f, char *err, size_t errlen)
+{
+	double ms = f->o.interval * 1000;
+
+	config_defaults(&f->cfg);
+	f->cfg.bpf = CONFIG_OFF;	/* BPF is fabteld's, as root */
+	f->cfg.wire = CONFIG_OFF;
+	f->cfg.interval_ms = ms < 100 ? 100 : ms > 60000 ? 60000 : (unsigned int)ms;
+	if (f->o.sysfs_root) {
+		if (strlen(f->o.sysfs_root) >= sizeof(f->cfg.sysfs_root)) {
+			snprintf(err, errlen, "--sysfs-root: path too long");
+			return -1;
+		}
+		snprintf(f->cfg.sysfs_root, sizeof(f->cfg.sysfs_root), "%s", f->o.sysfs_root);
+	}
+	f->model = calloc(1, sizeof(*f->model));
+	if (!f->model) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	collect_init(f->model, &f->cfg);
+	return 0;
+}
+
+/* ---- the feed ------------------------------------------------------------- */
+
+struct feed *feed_new(const struct feed_opts *o, char *err, size_t errlen)
+{
+	struct feed *f = calloc(1, sizeof(*f));
+	pthread_condattr_t ca;
+	size_t n;
+
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	f->o = *o;
+	f->events_api = -1;
+	digest_init(&f->dg);
+	pthread_mutex_init(&f->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&f->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (o->standalone) {
+		snprintf(f->source, sizeof(f->source), "standalone (sysfs under %s)",
+			 o->sysfs_root && *o->sysfs_root ? o->sysfs_root : "/");
+		if (standalone_init(f, err, errlen))
+			goto fail;
+		return f;
+	}
+	snprintf(f->url, sizeof(f->url), "%s", o->url ? o->url : FEED_DEFAULT_URL);
+	n = strlen(f->url);
+	while (n && f->url[n - 1] == '/')
+		f->url[--n] = '\0';
+	if (!n || strlen(o->url ? o->url : "") >= sizeof(f->url)) {
+		snprintf(err, errlen, "--url: want http://HOST:PORT (up to %zu characters)",
+			 sizeof(f->url) - 1);
+		goto fail;
+	}
+	snprintf(f->source, sizeof(f->source), "%s", f->url);
+	if (http_init(f, err, errlen))
+		goto fail;
+	return f;
+fail:
+	feed_free(f);
+	return NULL;
+}
+
+struct frame *feed_fetch(struct feed *f, struct feed_status *st)
+{
+	struct frame *fr;
+
+	memset(st, 0, sizeof(*st));
+	fr = f->o.standalone ? fetch_standalone(f) : fetch_http(f, st);
+	f->fetches++;
+	if (!fr && !st->failing)
+		set_error(st, "out of memory", "out of memory");
+	return fr;
+}
+
+static void publish(struct feed *f, struct frame *fr, const struct feed_status *st)
+{
+	struct frame *old = NULL;
+
+	pthread_mutex_lock(&f->lock);
+	f->st.failing = st->failing;
+	snprintf(f->st.error, sizeof(f->st.error), "%s", st->error);
+	snprintf(f->st.brief, sizeof(f->st.brief), "%s", st->brief);
+	if (fr) {
+		fr->refs = 1;
+		fr->gen = ++f->st.gen;
+		f->st.last_ok = fr->fetched;
+		old = f->latest;
+		f->latest = fr;
+	}
+	if (old && --old->refs == 0)
+		frame_free(old);
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void *fetcher(void *arg)
+{
+	struct feed *f = arg;
+	struct feed_status st;
+	struct frame *fr;
+	struct timespec next;
+	double s;
+
+	pthread_mutex_lock(&f->lock);
+	while (!f->stop) {
+		pthread_mutex_unlock(&f->lock);
+		clock_gettime(CLOCK_MONOTONIC, &next);
+		fr = feed_fetch(f, &st);
+		publish(f, fr, &st);
+		/* the next fetch an interval after this one began */
+		s = floor(f->o.interval);
+		next.tv_sec += (time_t)s;
+		next.tv_nsec += (long)((f->o.interval - s) * 1e9);
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_sec++;
+			next.tv_nsec -= 1000000000L;
+		}
+		pthread_mutex_lock(&f->lock);
+		while (!f->stop && pthread_cond_timedwait(&f->cond, &f->lock, &next) != ETIMEDOUT)
+			;
+	}
+	pthread_mutex_unlock(&f->lock);
+	return NULL;
+}
+
+int feed_start(struct feed *f)
+{
+	int err = pthread_create(&f->thread, NULL, fetcher, f);
+
+	f->running = !err;
+	return -err;
+}
+
+void feed_stop(struct feed *f)
+{
+	if (!f->running)
+		return;
+	pthread_mutex_lock(&f->lock);
+	f->stop = true;
+	pthread_cond_signal(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+	pthread_join(f->thread, NULL);
+	f->running = false;
+}
+
+struct frame *feed_get(struct feed *f, struct feed_status *st)
+{
+	struct frame *fr;
+
+	pthread_mutex_lock(&f->lock);
+	fr = f->latest;
+	if (fr)
+		fr->refs++;
+	if (st)
+		*st = f->st;
+	pthread_mutex_unlock(&f->lock);
+	return fr;
+}
+
+void feed_put(struct feed *f, struct frame *fr)
+{
+	bool last;
+
+	if (!fr)
+		return;
+	pthread_mutex_lock(&f->lock);
+	last = --fr->refs == 0;
+	pthread_mutex_unlock(&f->lock);
+	if (last)
+		frame_free(fr);
+}
+
+void feed_free(struct feed *f)
+{
+	if (!f)
+		return;
+	feed_stop(f);
+	if (f->latest && --f->latest->refs == 0)
+		frame_free(f->latest);
+	if (f->curl)
+		curl_easy_cleanup(f->curl);
+	if (f->model) {
+		collect_fini(f->model);
+		free(f->model);
+	}
+	digest_fini(&f->dg);
+	pthread_cond_destroy(&f->cond);
+	pthread_mutex_destroy(&f->lock);
+	free(f);
+}

@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ui.c - the console (see ui.h).
+ *
+ * Screen: a title line, the panes (each a header line and its rows), and a
+ * status line: the focused pane, its sort and filter, or why the data is
+ * stale.  Every line is cut to the width (cells are ASCII; the bottom right
+ * corner is never written), so a narrow or resized terminal never wraps.
+ * Drawing only reads the newest frame the fetcher thread published.
+ */
+#include <curses.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "panes.h"
+#include "ui.h"
+
+#define FILTER_LEN	64
+#define IDLE_REDRAW_S	0.5
+
+enum { CP_GOOD = 1, CP_WARN, CP_BAD, CP_HEAD, CP_FOCUS };
+
+struct pane {
+	int sort_col;
+	bool reverse;
+	char filter[FILTER_LEN];
+	unsigned int cursor, top;
+	char sel[TABLE_ID_LEN];		/* the cursor row's first cell: it follows the row */
+	unsigned int w[TABLE_MAX_COLS];	/* the last layout */
+	bool sorted;			/* sort_col set from the table's default */
+};
+
+struct ui {
+	struct feed *feed;
+	struct frame *fr;		/* shown; a reference */
+	struct feed_status st;
+	bool paused, help, editing, detail, gone, colors;
+	char job[TABLE_ID_LEN];		/* detail: whose */
+	struct table dtab[DTAB_NR];
+	bool have_dtab;
+	struct pane main[TAB_NR], det[DTAB_NR];
+	int focus_main, focus_det;
+	unsigned int *idx;		/* a pane's visible rows, scratch */
+	unsigned int idx_cap;
+};
+
+static volatile sig_atomic_t quit_signal;
+
+static void on_quit(int sig)
+{
+	(void)sig;
+	quit_signal = 1;
+}
+
+/* ---- which tables are on screen ---------------------------------------------- */
+
+static unsigned int nr_panes(const struct ui *u)
+{
+	return u->detail ? DTAB_NR : TAB_NR;
+}
+
+static struct table *pane_table(struct ui *u, unsigned int i)
+{
+	if (u->detail)
+		return u->have_dtab ? &u->dtab[i] : NULL;
+	return u->fr ? &u->fr->tab[i] : NULL;
+}
+
+static struct pane *pane_of(struct ui *u, unsigned int i)
+{
+	return u->detail ? &u->det[i] : &u->main[i];
+}
+
+static int *focus(struct ui *u)
+{
+	return u->detail ? &u->focus_det : &u->focus_main;
+}
+
+static const char *const main_names[TAB_NR] = { "NICs", "Jobs", "Events" };
+static const char *const det_names[DTAB_NR] = { "Reasons", "QPs", "Events" };
+
+static const char *pane_name(const struct ui *u, unsigned int i)
+{
+	return u->detail ? det_names[i] : main_names[i];
+}
+
+/* The pane's rows in display order into u->idx; how many. */
+static unsigned int pane_view(struct ui *u, unsigned int i)
+{
+	struct table *t = pane_table(u, i);
+	struct pane *p = pane_of(u, i);
+	unsigned int *n;
+
+	if (!t)
+		return 0;
+	if (!p->sorted) {
+		p->sort_col = t->sort_col;
+		p->sorted = true;
+	}
+	if (t->nrows > u->idx_cap) {
+		n = realloc(u->idx, t->nrows * sizeof(*n));
+		if (!n)
+			return 0;
+		u->idx = n;
+		u->idx_cap = t->nrows;
+	}
+	return table_view(t, p->sort_col, p->reverse, p->filter, u->idx);
+}
+
+static void rebuild_detail(struct ui *u)
+{
+	struct table fresh[DTAB_NR];
+
+	if (!u->detail || !u->fr)
+		return;
+	if (!frame_job_detail(u->fr, u->job, fresh)) {
+		u->gone = true;		/* keep what we had */
+		return;
+	}
+	if (u->have_dtab)
+		frame_detail_free(u->dtab);
+	memcpy(u->dtab, fresh, sizeof(fresh));
+	u->have_dtab = true;
+	u->gone = false;
+}
+
+static void take_frame(struct ui *u)
+{
+	struct feed_status st;
+	struct frame *fr = feed_get(u->feed, &st);
+
+	u->st = st;
+	if (u->paused || fr == u->fr) {
+		feed_put(u->feed, fr);
+		return;
+	}
+	feed_put(u->feed, u->fr);
+	u->fr = fr;
+	rebuild_detail(u);
+}
+
+/* ---- drawing ------------------------------------------------------------------- */
+
+static void put_line(int y, const char *s, attr_t attr, short pair)
+{
+	int n = COLS;
+
+	if (y < 0 || y >= LINES)
+		return;
+	if (y == LINES - 1)
+		n--;			/* the corner would scroll some terminals */
+	if (n <= 0)
+		return;			/* addnstr takes -1 for "all of it" */
+	attr_set(attr, pair, NULL);
+	mvaddnstr(y, 0, s, n);
+	attr_set(A_NORMAL, 0, NULL);
+}
+
+static void paint(int y, int x, int w, attr_t attr, short pair)
+{
+	if (y < 0 || y >= LINES || x >= COLS || w <= 0)
+		return;
+	if (x + w > COLS - (y == LINES - 1))
+		w = COLS - (y == LINES - 1) - x;
+	if (w > 0)
+		mvchgat(y, x, w, attr, pair, NULL);
+}
+
+static short color_pair(const struct ui *u, enum row_color c)
+{
+	if (!u->colors)
+		return 0;
+	return c == RC_GOOD ? CP_GOOD : c == RC_WARN ? CP_WARN : c == RC_BAD ? CP_BAD : 0;
+}
+
+static void draw_row(struct ui *u, const struct table *t, const struct pane *p,
+		     const struct row *r, int y, bool selected)
+{
+	char line[1024];
+	int x, w;
+
+	table_line(t, r, p->w, line, sizeof(line));
+	put_line(y, line, A_NORMAL, 0);
+	/* without colors only the bad ones stand out, in bold */
+	if (r->color != RC_NONE && (u->colors || r->color == RC_BAD)) {
+		if (r->color_col < 0) {
+			x = 0;
+			w = COLS;
+		} else {
+			x = table_col_x(t, p->w, (unsigned int)r->color_col);
+			w = x < 0 ? 0 : (int)p->w[r->color_col];
+		}
+		paint(y, x, w, A_BOLD, color_pair(u, r->color));
+	}
+	if (selected)
+		paint(y, 0, COLS, A_REVERSE, 0);
+}
+
+static void draw_header(struct ui *u, const struct table *t, struct pane *p, int y, bool focused)
+{
+	char line[1024];
+	int x;
+
+	table_line(t, NULL, p->w, line, sizeof(line));
+	put_line(y, line, A_NORMAL, 0);
+	paint(y, 0, COLS, focused ? A_REVERSE | A_BOLD : A_REVERSE,
+	      u->colors ? (focused ? CP_FOCUS : CP_HEAD) : 0);
+	x = table_col_x(t, p->w, (unsigned int)p->sort_col);
+	if (x >= 0)
+		paint(y, x, (int)p->w[p->sort_col], (focused ? A_REVERSE | A_BOLD : A_REVERSE) |
+		      A_UNDERLINE, u->colors ? (focused ? CP_FOCUS : CP_HEAD) : 0);
+}
+
+/* Keep the cursor on the same row (by its first cell) and in sight. */
+static void place_cursor(struct pane *p, const struct table *t, const unsigned int *idx,
+			 unsigned int n, unsigned int rows)
+{
+	unsigned int i;
+
+	if (p->sel[0]) {
+		for (i = 0; i < n; i++) {
+			if (!strcmp(t->row[idx[i]].cell[0], p->sel)) {
+				p->cursor = i;
+				break;
+			}
+		}
+	}
+	if (p->cursor >= n)
+		p->cursor = n ? n - 1 : 0;
+	if (p->cursor < p->top)
+		p->top = p->cursor;
+	if (rows && p->cursor >= p->top + rows)
+		p->top = p->cursor - rows + 1;
+	if (p->top + rows > n)
+		p->top = n > rows ? n - rows : 0;
+	if (n)
+		snprintf(p->sel, sizeof(p->sel), "%s", t->row[idx[p->cursor]].cell[0]);
+}
+
+static void draw_pane(struct ui *u, unsigned int i, int y, int h)
+{
+	struct table *t = pane_table(u, i);
+	struct pane *p = pane_of(u, i);
+	bool focused = (int)i == *focus(u);
+	unsigned int n, k, rows = h > 1 ? (unsigned int)(h - 1) : 0;
+	char msg[320];
+
+	if (!t || h <= 0)
+		return;
+	n = pane_view(u, i);
+	table_fit(t, (unsigned int)COLS, p->w);
+	draw_header(u, t, p, y, focused);
+	place_cursor(p, t, u->idx, n, rows);
+	if (!n && rows) {
+		if (t->nrows)
+			snprintf(msg, sizeof(msg), "  (no rows match '%s'; Esc clears)", p->filter);
+		else
+			snprintf(msg, sizeof(msg), "  (%s)", t->empty);
+		put_line(y + 1, msg, A_DIM, 0);
+	}
+	for (k = 0; k < rows && p->top + k < n; k++)
+		draw_row(u, t, p, &t->row[u->idx[p->top + k]], y + 1 + (int)k,
+			 focused && p->top + k == p->cursor);
+}
+
+static int pane_need(struct ui *u, unsigned int i)
+{
+	unsigned int n = pane_table(u, i) ? pane_view(u, i) : 0;
+
+	return (int)(n ? n : 1) + 1;
+}
+
+/*
+ * Heights: every pane a header and a row while there is room; then the
+ * NICs and Jobs panes what they need up to their share, Events the rest;
+ * what Events does not need goes back to the others.
+ */
+static void layout(struct ui *u, int avail, int *h)
+{
+	static const int share[] = { 45, 30 };
+	unsigned int n = nr_panes(u), i;
+	int total = avail, more;
+
+	for (i = 0; i < n; i++) {
+		h[i] = avail >= 2 ? 2 : avail > 0 ? avail : 0;
+		avail -= h[i];
+	}
+	for (i = 0; i + 1 < n && avail > 0; i++) {
+		more = pane_need(u, i);
+		if (more > total * share[i] / 100)
+			more = total * share[i] / 100;
+		more -= h[i];
+		more = more > avail ? avail : more;
+		if (more > 0) {
+			h[i] += more;
+			avail -= more;
+		}
+	}
+	more = pane_need(u, n - 1) - h[n - 1];
+	more = more > avail ? avail : more;
+	if (more > 0) {
+		h[n - 1] += more;
+		avail -= more;
+	}
+	for (i = 0; i + 1 < n && avail > 0; i++) {
+		more = pane_need(u, i) - h[i];
+		more = more > avail ? avail : more;
+		if (more > 0) {
+			h[i] += more;
+			avail -= more;
+		}
+	}
+	h[n - 1] += avail;
+}
+
+static void age_text(char *buf, size_t len, double age)
+{
+	if (age < 0)
+		age = 0;
+	if (age < 120)
+		snprintf(buf, len, "%.0f s", floor(age));
+	else if (age < 7200)
+		snprintf(buf, len, "%.0f min", floor(age / 60));
+	else
+		snprintf(buf, len, "%.0f h", floor(age / 3600));
+}
+
+static double data_age(const struct ui *u)
+{
+	const struct frame *f = u->fr;
+
+	if (!f)
+		return 0;
+	return feed_now() - (f->sample_time > 0 ? f->sample_time : f->fetched);
+}
+
+static void draw_title(struct ui *u)
+{
+	char line[1024], age[32], clock[16] = "--:--:--";
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (localtime_r(&now, &tm))
+		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	age_text(age, sizeof(age), data_age(u));
+	snprintf(line, sizeof(line), "fabtop %s  %s  %s  data %s old  ports via %s%s",
+		 FABTEL_VERSION, clock, feed_source(u->feed), u->fr ? age : "-",
+		 u->fr ? u->fr->port_source : "-", u->paused ? "  PAUSED (p)" : "");
+	put_line(0, line, A_BOLD, 0);
+}
+
+static void draw_status(struct ui *u)
+{
+	struct pane *p = pane_of(u, (unsigned int)*focus(u));
+	struct table *t = pane_table(u, (unsigned int)*focus(u));
+	char line[1024], age[32];
+	int y = LINES - 1;
+
+	if (u->editing) {
+		snprintf(line, sizeof(line), "filter %s: %s_  (Enter keeps, Esc clears)",
+			 pane_name(u, (unsigned int)*focus(u)), p->filter);
+		put_line(y, line, A_BOLD, 0);
+		return;
+	}
+	if (u->st.failing) {
+		age_text(age, sizeof(age), data_age(u));
+		snprintf(line, sizeof(line), "%s; %s%s%s", u->st.error,
+			 u->fr ? "showing data from " : "no data yet: start fabteld or run fabtop --standalone",
+			 u->fr ? age : "", u->fr ? " ago" : "");
+		if ((int)strlen(line) >= COLS)
+			snprintf(line, sizeof(line), "%s; %s%s%s", u->st.brief,
+				 u->fr ? "data " : "no data", u->fr ? age : "", u->fr ? " old" : "");
+		put_line(y, line, A_BOLD, color_pair(u, RC_BAD));
+		return;
+	}
+	snprintf(line, sizeof(line), "[%s] sort %s%s%s%s%s  Tab:pane s:sort /:filter p:pause h:help q:quit",
+		 pane_name(u, (unsigned int)*focus(u)),
+		 t && p->sort_col >= 0 ? t->col[p->sort_col].name : "-", p->reverse ? " rev" : "",
+		 p->filter[0] ? " filter '" : "", p->filter, p->filter[0] ? "'" : "");
+	put_line(y, line, A_NORMAL, 0);
+}
+
+static const char *const help_text[] = {
+	"fabtop - fabric health of this host, live (fabteld's view)",
+	"",
+	"  Tab, Shift-Tab     next, previous pane",
+	"  Up Down PgUp PgDn  move in the pane (also Home, End)",
+	"  Enter              on a job: its reasons, QPs and events (Esc: back)",
+	"  s, S               sort by the next column, reverse the order",
+	"  /                  filter the pane: rows containing the text",
+	"  Esc                clear the filter (in a job: back)",
+	"  p                  pause: keep showing this frame",
+	"  h, ?               this help (any key closes it)",
+	"  q                  quit",
+	"",
+	"NICs: LINK, FLAPS (link flaps) and LASTFLAP, RxGb/s TxGb/s, OOS/s",
+	"(out_of_sequence), NAK/s (nak_seq_err_rcvd), ACKTO/s (local_ack_timeout),",
+	"RETRY/s (retry_exceeded), CNP/s (cnp_handled), ECN/s (ecn_marked_rx),",
+	"PAUSE/s (PFC pause frames tx/rx per enabled priority), STORM (priorities",
+	"in a pause storm).  '-' means unknown, never zero.",
+	"Jobs: VERDICT healthy/degraded/failing and the worst REASON.",
+	"Narrow terminals drop the least important columns first.",
+};
+
+static void draw_help(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(help_text) / sizeof(help_text[0]); i++)
+		put_line((int)i, help_text[i], i ? A_NORMAL : A_BOLD, 0);
+}
+
+static void draw_detail_title(struct ui *u, int y)
+{
+	char line[512];
+	const struct row *r = NULL;
+	unsigned int i;
+
+	for (i = 0; u->fr && i < u->fr->tab[TAB_JOBS].nrows; i++)
+		if (!strcmp(u->fr->tab[TAB_JOBS].row[i].id, u->job))
+			r = &u->fr->tab[TAB_JOBS].row[i];
+	snprintf(line, sizeof(line), "Job %s: %s%s%s  (Esc: back)", u->job,
+		 r ? r->cell[JOB_COL_VERDICT] : "", r ? " - " : "",
+		 u->gone ? "gone from fabteld's jobs" : r ? r->cell[JOB_COL_REASON] : "");
+	put_line(y, line, A_BOLD, r ? color_pair(u, r->color) : 0);
+}
+
+static void draw(struct ui *u)
+{
+	int h[TAB_NR + DTAB_NR], y = 1, top = 1;
+	unsigned int i;
+
+	erase();
+	if (u->help) {
+		draw_help();
+		refresh();
+		return;
+	}
+	draw_title(u);
+	if (u->detail) {
+		draw_detail_title(u, 1);
+		y = top = 2;
+	}
+	layout(u, LINES - top - 1, h);
+	for (i = 0; i < nr_panes(u); i++) {
+		draw_pane(u, i, y, h[i]);
+		y += h[i];
+	}
+	if (!u->fr && LINES > 2)
+		put_line(1, "  (waiting for the first data)", A_DIM, 0);
+	if (LINES > 1)
+		draw_status(u);
+	refresh();
+}
+
+/* ---- keys ----------------------------------------------------------------------- */
+
+static void move_cursor(struct ui *u, int delta)
+{
+	struct pane *p = pane_of(u, (unsigned int)*focus(u));
+	unsigned int n = pane_view(u, (unsigned int)*focus(u));
+	long c = (long)p->cursor + delta;
+
+	if (c < 0)
+		c = 0;
+	if (n && c >= (long)n)
+		c = n - 1;
+	p->cursor = (unsigned int)c;
+	p->sel[0] = '\0';		/* moved on purpose: stop following the row */
+	if (n) {
+		struct table *t = pane_table(u, (unsigned int)*focus(u));
+
+		snprintf(p->sel, sizeof(p->sel), "%s", t->row[u->idx[p->cursor]].cell[0]);
+	}
+}
+
+static void next_sort(struct ui *u)
+{
+	struct pane *p = pane_of(u, (unsigned int)*focus(u));
+	struct table *t = pane_table(u, (unsigned int)*focus(u));
+	unsigned int k, c = 0;
+
+	if (!t)
+		return;
+	/* the next column that is on screen */
+	for (k = 1; k <= t->ncols; k++) {
+		c = ((unsigned int)p->sort_col + k) % t->ncols;
+		if (p->w[c])
+			break;
+	}
+	p->sort_col = (int)c;
+	p->reverse = false;
+}
+
+static void open_detail(struct ui *u)
+{
+	struct pane *p = &u->main[TAB_JOBS];
+	struct table *t = pane_table(u, TAB_JOBS);
+	unsigned int n = pane_view(u, TAB_JOBS);
+
+	if (u->detail || u->focus_main != TAB_JOBS || !t || !n || p->cursor >= n)
+		return;
+	snprintf(u->job, sizeof(u->job), "%s", t->row[u->idx[p->cursor]].id);
+	memset(u->det, 0, sizeof(u->det));
+	u->focus_det = DTAB_QPS;
+	u->detail = true;
+	rebuild_detail(u);
+	if (!u->have_dtab)
+		u->detail = false;
+}
+
+static void close_detail(struct ui *u)
+{
+	if (u->have_dtab)
+		frame_detail_free(u->dtab);
+	u->have_dtab = false;
+	u->detail = false;
+}
+
+static void edit_key(struct ui *u, int ch)
+{
+	struct pane *p = pane_of(u, (unsigned int)*focus(u));
+	size_t n = strlen(p->filter);
+
+	if (ch == 27) {
+		p->filter[0] = '\0';
+		u->editing = false;
+	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		u->editing = false;
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		if (n)
+			p->filter[n - 1] = '\0';
+	} else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof(p->filter)) {
+		p->filter[n] = (char)ch;
+		p->filter[n + 1] = '\0';
+	}
+	p->cursor = p->top = 0;
+	p->sel[0] = '\0';
+}
+
+/* false: quit */
+static bool key(struct ui *u, int ch)
+{
+	struct pane *p = pane_of(u, (unsigned int)*focus(u));
+	int page = LINES > 8 ? LINES / 3 : 1;
+
+	if (u->editing) {
+		edit_key(u, ch);
+		return true;
+	}
+	if (ch == 'q' || ch == 'Q')
+		return false;
+	if (u->help) {
+		u->help = false;
+		return true;
+	}
+	switch (ch) {
+	case 'h': case '?': case KEY_F(1):
+		u->help = true;
+		break;
+	case '\t':
+		*focus(u) = (*focus(u) + 1) % (int)nr_panes(u);
+		break;
+	case KEY_BTAB:
+		*focus(u) = (*focus(u) + (int)nr_panes(u) - 1) % (int)nr_panes(u);
+		break;
+	case KEY_UP: case 'k':
+		move_cursor(u, -1);
+		break;
+	case KEY_DOWN: case 'j':
+		move_cursor(u, 1);
+		break;
+	case KEY_PPAGE:
+		move_cursor(u, -page);
+		break;
+	case KEY_NPAGE: case ' ':
+		move_cursor(u, page);
+		break;
+	case KEY_HOME: case 'g':
+		move_cursor(u, -1000000);
+		break;
+	case KEY_END: case 'G':
+		move_cursor(u, 1000000);
+		break;
+	case 's':
+		next_sort(u);
+		break;
+	case 'S':
+		p->reverse = !p->reverse;
+		break;
+	case '/':
+		u->editing = true;
+		p->filter[0] = '\0';
+		break;
+	case 'p':
+		u->paused = !u->paused;
+		break;
+	case '\n': case '\r': case KEY_ENTER:
+		open_detail(u);
+		break;
+	case 27: case KEY_BACKSPACE: case KEY_LEFT: case 127:
+		if (p->filter[0] && ch == 27)
+			p->filter[0] = '\0';
+		else if (u->detail)
+			close_detail(u);
+		break;
+	default:
+		break;
+	}
+	return true;
+}
+
+/* ---- the loop --------------------------------------------------------------------- */
+
+static void setup_colors(struct ui *u)
+{
+	u->colors = has_colors() && !getenv("NO_COLOR");
+	if (!u->colors)
+		return;
+	start_color();
+	use_default_colors();
+	init_pair(CP_GOOD, COLOR_GREEN, -1);
+	init_pair(CP_WARN, COLOR_YELLOW, -1);
+	init_pair(CP_BAD, COLOR_RED, -1);
+	init_pair(CP_HEAD, COLOR_BLACK, COLOR_WHITE);
+	init_pair(CP_FOCUS, COLOR_BLACK, COLOR_CYAN);
+}
+
+int ui_run(struct feed *feed)
+{
+	struct ui u = { .feed = feed };
+	uint64_t shown_gen = 0;
+	bool failing = false;
+	double last = 0;
+	int ch;
+
+	signal(SIGINT, on_quit);
+	signal(SIGTERM, on_quit);
+	if (!initscr())
+		return 1;
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	timeout(100);
+	setup_colors(&u);
+	while (!quit_signal) {
+		take_frame(&u);
+		if (u.st.gen != shown_gen || u.st.failing != failing ||
+		    feed_now() - last >= IDLE_REDRAW_S) {
+			shown_gen = u.st.gen;
+			failing = u.st.failing;
+			last = feed_now();
+			draw(&u);
+		}
+		ch = getch();
+		if (ch == ERR)
+			continue;
+		if (ch != KEY_RESIZE && !key(&u, ch))
+			break;
+		draw(&u);
+		last = feed_now();
+	}
+	endwin();
+	close_detail(&u);
+	feed_put(feed, u.fr);
+	free(u.idx);
+	return 0;
+}

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fabtop's pure parts: column fitting and ordering (table.c), and rates and
+ * events from successive fabteld answers (digest.c).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "digest.h"
+#include "panes.h"
+#include "table.h"
+
+/* ---- table ---------------------------------------------------------------- */
+
+static const struct column cols[] = {
+	{ "NAME", 4, 20, 100, false, false, false },
+	{ "LOW", 3, 8, 10, true, false, true },
+	{ "MID", 3, 8, 50, true, false, true },
+	{ "WHY", 6, 40, 70, false, true, false },
+	{ "HIGH", 4, 8, 90, false, false, false },
+};
+#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+
+static void fill(struct table *t)
+{
+	struct row *r;
+
+	table_init(t, "T", cols, NCOLS, 0);
+	r = table_add(t);
+	row_set(r, 0, "mlx5_10/1");
+	row_num(r, 1, true, 5, "5");
+	row_num(r, 2, false, 0, "-");
+	row_set(r, 3, "a reason that is rather long for the column");
+	row_set(r, 4, "up");
+	r = table_add(t);
+	row_set(r, 0, "mlx5_2/1");
+	row_num(r, 1, true, 50, "50");
+	row_num(r, 2, true, 7, "7");
+	row_set(r, 3, "short");
+	row_set(r, 4, "DOWN\x01\xff");	/* not ASCII: shown as '?' */
+}
+
+/* At every width: no line is wider, and a column only goes after all lower ones. */
+static void fit_every_width(void **state)
+{
+	unsigned int w[TABLE_MAX_COLS], width, c, k, got;
+	char line[512];
+	struct table t;
+
+	(void)state;
+	fill(&t);
+	for (width = 1; width <= 200; width++) {
+		got = table_fit(&t, width, w);
+		assert_true(got <= width);
+		table_line(&t, NULL, w, line, sizeof(line));
+		assert_true(strlen(line) <= width);
+		table_line(&t, &t.row[0], w, line, sizeof(line));
+		assert_true(strlen(line) <= width);
+		for (c = 0; c < NCOLS; c++)
+			for (k = 0; k < NCOLS; k++)
+				if (w[c] && cols[k].prio > cols[c].prio)
+					assert_true(w[k] > 0);
+	}
+	table_fit(&t, 200, w);
+	table_line(&t, &t.row[1], w, line, sizeof(line));
+	/* WHY at its maximum (40), padded */
+	assert_string_equal(line, "mlx5_2/1   50   7 short                                    DOWN??");
+	table_free(&t);
+}
+
+static void fit_flex_first(void **state)
+{
+	unsigned int w[TABLE_MAX_COLS];
+	char line[256];
+	struct table t;
+
+	(void)state;
+	fill(&t);
+	/* all fit at WHY's minimum, but WHY (70) is worth more than LOW and MID */
+	assert_int_equal(table_fit(&t, 31, w), 31);
+	assert_true(!w[1] && !w[2]);
+	assert_int_equal(w[3], 14);
+	table_line(&t, &t.row[0], w, line, sizeof(line));
+	assert_string_equal(line, "mlx5_10/1 a reason that~ up");
+	/* the header is whole whenever its column is there */
+	table_line(&t, NULL, w, line, sizeof(line));
+	assert_string_equal(line, "NAME      WHY            HIGH");
+	/* no room for WHY at its minimum: it goes, HIGH (90) stays */
+	table_fit(&t, 20, w);
+	assert_true(w[0] && !w[3] && w[4]);
+	/* room for all: WHY up to its maximum */
+	table_fit(&t, 200, w);
+	assert_int_equal(w[3], 40);
+	table_free(&t);
+}
+
+static void view_order_and_filter(void **state)
+{
+	unsigned int idx[4], n;
+	struct table t;
+
+	(void)state;
+	fill(&t);
+	/* numbers descending by default; "-" (unknown) last both ways */
+	n = table_view(&t, 2, false, NULL, idx);
+	assert_int_equal(n, 2);
+	assert_int_equal(idx[0], 1);
+	n = table_view(&t, 2, true, NULL, idx);
+	assert_int_equal(idx[0], 1);
+	/* text in version order: mlx5_2 before mlx5_10 */
+	table_view(&t, 0, false, NULL, idx);
+	assert_int_equal(idx[0], 1);
+	/* filter: case-insensitive substring of any cell */
+	n = table_view(&t, 0, false, "RATHER", idx);
+	assert_int_equal(n, 1);
+	assert_int_equal(idx[0], 0);
+	assert_int_equal(table_view(&t, 0, false, "nothing", idx), 0);
+	table_free(&t);
+}
+
+static void rate_format(void **state)
+{
+	static const struct { double v; const char *s; } cases[] = {
+		{ 0, "0" }, { 0.25, "0.2" }, { 9.96, "10.0" }, { 12.4, "12" }, { 999, "999" },
+		{ 1234, "1.2k" }, { 12345, "12k" }, { 999999, "1.0M" }, { 2.5e9, "2.5G" },
+	};
+	char buf[16];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fmt_rate(buf, sizeof(buf), cases[i].v);
+		assert_string_equal(buf, cases[i].s);
+	}
+}
+
+/* ---- digest ------------------------------------------------------------------- */
+
+static struct json_object *parse(const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+	struct json_object *o;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	o = json_tokener_parse(buf);
+	assert_non_null(o);
+	return o;
+}
+
+/* one port (and maybe a QP) as fabteld's snapshot has it */
+static struct json_object *snap(double t, unsigned int samples, unsigned long long oos,
+				unsigned long long flaps, bool carrier, bool storm, int qp_state)
+{
+	return parse("{\"sample_time\": %.3f, \"samples\": %u, \"sources\": {\"fabtel_ko\": {\"state\": \"up\"}},"
+		     " \"ports\": [{\"device\": \"mlx5_0\", \"port\": 1, \"netdev\": \"eth0\","
+		     " \"state\": \"ACTIVE\", \"carrier\": %s, \"link_flaps\": %llu,"
+		     " \"counters\": {\"out_of_sequence\": %llu, \"rx_bytes\": %llu},"
+		     " \"pfc\": [{\"priority\": 3, \"enabled\": true, \"pause_tx\": %llu, \"pause_rx\": 0,"
+		     " \"storm\": %s, \"storms\": 0}]}],"
+		     " \"qps\": [{\"device\": \"mlx5_0\", \"port\": 1, \"qpn\": 17, \"dest_qpn\": 18,"
+		     " \"pid\": 1, \"comm\": \"x\", \"state\": %d, \"job_id\": \"j1\"}]}",
+		     t, samples, carrier ? "true" : "false", flaps, oos, oos * 1000, oos * 2,
+		     storm ? "true" : "false", qp_state);
+}
+
+static struct json_object *nic0(struct frame *f)
+{
+	return json_object_array_get_idx(json_object_object_get(f->rows, "nics"), 0);
+}
+
+static double rate_of(struct frame *f, const char *name)
+{
+	struct json_object *r = json_object_object_get(json_object_object_get(nic0(f), "rates"),
+						       name);
+
+	return r ? json_object_get_double(r) : NAN;
+}
+
+static void digest_rates(void **state)
+{
+	struct digest d;
+	struct frame *f;
+
+	(void)state;
+	digest_init(&d);
+	f = digest_frame(&d, snap(100.0, 1, 10, 0, true, false, 3), NULL, NULL);
+	/* one sample: unknown, "-", never 0 */
+	assert_null(f->rates_from);
+	assert_true(isnan(rate_of(f, "out_of_sequence")));
+	assert_string_equal(f->tab[TAB_NICS].row[0].cell[7], "-");
+	frame_free(f);
+
+	f = digest_frame(&d, snap(100.5, 2, 1010, 0, true, false, 3), NULL, NULL);
+	assert_string_equal(f->rates_from, "fabtop");
+	assert_true(fabs(rate_of(f, "out_of_sequence") - 2000) < 1e-9);
+	assert_true(fabs(rate_of(f, "rx_bytes") - 2000000) < 1e-6);
+	assert_true(f->basis[0] == 100.0 && f->basis[1] == 100.5);
+	assert_string_equal(f->tab[TAB_NICS].row[0].cell[7], "2.0k");
+	/* absent counters are not rates of 0 */
+	assert_null(json_object_object_get(json_object_object_get(nic0(f), "rates"),
+					   "local_ack_timeout"));
+	frame_free(f);
+
+	/* the same sample fetched again: the rates stay */
+	f = digest_frame(&d, snap(100.5, 2, 1010, 0, true, false, 3), NULL, NULL);
+	assert_true(fabs(rate_of(f, "out_of_sequence") - 2000) < 1e-9);
+	frame_free(f);
+
+	/* a counter that went down has no rate */
+	f = digest_frame(&d, snap(101.0, 3, 5, 0, true, false, 3), NULL, NULL);
+	assert_true(isnan(rate_of(f, "out_of_sequence")));
+	frame_free(f);
+	digest_fini(&d);
+}
+
+static void digest_prefers_fabteld_rates(void **state)
+{
+	struct json_object *s = snap(100.0, 1, 10, 0, true, false, 3), *port;
+	struct digest d;
+	struct frame *f;
+
+	(void)state;
+	port = json_object_array_get_idx(json_object_object_get(s, "ports"), 0);
+	json_object_object_add(port, "rates", parse("{\"out_of_sequence\": 42.5, \"rx_bytes\": null}"));
+	digest_init(&d);
+	f = digest_frame(&d, s, NULL, NULL);
+	assert_string_equal(f->rates_from, "fabteld");
+	assert_true(rate_of(f, "out_of_sequence") == 42.5);
+	assert_true(isnan(rate_of(f, "rx_bytes")));
+	frame_free(f);
+	digest_fini(&d);
+}
+
+static const char *kind_of(const struct frame *f, size_t i)
+{
+	struct json_object *e = json_object_array_get_idx(f->events, i);
+
+	return e ? json_object_get_string(json_object_object_get(e, "kind")) : "";
+}
+
+static void digest_derives_events(void **state)
+{
+	struct digest d;
+	struct frame *f;
+
+	(void)state;
+	digest_init(&d);
+	frame_free(digest_frame(&d, snap(100.0, 1, 10, 2, true, false, 3), NULL, NULL));
+	f = digest_frame(&d, snap(101.0, 2, 15, 3, false, true, 6), NULL, NULL);
+	assert_int_equal(json_object_array_length(f->events), 5);
+	assert_string_equal(kind_of(f, 0), "link_flap");
+	assert_string_equal(kind_of(f, 1), "link_down");
+	assert_string_equal(kind_of(f, 2), "pause_storm");
+	assert_string_equal(kind_of(f, 3), "error_burst");
+	assert_string_equal(kind_of(f, 4), "qp_error");
+	assert_string_equal(json_object_get_string(json_object_object_get(
+		json_object_array_get_idx(f->events, 4), "job_id")), "j1");
+	frame_free(f);
+	/* the burst goes on: the same event grows; the QP stays in error: nothing new */
+	f = digest_frame(&d, snap(102.0, 3, 25, 3, false, true, 6), NULL, NULL);
+	assert_int_equal(json_object_array_length(f->events), 5);
+	assert_int_equal(json_object_get_int(json_object_object_get(
+		json_object_array_get_idx(f->events, 3), "count")), 15);
+	frame_free(f);
+	digest_fini(&d);
+}
+
+static void digest_takes_fabteld_events(void **state)
+{
+	struct digest d;
+	struct frame *f;
+
+	(void)state;
+	digest_init(&d);
+	f = digest_frame(&d, snap(100.0, 1, 10, 2, true, false, 3), NULL,
+			 parse("{\"next_seq\": 3, \"events\": [{\"seq\": 1, \"time\": 99, \"kind\": \"link_flap\","
+			       " \"device\": \"mlx5_0\", \"port\": 1, \"job_id\": null, \"count\": 1},"
+			       " {\"seq\": 2, \"time\": 99.5, \"kind\": \"qp_error\", \"device\": \"mlx5_0\","
+			       " \"port\": 1, \"qpn\": 17, \"job_id\": \"j1\"}]}"));
+	assert_int_equal(json_object_array_length(f->events), 2);
+	assert_int_equal(digest_events_since(&d), 2);
+	frame_free(f);
+	/* seen ones are not added twice; no deriving while fabteld has events */
+	f = digest_frame(&d, snap(101.0, 2, 10, 3, true, false, 3), NULL,
+			 parse("{\"next_seq\": 3, \"events\": [{\"seq\": 2, \"time\": 99.5, \"kind\": \"qp_error\"}]}"));
+	assert_int_equal(json_object_array_length(f->events), 2);
+	frame_free(f);
+	/* fabteld restarted: its numbers start over */
+	f = digest_frame(&d, snap(102.0, 3, 10, 3, true, false, 3), NULL,
+			 parse("{\"next_seq\": 1, \"events\": []}"));
+	assert_int_equal(digest_events_since(&d), 0);
+	frame_free(f);
+	digest_fini(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fit_every_width),
+		cmocka_unit_test(fit_flex_first),
+		cmocka_unit_test(view_order_and_filter),
+		cmocka_unit_test(rate_format),
+		cmocka_unit_test(digest_rates),
+		cmocka_unit_test(digest_prefers_fabteld_rates),
+		cmocka_unit_test(digest_derives_events),
+		cmocka_unit_test(digest_takes_fabteld_events),
+	};
+
+	return cmocka_run_group_tests_name("fabtop", tests, NULL, NULL);
+}
