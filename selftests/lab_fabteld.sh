@@ -14,6 +14,9 @@
 #    5151 healthy (the flap is a notice there: it moved no traffic);
 #  - Prometheus: the recording rules give the per-job series, FabtelLinkFlap
 #    fires within one evaluation interval of the first scrape showing the flap;
+#  - job 4242's /api/v1/jobs/4242/trace is a valid Chrome trace with sorted
+#    timestamps: the flap a 2 s link-down span, the netem NAKs and the flap
+#    job-signal instants, a Gb/s counter track;
 #  - fabtel.ko loaded under a running fabteld: it switches to the module's
 #    snapshots (sysfs on standby), rxa's counters equal the module's; a
 #    fakeroce mlx5 port appears (event port_added); a PFC pause storm on it
@@ -29,7 +32,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 32
+ktap_begin 38
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -139,6 +142,35 @@ ktap_eq "job 5151 stays healthy; the flap is a notice there" \
 	"healthy link_flap/notice"
 ktap_eq "fabtel_link_flaps_total on a moved by 1" \
 	"$(metric "$PA" 'fabtel_link_flaps_total{device="rxa",port="1",netdev="eth0"}')" "$((f0 + 1))"
+
+# ---- the job's timeline as a Chrome trace ------------------------------------------------
+api "$PA" /api/v1/jobs/4242/trace >"$PROM_DIR/trace.json"
+shape=$(jq -r '
+	def num: type == "number";
+	[.traceEvents[] | select(
+		(.ph | IN("M", "X", "i", "C") | not) or (.name | type) != "string" or (.pid | num | not) or
+		(.ph != "M" and (.ts | num | not)) or
+		(.ph == "X" and ((.dur | num | not) or .dur < 0 or (.tid | num | not))) or
+		(.ph == "i" and (.s | IN("t", "p", "g") | not)) or
+		(.ph == "C" and ((.args | type) != "object" or ([.args[] | num] | all | not))) or
+		(.ph == "M" and (.args.name | type) != "string"))] | length' "$PROM_DIR/trace.json")
+ktap_eq "trace: valid Chrome trace events (ph, name, pid, ts; X dur; i scope; C numeric args)" \
+	"$shape" 0
+ktap_eq "trace: timestamps never go back" \
+	"$(jq '[.traceEvents[] | select(.ph != "M") | .ts] | . == sort' "$PROM_DIR/trace.json")" true
+span=$(jq -r '[.traceEvents[] | select(.ph == "X" and .name == "link down" and .args.device == "rxa" and .args.port == 1)] | last | .dur' "$PROM_DIR/trace.json")
+ktap_info "trace: the 2 s flap is a 'link down' span of ${span} us on rxa/1"
+ktap_check "trace: the flap is a link-down span on rxa/1 of 2 s (1.5..3 s)" \
+	awk -v d="$span" 'BEGIN { exit !(d >= 1500000 && d <= 3000000) }'
+ktap_eq "trace: netem's out-of-sequence/NAK events and the flap are job-signal instants" \
+	"$(jq -r '[.traceEvents[] | select(.ph == "i" and .cat == "job_signal") | .name] | unique |
+		(index("nak_seq_rcvd") != null and index("link_flap") != null)' "$PROM_DIR/trace.json")" true
+ktap_check "trace: an 'rxa/1 Gb/s' counter track with traffic on it" \
+	jq -e '[.traceEvents[] | select(.ph == "C" and .name == "rxa/1 Gb/s") | .args.tx_gbps] | max > 0' \
+	"$PROM_DIR/trace.json"
+ktap_eq "trace of an unknown job, and a bad trace path: 404" \
+	"$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PA/api/v1/jobs/nope/trace") $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PA/api/v1/jobs/4242/tracex")" \
+	"404 404"
 
 # ---- what Prometheus made of it -----------------------------------------------------------
 ktap_check "FabtelLinkFlap fires for rxa on a" \

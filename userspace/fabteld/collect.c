@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,6 +94,66 @@ static const char *const event_names[EV_NR] = {
 const char *model_event_name(enum model_event_kind k)
 {
 	return k < EV_NR ? event_names[k] : "unknown";
+}
+
+static const char *const hist_names[H_NR] = {
+	"rx_gbps", "tx_gbps", "out_of_sequence", "nak_seq_err_rcvd", "local_ack_timeout",
+	"retry_exceeded", "cnp_handled", "ecn_marked_rx", "pause_tx", "pause_rx",
+};
+
+const char *model_hist_name(enum model_hist h)
+{
+	return h < H_NR ? hist_names[h] : "unknown";
+}
+
+const struct model_hist_point *model_hist_get(const struct model_port *p, unsigned int i)
+{
+	if (i >= p->hist_count)
+		return NULL;
+	return &p->hist[(p->hist_head + MODEL_HISTORY - 1 - i) % MODEL_HISTORY];
+}
+
+static float rate_or_nan(const struct rate *r, bool have)
+{
+	return have && r->valid ? (float)r->per_s : NAN;
+}
+
+/* Keep this sample's rates of a port for its job traces. */
+static void record_history(struct model_port *p, uint64_t now)
+{
+	static const struct { enum model_hist h; enum model_ctr c; } direct[] = {
+		{ H_OOS, C_OUT_OF_SEQUENCE }, { H_NAK, C_NAK_SEQ_ERR_RCVD },
+		{ H_ACK_TIMEOUT, C_LOCAL_ACK_TIMEOUT }, { H_RETRY, C_RETRY_EXCEEDED },
+		{ H_CNP, C_CNP_HANDLED }, { H_ECN, C_ECN_MARKED_RX },
+	};
+	struct model_hist_point *h = &p->hist[p->hist_head];
+	double tx = 0, rx = 0;
+	bool pause = false;
+	unsigned int i;
+
+	h->at_ns = now;
+	for (i = 0; i < sizeof(direct) / sizeof(direct[0]); i++)
+		h->v[direct[i].h] = rate_or_nan(&p->rate[direct[i].c], p->have[direct[i].c]);
+	/* the device's RDMA bytes, else its netdev's (rxe counts no bytes) */
+	if (p->have[C_RX_BYTES]) {
+		h->v[H_RX_GBPS] = rate_or_nan(&p->rate[C_RX_BYTES], true) * 8 / 1e9f;
+		h->v[H_TX_GBPS] = rate_or_nan(&p->rate[C_TX_BYTES], p->have[C_TX_BYTES]) * 8 / 1e9f;
+	} else {
+		h->v[H_RX_GBPS] = rate_or_nan(&p->nd_rx_rate, p->have_nd) * 8 / 1e9f;
+		h->v[H_TX_GBPS] = rate_or_nan(&p->nd_tx_rate, p->have_nd) * 8 / 1e9f;
+	}
+	for (i = 0; i < MODEL_PRIOS; i++) {
+		if (!p->prio_read[i] || !p->pause_tx_rate[i].valid || !p->pause_rx_rate[i].valid)
+			continue;
+		tx += p->pause_tx_rate[i].per_s;
+		rx += p->pause_rx_rate[i].per_s;
+		pause = true;
+	}
+	h->v[H_PAUSE_TX] = pause ? (float)tx : NAN;
+	h->v[H_PAUSE_RX] = pause ? (float)rx : NAN;
+	p->hist_head = (p->hist_head + 1) % MODEL_HISTORY;
+	if (p->hist_count < MODEL_HISTORY)
+		p->hist_count++;
 }
 
 const struct model_event *model_event_get(const struct model *m, uint64_t seq)
@@ -827,6 +888,9 @@ static void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 			}
 		}
 	}
+	for (i = 0; i < MODEL_MAX_PORTS; i++)
+		if (m->ports[i].present && seen[i])
+			record_history(&m->ports[i], now);
 	for (i = 0; i < MODEL_MAX_PORTS; i++)
 		if (m->ports[i].present && !seen[i]) {
 			m->ports[i].present = false;	/* device gone */

@@ -26,6 +26,7 @@
 #define MODEL_MAX_JOB_PORTS	8
 #define MODEL_PRIOS		8
 #define MODEL_MAX_EVENTS	256
+#define MODEL_HISTORY		300	/* samples of port rates kept for job traces */
 
 enum model_source {
 	SRC_FABTEL_KO,
@@ -54,6 +55,17 @@ enum model_ctr {
 	C_NR,
 };
 
+/* Per-port rates kept each sample, the counter tracks of a job's trace. */
+enum model_hist {
+	H_RX_GBPS, H_TX_GBPS, H_OOS, H_NAK, H_ACK_TIMEOUT, H_RETRY, H_CNP, H_ECN,
+	H_PAUSE_TX, H_PAUSE_RX, H_NR,
+};
+
+struct model_hist_point {
+	uint64_t at_ns;			/* CLOCK_REALTIME */
+	float v[H_NR];			/* per second (Gb/s); NAN when not known */
+};
+
 struct model_port {
 	bool present;
 	char device[64];
@@ -80,6 +92,8 @@ struct model_port {
 	struct mono nd_rx, nd_tx;
 	struct rate nd_rx_rate, nd_tx_rate;
 	bool storm[MODEL_PRIOS];
+	struct model_hist_point hist[MODEL_HISTORY];	/* a ring */
+	unsigned int hist_head, hist_count;
 	uint64_t bpf_transitions;	/* carrier events from the flap program */
 	uint64_t last_flap_ns;		/* CLOCK_REALTIME of the newest flap seen */
 };
@@ -159,6 +173,10 @@ const char *model_ctr_name(enum model_ctr c);
 const char *model_event_kind(enum health_sig s);
 /* "link_flap", "pause_storm", ... */
 const char *model_event_name(enum model_event_kind k);
+/* "rx_gbps", "oos", ... */
+const char *model_hist_name(enum model_hist h);
+/* The i-th newest history point of a port (0: the newest), NULL past the end. */
+const struct model_hist_point *model_hist_get(const struct model_port *p, unsigned int i);
 /* The event with sequence number seq, NULL if never logged or overwritten. */
 const struct model_event *model_event_get(const struct model *m, uint64_t seq);
 

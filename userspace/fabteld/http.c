@@ -84,6 +84,29 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+#define JOBS_PREFIX	"/api/v1/jobs/"
+
+/* /api/v1/jobs/<id>/trace: rest is "<id>/trace" */
+static enum MHD_Result job_trace(struct http *h, struct MHD_Connection *c, const char *rest)
+{
+	char id[JOB_ID_LEN];
+	struct json_object *o;
+	size_t n = strcspn(rest, "/");
+
+	if (n == 0 || strcmp(rest + n, "/trace"))
+		return text(c, MHD_HTTP_NOT_FOUND, "not found: want /api/v1/jobs/<job_id>/trace\n");
+	if (n >= sizeof(id))
+		return text(c, MHD_HTTP_NOT_FOUND, "no such job (see /api/v1/jobs)\n");
+	memcpy(id, rest, n);
+	id[n] = '\0';
+	pthread_mutex_lock(&h->m->lock);
+	o = render_trace(h->m, id);
+	pthread_mutex_unlock(&h->m->lock);
+	if (!o)
+		return text(c, MHD_HTTP_NOT_FOUND, "no such job (see /api/v1/jobs)\n");
+	return json(c, o);
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **state)
@@ -149,6 +172,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		pthread_mutex_unlock(&h->m->lock);
 		return json(c, o);
 	}
+	if (!strncmp(url, JOBS_PREFIX, strlen(JOBS_PREFIX)))
+		return job_trace(h, c, url + strlen(JOBS_PREFIX));
 	if (!strcmp(url, "/healthz")) {
 		struct timespec ts;
 
@@ -163,7 +188,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	if (!strcmp(url, "/"))
 		return text(c, MHD_HTTP_OK,
-			    "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /api/v1/events /healthz\n");
+			    "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /api/v1/jobs/<id>/trace /api/v1/events /healthz\n");
 	return text(c, MHD_HTTP_NOT_FOUND, "not found\n");
 }
 

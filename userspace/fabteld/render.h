@@ -17,5 +17,7 @@ struct json_object *render_snapshot(const struct model *m);
 struct json_object *render_jobs(const struct model *m);
 /* The event log, only events with seq > since. */
 struct json_object *render_events(const struct model *m, uint64_t since);
+/* A job's timeline as Chrome trace JSON (trace.c); NULL if no such job. */
+struct json_object *render_trace(const struct model *m, const char *job_id);
 
 #endif /* FABTELD_RENDER_H */
