@@ -7,6 +7,8 @@
 #                   selftests; ends with "N passed, N failed, N skipped"
 #   make demo       install what is missing, build, boot the lab, show rxe live
 #   make sparse     the kernel modules through sparse (also: make C=1)
+#   make install    binaries, fabtel.ko, the systemd unit, config, rules
+#                   (PREFIX=/usr/local, DESTDIR for staging); make uninstall
 #   make clean
 #
 # KDIR: kernel build tree for kmod/.  Default: the running kernel's, if it has
@@ -50,8 +52,47 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh $(ARGS)
 
+# ---- install ----------------------------------------------------------------
+PREFIX ?= /usr/local
+BINDIR := $(PREFIX)/bin
+SBINDIR := $(PREFIX)/sbin
+MODDIR := $(PREFIX)/lib/fabtel
+UNITDIR := $(PREFIX)/lib/systemd/system
+SHAREDIR := $(PREFIX)/share/fabtel
+DOCDIR := $(PREFIX)/share/doc/fabtel
+CONFDIR := /etc/fabtel
+INSTALLED := $(SBINDIR)/fabteld $(BINDIR)/fabtop $(BINDIR)/fabtel-trace \
+	$(BINDIR)/fabtel-traffic $(MODDIR)/fabtel.ko $(UNITDIR)/fabteld.service \
+	$(SHAREDIR)/prometheus/rules.yml $(SHAREDIR)/grafana/fabtel.json
+
+# fakeroce.ko (a test device) and the lab are not installed.  The config
+# file is installed only when there is none: an edited one is kept.
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MODDIR) \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SHAREDIR)/prometheus \
+		$(DESTDIR)$(SHAREDIR)/grafana $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR)
+	install -m 0755 $(O)/fabteld $(DESTDIR)$(SBINDIR)/fabteld
+	install -m 0755 $(O)/fabtop $(O)/fabtel-trace $(O)/fabtel-traffic $(DESTDIR)$(BINDIR)/
+	install -m 0644 kmod/fabtel.ko $(DESTDIR)$(MODDIR)/fabtel.ko
+	sed 's|@SBINDIR@|$(SBINDIR)|' deploy/systemd/fabteld.service \
+		>$(DESTDIR)$(UNITDIR)/fabteld.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/fabteld.service
+	install -m 0644 deploy/prometheus/rules.yml $(DESTDIR)$(SHAREDIR)/prometheus/
+	install -m 0644 deploy/grafana/fabtel.json $(DESTDIR)$(SHAREDIR)/grafana/
+	install -m 0644 README Documentation/*.rst $(DESTDIR)$(DOCDIR)/
+	test -e $(DESTDIR)$(CONFDIR)/fabteld.conf || \
+		install -m 0644 deploy/fabteld.conf $(DESTDIR)$(CONFDIR)/fabteld.conf
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rm -rf $(DESTDIR)$(DOCDIR)
+	-rmdir $(DESTDIR)$(MODDIR) $(DESTDIR)$(SHAREDIR)/prometheus \
+		$(DESTDIR)$(SHAREDIR)/grafana $(DESTDIR)$(SHAREDIR) 2>/dev/null
+	@test ! -e $(DESTDIR)$(CONFDIR)/fabteld.conf || \
+		echo "kept $(DESTDIR)$(CONFDIR)/fabteld.conf (yours to remove)"
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	rm -rf $(O)
 
-.PHONY: all kmod sparse bpf userspace deps check demo clean
+.PHONY: all kmod sparse bpf userspace deps check demo install uninstall clean

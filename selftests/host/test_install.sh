@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_install.sh - `make install` and `make uninstall` into a DESTDIR with
+# a PREFIX: every file where Documentation/fabteld.rst (DEPLOYING) says, the
+# systemd unit valid for systemd-analyze with the binary's path filled in,
+# the installed fabteld accepting the installed config, an edited config
+# kept on reinstall and uninstall, nothing else left behind.
+. "$(dirname "$0")/../lib.sh"
+
+[[ -x $REPO/build/fabteld && -e $REPO/kmod/fabtel.ko ]] ||
+	ktap_skip_all "not built (make)"
+
+ktap_begin 7
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+mk() { make -s -C "$REPO" DESTDIR="$D" PREFIX=/opt/ft "$@" >"$D.log" 2>&1; }
+
+mk install
+ktap_eq "make install: exit 0" "$?" 0
+want="etc/fabtel/fabteld.conf
+opt/ft/bin/fabtel-trace
+opt/ft/bin/fabtel-traffic
+opt/ft/bin/fabtop
+opt/ft/lib/fabtel/fabtel.ko
+opt/ft/lib/systemd/system/fabteld.service
+opt/ft/sbin/fabteld
+opt/ft/share/fabtel/grafana/fabtel.json
+opt/ft/share/fabtel/prometheus/rules.yml"
+ktap_eq "binaries, module, unit, config, rules, dashboard in place" \
+	"$(cd "$D" && find . -type f -not -path './opt/ft/share/doc/*' | sed 's|^\./||' | sort)" "$want"
+ktap_eq "the unit runs the installed fabteld with the installed config" \
+	"$(grep '^ExecStart=' "$D/opt/ft/lib/systemd/system/fabteld.service")" \
+	"ExecStart=/opt/ft/sbin/fabteld --config /etc/fabtel/fabteld.conf"
+# systemd-analyze checks the paths it names: point them into DESTDIR
+sed "s|/opt/ft/sbin/fabteld --config /etc|$D/opt/ft/sbin/fabteld --config $D/etc|" \
+	"$D/opt/ft/lib/systemd/system/fabteld.service" >"$D/fabteld.service"
+if command -v systemd-analyze >/dev/null; then
+	out=$(systemd-analyze verify "$D/fabteld.service" 2>&1)
+	ktap_eq "systemd-analyze verify: no complaint" "$out" ""
+else
+	ktap_skip "systemd-analyze verify" "no systemd-analyze on this host"
+fi
+out=$("$D/opt/ft/sbin/fabteld" --config "$D/etc/fabtel/fabteld.conf" --check-config 2>&1)
+ktap_eq "installed fabteld --check-config on the installed config: exit 0, OK" \
+	"$?:${out%% (*}" "0:fabteld: settings OK"
+
+echo 'window_s = 30' >>"$D/etc/fabtel/fabteld.conf"
+mk install
+mk uninstall
+ktap_eq "uninstall: only the (edited) config is left" \
+	"$(cd "$D" && find . -type f -not -name 'fabteld.service' | sed 's|^\./||')" "etc/fabtel/fabteld.conf"
+ktap_eq "... still edited" "$(tail -1 "$D/etc/fabtel/fabteld.conf")" "window_s = 30"
+rm -f "$D.log"
+ktap_end
