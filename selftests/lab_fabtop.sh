@@ -12,8 +12,9 @@
 #  - a 2 s fablab flap: link_down in the Events pane within two refreshes
 #    of the carrier dropping (both timed in the guest), then link_flap, and
 #    the job's verdict failing;
-#  - Enter on the job shows its QP (the QPN rdma res show qp gives), Escape
-#    goes back, q quits.
+#  - Enter on the job shows its QP (the QPN rdma res show qp gives), t saves
+#    its trace (a Chrome trace with its port's Gb/s track), Escape goes
+#    back, q quits.
 #
 # Layout at 40x10 and 250x60, every key, and fabteld dying and coming back
 # are in host/test_fabtop.sh (no RDMA needed for those).
@@ -25,7 +26,7 @@ T="tmux -L fabtop -f /dev/null"
 NET=/sys/class/net/eth0
 HW=/sys/class/infiniband/rxa/ports/1/hw_counters
 
-ktap_begin 12
+ktap_begin 14
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -46,7 +47,7 @@ write_bw "-D 240 -u 18" "sh -c 'echo \$\$ >/sys/fs/cgroup/job_77/cgroup.procs; e
 bw=$!
 wait_for 60 lab a 'rdma res show qp | grep -q "comm ib_write_bw"'
 
-lab a "$T kill-server 2>/dev/null; TERM=xterm-256color $T new-session -d -x 160 -y 48 '$FABTOP -d 1'" >/dev/null
+lab a "$T kill-server 2>/dev/null; TERM=xterm-256color $T new-session -d -c /tmp -x 160 -y 48 '$FABTOP -d 1'" >/dev/null
 cap() { lab a "$T capture-pane -p"; }
 cap_has() { cap | grep -Eq "$1"; }	# for wait_for
 # col FILE NAME: the rxa row's cell under column NAME (cells are one word)
@@ -63,6 +64,12 @@ qpn=$(lab a "rdma res show qp | awk '/comm ib_write_bw/ { for (i = 1; i < NF; i+
 lab a "$T send-keys Tab; sleep 0.3; $T send-keys Enter" >/dev/null
 ktap_check "Enter on job 77 lists its QP $qpn (rdma res show qp)" \
 	wait_for 10 cap_has "^ *${qpn:-none} +rxa/1 "
+lab a "rm -f /tmp/fabtel-job-77-*.json; $T send-keys t" >/dev/null
+ktap_check "t in the job: 'saved as fabtel-job-77-...json' on the status line" \
+	wait_for 10 cap_has 'trace of job 77 \([0-9]+ events\) saved as fabtel-job-77-'
+ktap_eq "... a Chrome trace of job 77 in fabtop's directory, with its rxa/1 Gb/s track" \
+	"$(lab a "jq -r '\"\\(.otherData.job_id) \\([.traceEvents[] | select(.ph == \"C\") | .name] | index(\"rxa/1 Gb/s\") != null)\"' /tmp/fabtel-job-77-*.json")" \
+	"77 true"
 lab a "$T send-keys Escape" >/dev/null
 ktap_check "Escape goes back to the panes" wait_for 10 cap_has '^NIC +NETDEV'
 

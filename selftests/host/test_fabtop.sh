@@ -17,7 +17,7 @@ for tool in curl jq tmux busybox; do
 	command -v $tool >/dev/null || ktap_skip_all "$tool missing (scripts/deps.sh)"
 done
 
-ktap_begin 22
+ktap_begin 23
 
 TMP=$(mktemp -d)
 chmod 755 "$TMP"		# fabteld started as root reads the fixture as nobody
@@ -252,6 +252,10 @@ wait_for 5 cap_has '^Job 4242'
 ktap_eq "Enter on job 4242: its QPs (4711 RTS, 4712 ERR), not job 77's" \
 	"$(cap | awk '$1 ~ /^(4711|4712|99)$/ { print $1, $3 }' | tr '\n' ' ')" \
 	"4711 RTS 4712 ERR "
+# t: the fixture server has no trace endpoint; fabtop says so (the lab saves one)
+$T send-keys -t fabtop t
+ktap_check "t without a trace endpoint: 'not saved' and why, on the status line" \
+	wait_for 10 cap_has 'trace of job 4242 not saved: fabteld has no job 4242 \(or no trace export\)'
 $T kill-server 2>/dev/null
 
 # ---- errors ----

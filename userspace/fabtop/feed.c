@@ -52,6 +52,7 @@ struct feed {
 	bool running, stop;
 	struct frame *latest;
 	struct feed_status st;
+	char trace_job[128];		/* a trace export asked for, "" none */
 };
 
 double feed_now(void)
@@ -341,6 +342,78 @@ static void publish(struct feed *f, struct frame *fr, const struct feed_status *
 	pthread_mutex_unlock(&f->lock);
 }
 
+/* ---- trace export ---------------------------------------------------------- */
+
+static struct json_object *get_trace(struct feed *f, const char *job, char *why, size_t len)
+{
+	struct feed_status st = { 0 };
+	struct json_object *o = NULL;
+	char path[512], *esc;
+	int rc;
+
+	if (f->o.standalone) {
+		pthread_mutex_lock(&f->model->lock);
+		o = render_trace(f->model, job);
+		pthread_mutex_unlock(&f->model->lock);
+		if (!o)
+			snprintf(why, len, "no job %s", job);
+		return o;
+	}
+	esc = curl_easy_escape(f->curl, job, 0);
+	if (!esc) {
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/api/v1/jobs/%s/trace", esc);
+	curl_free(esc);
+	rc = http_json(f, path, &o, &st);
+	if (rc == 404)
+		snprintf(why, len, "fabteld has no job %s (or no trace export)", job);
+	else if (rc)
+		snprintf(why, len, "%s", st.error);
+	return rc ? NULL : o;
+}
+
+/* Save a job's trace; what happened in st's notice. */
+static void export_trace(struct feed *f, const char *job, struct feed_status *st)
+{
+	char name[256], safe[128], why[400] = "", stamp[32];
+	struct json_object *o, *ev;
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
+	int n = 0;
+
+	o = get_trace(f, job, why, sizeof(why));
+	/* the job id in a file name: nothing that makes a path */
+	for (i = 0; job[i] && i < sizeof(safe) - 1; i++)
+		safe[i] = (job[i] == '/' || job[i] == '\\' || (unsigned char)job[i] < 32) ? '_' : job[i];
+	safe[i] = '\0';
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(name, sizeof(name), "fabtel-job-%s-%s.json", safe, stamp);
+	if (o && json_object_object_get_ex(o, "traceEvents", &ev))
+		n = (int)json_object_array_length(ev);
+	if (o && json_object_to_file_ext(name, o, JSON_C_TO_STRING_PLAIN) < 0)
+		snprintf(why, sizeof(why), "cannot write %s: %s", name, strerror(errno));
+	st->notice_bad = !o || why[0];
+	if (st->notice_bad)
+		snprintf(st->notice, sizeof(st->notice), "trace of job %s not saved: %s", job, why);
+	else
+		snprintf(st->notice, sizeof(st->notice), "trace of job %s (%d events) saved as %s",
+			 job, n, name);
+	st->notice_at = feed_now();
+	json_object_put(o);
+}
+
+void feed_request_trace(struct feed *f, const char *job_id)
+{
+	pthread_mutex_lock(&f->lock);
+	snprintf(f->trace_job, sizeof(f->trace_job), "%s", job_id);
+	pthread_cond_signal(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+}
+
 static void *fetcher(void *arg)
 {
 	struct feed *f = arg;
@@ -364,8 +437,24 @@ static void *fetcher(void *arg)
 			next.tv_nsec -= 1000000000L;
 		}
 		pthread_mutex_lock(&f->lock);
-		while (!f->stop && pthread_cond_timedwait(&f->cond, &f->lock, &next) != ETIMEDOUT)
-			;
+		while (!f->stop) {
+			if (f->trace_job[0]) {
+				char job[sizeof(f->trace_job)];
+				struct feed_status ts = { 0 };
+
+				snprintf(job, sizeof(job), "%s", f->trace_job);
+				f->trace_job[0] = '\0';
+				pthread_mutex_unlock(&f->lock);
+				export_trace(f, job, &ts);
+				pthread_mutex_lock(&f->lock);
+				snprintf(f->st.notice, sizeof(f->st.notice), "%s", ts.notice);
+				f->st.notice_at = ts.notice_at;
+				f->st.notice_bad = ts.notice_bad;
+				continue;
+			}
+			if (pthread_cond_timedwait(&f->cond, &f->lock, &next) == ETIMEDOUT)
+				break;
+		}
 	}
 	pthread_mutex_unlock(&f->lock);
 	return NULL;

@@ -34,6 +34,9 @@ struct feed_status {
 	char error[320];		/* what failed, whole: "fabteld at URL unreachable (...)" */
 	char brief[96];			/* the same for narrow screens */
 	double last_ok;			/* Unix s of the last fetch that worked, 0 never */
+	char notice[600];		/* the outcome of the last trace export */
+	double notice_at;		/* when (Unix s), 0 none */
+	bool notice_bad;
 };
 
 struct feed;
@@ -55,6 +58,13 @@ void feed_stop(struct feed *f);
 /* The newest frame, referenced (feed_put it), or NULL; and the status. */
 struct frame *feed_get(struct feed *f, struct feed_status *st);
 void feed_put(struct feed *f, struct frame *fr);
+
+/*
+ * Ask the fetcher thread to save job_id's trace (/api/v1/jobs/<id>/trace,
+ * Chrome trace JSON) as fabtel-job-<id>-<time>.json in the current
+ * directory; the outcome comes back as the status's notice.
+ */
+void feed_request_trace(struct feed *f, const char *job_id);
 
 /* Now, Unix seconds (what frame and status times are in). */
 double feed_now(void);

@@ -24,6 +24,8 @@
 
 enum { CP_GOOD = 1, CP_WARN, CP_BAD, CP_HEAD, CP_FOCUS };
 
+#define NOTICE_S	8	/* how long a trace export's outcome stays shown */
+
 struct pane {
 	int sort_col;
 	bool reverse;
@@ -366,6 +368,10 @@ static void draw_status(struct ui *u)
 		put_line(y, line, A_BOLD, 0);
 		return;
 	}
+	if (u->st.notice_at && feed_now() - u->st.notice_at < NOTICE_S) {
+		put_line(y, u->st.notice, A_BOLD, u->st.notice_bad ? color_pair(u, RC_BAD) : 0);
+		return;
+	}
 	if (u->st.failing) {
 		age_text(age, sizeof(age), data_age(u));
 		snprintf(line, sizeof(line), "%s; %s%s%s", u->st.error,
@@ -390,6 +396,7 @@ static const char *const help_text[] = {
 	"  Tab, Shift-Tab     next, previous pane",
 	"  Up Down PgUp PgDn  move in the pane (also Home, End)",
 	"  Enter              on a job: its reasons, QPs and events (Esc: back)",
+	"  t                  on a job: save its fabric timeline (Chrome trace JSON)",
 	"  s, S               sort by the next column, reverse the order",
 	"  /                  filter the pane: rows containing the text",
 	"  Esc                clear the filter (in a job: back)",
@@ -513,6 +520,19 @@ static void open_detail(struct ui *u)
 		u->detail = false;
 }
 
+/* t: save the job's trace (the one open, else the one under the cursor) */
+static void save_trace(struct ui *u)
+{
+	struct pane *p = &u->main[TAB_JOBS];
+	struct table *t = pane_table(u, TAB_JOBS);
+	unsigned int n = pane_view(u, TAB_JOBS);
+
+	if (u->detail)
+		feed_request_trace(u->feed, u->job);
+	else if (u->focus_main == TAB_JOBS && t && n && p->cursor < n)
+		feed_request_trace(u->feed, t->row[u->idx[p->cursor]].id);
+}
+
 static void close_detail(struct ui *u)
 {
 	if (u->have_dtab)
@@ -601,6 +621,9 @@ static bool key(struct ui *u, int ch)
 		break;
 	case '\n': case '\r': case KEY_ENTER:
 		open_detail(u);
+		break;
+	case 't':
+		save_trace(u);
 		break;
 	case 27: case KEY_BACKSPACE: case KEY_LEFT: case 127:
 		if (p->filter[0] && ch == 27)
