@@ -1,71 +1,197 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# demo.sh - what `make demo` runs (first version): boot the two-host lab,
-# run RDMA traffic from a to b, inject a loss/reorder burst and a carrier
-# flap, and show both hosts' Soft-RoCE counters live as they move.
+# demo.sh - what `make demo` runs: fabtel end to end on the two-host lab.
 #
-# usage: demo.sh [--headless] [--keep] [--seconds N]
+#   - boots the lab (or, with --reuse-lab, uses the one that is up);
+#   - on a: fabtel.ko, and fakeroce.ko with an mlx5 port fre0 with PFC on
+#     priority 3 (rxe has no DCB); fabteld on a and b;
+#   - two Slurm-like jobs on a: job 1001 "training" (ib_write_bw loops to b)
+#     and job 1002 (one idle QP to b, fabtel-traffic);
+#   - a fault schedule: a loss burst, reordering, a 300 ms flap, a 2 s
+#     flap, a pause storm on the fakeroce port;
+#   - interactive: fabtop on this terminal, over a's forwarded port, while
+#     the schedule runs; headless (--headless, or no terminal): the
+#     schedule, then a summary of every job's verdict and reasons and of
+#     the port-level storms, and the faulted job's trace saved as JSON.
+#
+# usage: demo.sh [--headless] [--keep] [--reuse-lab] [--out DIR]
+#   --keep       leave the lab up afterwards (scripts/fablab down ends it)
+#   --reuse-lab  run in the lab that is up (the selftests do), leave it up
+#   --out DIR    where the summary (summary.json) and trace go
+#                (default build/demo)
 set -uo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 FABLAB=$REPO/scripts/fablab
-headless=0
-keep=0
-seconds=36
+B=$REPO/build
+headless=0 keep=0 reuse=0 out=$B/demo
 
 while (($#)); do
 	case $1 in
 	--headless) headless=1 ;;
 	--keep) keep=1 ;;
-	--seconds) seconds=${2:?}; shift ;;
-	*) echo "demo: unknown argument $1 (--headless, --keep, --seconds N)" >&2; exit 2 ;;
+	--reuse-lab) reuse=1 keep=1 ;;
+	--out) out=${2:?--out wants a directory}; shift ;;
+	*) echo "demo: unknown argument $1 (--headless, --keep, --reuse-lab, --out DIR)" >&2
+	   exit 2 ;;
 	esac
 	shift
 done
-[[ -t 1 ]] || headless=1
+[[ -t 0 && -t 1 ]] || headless=1
+for f in "$B/fabteld" "$B/fabtop" "$B/fabtel-traffic" "$REPO/kmod/fabtel.ko" \
+	 "$REPO/kmod/fakeroce.ko"; do
+	[[ -e $f ]] || { echo "demo: $f missing: run make first" >&2; exit 1; }
+done
+mkdir -p "$out" || exit 1
+LOG=$out/schedule.log
+: >"$LOG"
+
+run() { "$FABLAB" run "$@"; }
+say() { printf '%s  %s\n' "$(date +%T)" "$*" | tee -a "$LOG" >&2; }
+[[ $headless == 0 ]] && say() { printf '%s  %s\n' "$(date +%T)" "$*" >>"$LOG"; }
 
 cleanup() {
-	"$FABLAB" run b -- 'pkill ib_write_bw' >/dev/null 2>&1
-	"$FABLAB" run a -- 'pkill ib_write_bw' >/dev/null 2>&1
-	((keep)) || "$FABLAB" down
+	"$FABLAB" impair a clear >/dev/null 2>&1
+	for h in a b; do
+		run "$h" -- 'pkill -f "demo-loop"; pkill ib_write_bw; pkill fabtel-traffic; pkill fabteld' \
+			>/dev/null 2>&1
+	done
+	run a -- 'echo 0 >/sys/kernel/fakeroce/del_device; rmmod fakeroce fabtel' >/dev/null 2>&1
+	((keep)) || "$FABLAB" down >/dev/null 2>&1
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-"$FABLAB" down >/dev/null 2>&1
-"$FABLAB" up || exit 1
+if ((reuse)); then
+	"$FABLAB" status >/dev/null 2>&1 || { echo "demo: --reuse-lab: no lab is up" >&2; exit 1; }
+else
+	say "booting the lab (two QEMU guests, Soft-RoCE between them)"
+	"$FABLAB" down >/dev/null 2>&1
+	"$FABLAB" up >>"$LOG" 2>&1 || { echo "demo: the lab did not come up ($LOG)" >&2; exit 1; }
+fi
+PA=$("$FABLAB" port a)
+PB=$("$FABLAB" port b)
 
-C="rcvd_pkts sent_pkts rcvd_seq_err completer_retry_err out_of_seq_request duplicate_request link_downed"
-snap() { # host -> "name value" lines
-	"$FABLAB" run "$1" -- "cd /sys/class/infiniband/rx$1/ports/1/hw_counters &&
-		for c in $C; do echo \$c \$(cat \$c); done;
-		echo carrier_changes \$(cat /sys/class/net/eth0/carrier_changes)"
-}
-
-"$FABLAB" run b -- "ib_write_bw -d rxb -x 1 -D $((seconds + 5)) >/tmp/demo-srv.log 2>&1" &
-for _ in $(seq 50); do
-	"$FABLAB" run b -- 'ss -ltn | grep -q ":18515 "' && break
+# ---- modules, fabteld ----------------------------------------------------------
+say "a: fabtel.ko, and fakeroce.ko with an mlx5 port (fre0, PFC on priority 3)"
+run a -- "rmmod fakeroce fabtel 2>/dev/null; modprobe ib_core &&
+	insmod $REPO/kmod/fabtel.ko && insmod $REPO/kmod/fakeroce.ko &&
+	echo 100 >/sys/module/fabtel/parameters/storm_ms &&
+	echo '0 mlx5' >/sys/kernel/fakeroce/new_device && ip link set fre0 up &&
+	echo 8 >/sys/kernel/debug/fakeroce/0/dcb/pfc_en" >>"$LOG" 2>&1 ||
+	{ echo "demo: loading the modules on a failed ($LOG)" >&2; exit 1; }
+for h in a b; do
+	run "$h" -- "pkill fabteld; $B/fabteld --listen 0.0.0.0:9465 --set window_s=20 \
+		--set hold_s=300 >/tmp/fabteld.log 2>&1 &" >/dev/null
+done
+for _ in $(seq 150); do
+	curl -sf "http://127.0.0.1:$PA/healthz" >/dev/null &&
+		curl -sf "http://127.0.0.1:$PB/healthz" >/dev/null && break
 	sleep 0.2
 done
-"$FABLAB" run a -- "ib_write_bw -d rxa -x 1 -D $((seconds + 2)) 10.77.0.2 >/tmp/demo-cli.log 2>&1" &
+curl -sf "http://127.0.0.1:$PA/healthz" >/dev/null ||
+	{ echo "demo: fabteld on a does not answer" >&2; exit 1; }
+say "fabteld on a and b: http://127.0.0.1:$PA/metrics  http://127.0.0.1:$PB/metrics"
 
-start=$SECONDS
-phase="clean traffic a -> b"
-while ((SECONDS - start < seconds)); do
-	t=$((SECONDS - start))
-	if ((t >= seconds / 3)) && [[ $phase == clean* ]]; then
-		"$FABLAB" impair a delay 1ms reorder 25% 50% loss 1%
-		phase="netem on a: delay 1ms, reorder 25%, loss 1%"
-	elif ((t >= 2 * seconds / 3)) && [[ $phase == netem* ]]; then
-		"$FABLAB" impair a clear
-		"$FABLAB" flap a --down-ms 500 >/dev/null 2>&1
-		phase="netem cleared; a's link flapped (500 ms down)"
-	fi
-	frame=$(paste <(snap a) <(snap b) | awk '{ printf "  %-22s %14s %14s\n", $1, $2, $4 }')
-	((headless)) || printf '\033[H\033[2J'
-	printf 'fabtel demo  t=%3ds  %s\n  %-22s %14s %14s\n%s\n\n' "$t" "$phase" \
-		counter "a (rxa)" "b (rxb)" "$frame"
-	sleep 2
-done
-echo "demo: done. (fablab status / fablab run a -- CMD while --keep leaves the lab up)"
+# ---- the jobs ----------------------------------------------------------------------
+# 1001: ib_write_bw in 10 s rounds, server on b and client on a in cgroup
+# job_1001 (QP timeout 18: about 1 s, so TCG alone makes no ACK timeouts);
+# a round that dies to a fault is followed by the next.
+run b -- "mkdir -p /sys/fs/cgroup/job_1001 /sys/fs/cgroup/job_1002
+	setsid bash -c 'echo \$\$ >/sys/fs/cgroup/job_1001/cgroup.procs; exec -a demo-loop bash -c \"
+		while :; do ib_write_bw -d rxb -x 1 -D 10 -u 18 >/dev/null 2>&1; done\"' >/dev/null 2>&1 &
+	setsid $B/fabtel-traffic --server --forever --port 18601 \
+		--cgroup /sys/fs/cgroup/job_1002 >/tmp/demo-srv2.log 2>&1 &" >/dev/null
+# perftest listens on TCP 18515; fabtel-traffic is an rdma_cm listener
+run b -- 'for i in $(seq 100); do
+		ss -ltn | grep -q ":18515 " && rdma res show cm_id | grep -q ":18601" && exit 0
+		sleep 0.2
+	done; exit 1' >/dev/null || say "warning: the servers on b are slow to listen"
+run a -- "mkdir -p /sys/fs/cgroup/job_1001 /sys/fs/cgroup/job_1002
+	setsid bash -c 'echo \$\$ >/sys/fs/cgroup/job_1001/cgroup.procs; exec -a demo-loop bash -c \"
+		while :; do ib_write_bw -d rxa -x 1 -D 10 -u 18 10.77.0.2 >/dev/null 2>&1; sleep 1; done\"' >/dev/null 2>&1 &
+	setsid $B/fabtel-traffic 10.77.0.2 --port 18601 --rate 0.005 --size 64 --duration 3600 \
+		--timeout 16 --cgroup /sys/fs/cgroup/job_1002 >/tmp/demo-idle.log 2>&1 &" >/dev/null
+say "jobs on a: 1001 (ib_write_bw rounds to b), 1002 (an idle QP to b)"
+
+# ---- the fault schedule ----------------------------------------------------------------
+schedule() {
+	sleep 15
+	say "fault: loss burst on a's link (netem loss 5%, 6 s)"
+	"$FABLAB" impair a loss 5% >/dev/null
+	sleep 6
+	"$FABLAB" impair a clear >/dev/null
+	sleep 4
+	say "fault: reordering on a's link (netem delay 1ms reorder 25% 50%, 6 s)"
+	"$FABLAB" impair a delay 1ms reorder 25% 50% >/dev/null
+	sleep 6
+	"$FABLAB" impair a clear >/dev/null
+	sleep 4
+	say "fault: a 300 ms flap of a's link"
+	"$FABLAB" flap a --down-ms 300 >/dev/null
+	sleep 8
+	say "fault: a 2 s flap of a's link"
+	"$FABLAB" flap a --down-ms 2000 >/dev/null
+	sleep 6
+	say "fault: a pause storm on fakeroce0 priority 3 (4 s)"
+	run a -- 'echo 5000 >/sys/kernel/debug/fakeroce/0/dcb/prio3_requests_rate' >/dev/null
+	sleep 4
+	run a -- 'echo 0 >/sys/kernel/debug/fakeroce/0/dcb/prio3_requests_rate' >/dev/null
+	sleep 5
+	say "schedule done"
+}
+
+if ((headless)); then
+	schedule
+else
+	cat <<EOF
+fabtel demo: fabtop is about to open on guest a's fabteld.  Faults start in
+15 s (loss, reorder, a 300 ms flap, a 2 s flap, a pause storm on fakeroce0):
+watch the NICs pane, the Events log, and job 1001 turn degraded, then
+failing.  Tab to Jobs, Enter on 1001 for its QPs, t saves its trace; q quits.
+
+  /metrics (a):   http://127.0.0.1:$PA/metrics
+  jobs (a):       http://127.0.0.1:$PA/api/v1/jobs
+  trace of 1001:  http://127.0.0.1:$PA/api/v1/jobs/1001/trace
+  /metrics (b):   http://127.0.0.1:$PB/metrics
+EOF
+	sleep 4
+	schedule &
+	sched=$!
+	(cd "$out" && "$B/fabtop" --url "http://127.0.0.1:$PA")
+	kill "$sched" 2>/dev/null
+	wait "$sched" 2>/dev/null
+fi
+
+# ---- the summary ------------------------------------------------------------------------
+curl -sf "http://127.0.0.1:$PA/api/v1/jobs" >"$out/jobs-a.json"
+curl -sf "http://127.0.0.1:$PB/api/v1/jobs" >"$out/jobs-b.json"
+curl -sf "http://127.0.0.1:$PA/api/v1/snapshot" >"$out/snapshot-a.json"
+curl -sf "http://127.0.0.1:$PA/api/v1/events" >"$out/events-a.json"
+curl -sf "http://127.0.0.1:$PA/api/v1/jobs/1001/trace" >"$out/trace-1001.json"
+jq -n --slurpfile ja "$out/jobs-a.json" --slurpfile jb "$out/jobs-b.json" \
+	--slurpfile sa "$out/snapshot-a.json" '
+	def jobs($h; $j): [$j[0].jobs[] | {host: $h, job_id, verdict,
+		reasons: [.reasons[] | {reason, severity, device, port, count}],
+		culprit: (.culprit | if . then {reason, device, port} else null end)}];
+	{jobs: (jobs("a"; $ja) + jobs("b"; $jb)),
+	 storms: [$sa[0].ports[] | select(.pfc) | . as $p | .pfc[] | select(.storms > 0) |
+		{host: "a", device: $p.device, port: $p.port, priority, storms}]}' >"$out/summary.json" ||
+	{ echo "demo: no summary: fabteld did not answer" >&2; exit 1; }
+{
+	echo
+	echo "fabtel demo: what fabteld concluded"
+	jq -r '.jobs[] | "  \(.host)  job \(.job_id): \(.verdict)" +
+		(if .culprit then "  (culprit: \(.culprit.reason) on \(.culprit.device)/\(.culprit.port))" else "" end),
+		(.reasons[] | "        \(.severity): \(.reason) on \(.device)/\(.port) x\(.count)")' \
+		"$out/summary.json"
+	jq -r '.storms[] | "  \(.host)  pause storm: \(.device)/\(.port) priority \(.priority), \(.storms) storm(s)"' \
+		"$out/summary.json"
+	echo
+	echo "  schedule:  $LOG"
+	echo "  summary:   $out/summary.json"
+	echo "  trace:     $out/trace-1001.json (open in ui.perfetto.dev)"
+	((keep)) && echo "  the lab is still up: http://127.0.0.1:$PA/metrics; scripts/fablab down ends it"
+} | tee "$out/summary.txt"
+exit 0

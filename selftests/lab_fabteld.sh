@@ -101,7 +101,7 @@ ktap_check "Prometheus is up and scrapes both guests" \
 # a server takes one client at a time: one per job on b, in the job's cgroup
 lab b "$TRAFFIC --server --forever --cgroup /sys/fs/cgroup/job_4242 >/tmp/srv.log 2>&1 &
 	$TRAFFIC --server --forever --port 18601 --cgroup /sys/fs/cgroup/job_5151 >/tmp/srv2.log 2>&1 &
-	for i in \$(seq 100); do ss -ltn | grep -q ':18601 ' && exit 0; sleep 0.2; done; exit 1"
+	for i in \$(seq 100); do rdma res show cm_id | grep -q ':18601' && exit 0; sleep 0.2; done; exit 1"
 # job 5151: one 64-byte WRITE at the start, then an idle QP on rxa/1
 lab a "$TRAFFIC 10.77.0.2 --port 18601 --rate 0.005 --duration 150 --size 64 --timeout 16 \
 	--cgroup /sys/fs/cgroup/job_5151 >/tmp/idle.log 2>&1 &"
@@ -145,15 +145,7 @@ ktap_eq "fabtel_link_flaps_total on a moved by 1" \
 
 # ---- the job's timeline as a Chrome trace ------------------------------------------------
 api "$PA" /api/v1/jobs/4242/trace >"$PROM_DIR/trace.json"
-shape=$(jq -r '
-	def num: type == "number";
-	[.traceEvents[] | select(
-		(.ph | IN("M", "X", "i", "C") | not) or (.name | type) != "string" or (.pid | num | not) or
-		(.ph != "M" and (.ts | num | not)) or
-		(.ph == "X" and ((.dur | num | not) or .dur < 0 or (.tid | num | not))) or
-		(.ph == "i" and (.s | IN("t", "p", "g") | not)) or
-		(.ph == "C" and ((.args | type) != "object" or ([.args[] | num] | all | not))) or
-		(.ph == "M" and (.args.name | type) != "string"))] | length' "$PROM_DIR/trace.json")
+shape=$(trace_shape_errors "$PROM_DIR/trace.json")
 ktap_eq "trace: valid Chrome trace events (ph, name, pid, ts; X dur; i scope; C numeric args)" \
 	"$shape" 0
 ktap_eq "trace: timestamps never go back" \

@@ -176,3 +176,18 @@ write_bw() {
 	wait "$srv"
 	return "$rc"
 }
+
+# trace_shape_errors FILE: how many events of a Chrome trace JSON lack what
+# the format requires (ph, name, pid; ts but for metadata; X: dur >= 0 and
+# tid; i: scope; C: numeric args; M: args.name).  0 when all are well.
+trace_shape_errors() {
+	jq -r '
+	def num: type == "number";
+	[.traceEvents[] | select(
+		(.ph | IN("M", "X", "i", "C") | not) or (.name | type) != "string" or (.pid | num | not) or
+		(.ph != "M" and (.ts | num | not)) or
+		(.ph == "X" and ((.dur | num | not) or .dur < 0 or (.tid | num | not))) or
+		(.ph == "i" and (.s | IN("t", "p", "g") | not)) or
+		(.ph == "C" and ((.args | type) != "object" or ([.args[] | num] | all | not))) or
+		(.ph == "M" and (.args.name | type) != "string"))] | length' "$1"
+}
