@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -548,6 +549,9 @@ struct collect_bpf {
 	struct fabbpf *fb;
 	struct wire_loader *wl;
 	struct model *m;
+	pthread_t events;		/* polls the ring buffers: flaps logged at once */
+	bool events_running;
+	atomic_bool events_stop;
 };
 
 static void on_flap(const struct flap_event *e, void *ctx)
@@ -700,8 +704,36 @@ int collect_init(struct model *m, const struct config *cfg)
 	return 0;
 }
 
+/*
+ * The BPF ring buffers are polled by a thread of their own, so a carrier
+ * event is logged (with the kernel's time) when it comes, not after the
+ * collection pass that happens to be running.  The handlers take m->lock.
+ */
+static void *events_thread(void *arg)
+{
+	struct collect_bpf *b = arg;
+
+	while (!b->events_stop)
+		fabbpf_poll(b->fb, 200);
+	return NULL;
+}
+
+void collect_start_events(struct model *m)
+{
+	if (!m->bpf || !m->bpf->fb || m->bpf->events_running ||
+	    (m->src[SRC_BPF_FLAP] != SRC_UP && m->src[SRC_BPF_QP] != SRC_UP &&
+	     m->src[SRC_BPF_RXE] != SRC_UP))
+		return;
+	m->bpf->events_running = !pthread_create(&m->bpf->events, NULL, events_thread, m->bpf);
+}
+
 void collect_fini(struct model *m)
 {
+	if (m->bpf && m->bpf->events_running) {
+		m->bpf->events_stop = true;
+		pthread_join(m->bpf->events, NULL);
+		m->bpf->events_running = false;
+	}
 	if (m->bpf) {
 		wire_loader_close(m->bpf->wl);
 		fabbpf_close(m->bpf->fb);
@@ -715,8 +747,9 @@ void collect_wait(struct model *m, int ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
-	if (m->bpf && m->bpf->fb && (m->src[SRC_BPF_FLAP] == SRC_UP || m->src[SRC_BPF_QP] == SRC_UP ||
-				     m->src[SRC_BPF_RXE] == SRC_UP)) {
+	if (m->bpf && m->bpf->fb && !m->bpf->events_running &&
+	    (m->src[SRC_BPF_FLAP] == SRC_UP || m->src[SRC_BPF_QP] == SRC_UP ||
+	     m->src[SRC_BPF_RXE] == SRC_UP)) {
 		fabbpf_poll(m->bpf->fb, ms);
 		return;
 	}
@@ -829,8 +862,14 @@ static void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 		p->carrier = rp->carrier;
 		if (was_carrier < 0) {
 			p->carrier_logged = p->carrier;
-		} else if (p->carrier >= 0 && p->carrier != p->carrier_logged) {
-			/* a change the flap program did not report first */
+		} else if (p->carrier >= 0 && p->carrier != p->carrier_logged &&
+			   m->src[SRC_BPF_FLAP] != SRC_UP) {
+			/*
+			 * Without the flap program, a change seen by sampling.  With
+			 * it, its events (exact, handled as they come) are the word:
+			 * a reading taken before an event it has already reported
+			 * would log the change a second time, backwards.
+			 */
 			p->carrier_logged = p->carrier;
 			log_event(m, p->carrier ? EV_LINK_UP : EV_LINK_DOWN, p->device, p->port, now);
 		}

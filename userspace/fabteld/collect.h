@@ -186,7 +186,9 @@ int collect_init(struct model *m, const struct config *cfg);
 void collect_attach_wire(struct model *m);
 /* One pass over all sources; takes m->lock only to publish. */
 void collect_sample(struct model *m);
-/* Wait up to ms for BPF events (handled), or just sleep without BPF. */
+/* Poll BPF events in a thread of their own from now on (fabteld's loop). */
+void collect_start_events(struct model *m);
+/* Wait up to ms for BPF events (handled), or just sleep. */
 void collect_wait(struct model *m, int ms);
 void collect_fini(struct model *m);
 

@@ -257,6 +257,7 @@ int main(int argc, char **argv)
 			model.src[s] != SRC_UP ? model.why[s] : "");
 	fprintf(stderr, "fabteld: serving http://%s:%u/metrics\n", cfg.listen_addr,
 		cfg.listen_port);
+	collect_start_events(&model);
 	next = mono_ms() + cfg.interval_ms;
 	while (!stop) {
 		now = mono_ms();
