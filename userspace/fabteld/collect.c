@@ -837,7 +837,6 @@ static void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 		struct model_port *p = find_port(m, rp->device, rp->port);
 		uint64_t before;
 		bool was_storm;
-		int was_carrier;
 
 		if (!p) {
 			for (k = 0; k < MODEL_MAX_PORTS && m->ports[k].present; k++)
@@ -848,6 +847,7 @@ static void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 			memset(p, 0, sizeof(*p));
 			p->present = true;
 			p->carrier = -1;
+			p->carrier_logged = -1;
 			snprintf(p->device, sizeof(p->device), "%s", rp->device);
 			p->port = rp->port;
 			if (m->samples)		/* not the ports there at start */
@@ -858,12 +858,11 @@ static void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 		p->ifindex = p->netdev[0] ? (int)if_nametoindex(p->netdev) : 0;
 		snprintf(p->driver, sizeof(p->driver), "%s", rp->driver[0] ? rp->driver : "-");
 		snprintf(p->state, sizeof(p->state), "%s", rp->state);
-		was_carrier = p->carrier;
 		p->carrier = rp->carrier;
-		if (was_carrier < 0) {
+		if (p->carrier_logged < 0) {
 			p->carrier_logged = p->carrier;
 		} else if (p->carrier >= 0 && p->carrier != p->carrier_logged &&
-			   m->src[SRC_BPF_FLAP] != SRC_UP) {
+			   (m->src[SRC_BPF_FLAP] != SRC_UP || p->ifindex <= 0)) {
 			/*
 			 * Without the flap program, a change seen by sampling.  With
 			 * it, its events (exact, handled as they come) are the word:

@@ -10,6 +10,7 @@
  * 400).
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <netdb.h>
@@ -163,7 +164,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		if (arg) {
 			errno = 0;
 			since = strtoull(arg, &end, 10);
-			if (!*arg || *end || errno || arg[0] == '-' || since == ULLONG_MAX)
+			if (!isdigit((unsigned char)arg[0]) || *end || errno || since == ULLONG_MAX)
 				return text(c, MHD_HTTP_BAD_REQUEST,
 					    "since: want an event sequence number\n");
 		}
