@@ -758,7 +758,7 @@ void collect_wait(struct model *m, int ms)
 
 /* ---- folding the readings into the model (under the lock) ------------- */
 
-static struct model_port *find_port(struct model *m, const char *dev, uint32_t port)
+const struct model_port *model_find_port(const struct model *m, const char *dev, uint32_t port)
 {
 	unsigned int i;
 
@@ -767,6 +767,12 @@ static struct model_port *find_port(struct model *m, const char *dev, uint32_t p
 		    !strcmp(m->ports[i].device, dev))
 			return &m->ports[i];
 	return NULL;
+}
+
+/* the collector's own, writable view of the same lookup */
+static struct model_port *find_port(struct model *m, const char *dev, uint32_t port)
+{
+	return (struct model_port *)model_find_port(m, dev, port);
 }
 
 static struct model_job *find_job(struct model *m, const struct job_match *id, bool create,

@@ -173,6 +173,8 @@ const char *model_ctr_name(enum model_ctr c);
 const char *model_event_kind(enum health_sig s);
 /* "link_flap", "pause_storm", ... */
 const char *model_event_name(enum model_event_kind k);
+/* A present port by device name and number, NULL if none. */
+const struct model_port *model_find_port(const struct model *m, const char *dev, uint32_t port);
 /* "rx_gbps", "oos", ... */
 const char *model_hist_name(enum model_hist h);
 /* The i-th newest history point of a port (0: the newest), NULL past the end. */

@@ -488,18 +488,6 @@ static struct json_object *jreason(const struct health_reason *r)
 	return o;
 }
 
-static const struct model_port *find_model_port(const struct model *m, const char *device,
-						 uint32_t port)
-{
-	unsigned int i;
-
-	for (i = 0; i < MODEL_MAX_PORTS; i++)
-		if (m->ports[i].present && m->ports[i].port == port &&
-		    !strcmp(m->ports[i].device, device))
-			return &m->ports[i];
-	return NULL;
-}
-
 struct json_object *render_jobs(const struct model *m)
 {
 	struct json_object *o = json_object_new_object(), *jobs = json_object_new_array();
@@ -540,7 +528,7 @@ struct json_object *render_jobs(const struct model *m)
 				json_object_object_add(ev, model_event_kind(s),
 						       json_object_new_uint64(jb->ports[k].events[s]));
 			json_object_object_add(p, "qp_events", ev);
-			mp = find_model_port(m, jb->ports[k].device, jb->ports[k].port);
+			mp = model_find_port(m, jb->ports[k].device, jb->ports[k].port);
 			json_object_object_add(p, "rates", mp ? jrates(mp) : NULL);
 			json_object_array_add(a, p);
 		}

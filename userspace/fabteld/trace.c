@@ -204,17 +204,6 @@ static void from_signals(struct tracer *t)
 	}
 }
 
-static const struct model_port *port_of(const struct model *m, const char *device, uint32_t port)
-{
-	unsigned int i;
-
-	for (i = 0; i < MODEL_MAX_PORTS; i++)
-		if (m->ports[i].present && m->ports[i].port == port &&
-		    !strcmp(m->ports[i].device, device))
-			return &m->ports[i];
-	return NULL;
-}
-
 /* Counter tracks of a job's port: one "C" event per kept sample and group. */
 static void counters(struct tracer *t, const struct model_port *p)
 {
@@ -291,7 +280,7 @@ struct json_object *render_trace(const struct model *m, const char *job_id)
 	from_events(&t);
 	from_signals(&t);
 	for (i = 0; i < t.job->nr_ports; i++) {
-		p = port_of(m, t.job->ports[i].device, t.job->ports[i].port);
+		p = model_find_port(m, t.job->ports[i].device, t.job->ports[i].port);
 		if (p)
 			counters(&t, p);
 	}
