@@ -11,7 +11,7 @@
 FABTELD=$REPO/build/asan/fabteld
 [[ -x $FABTELD ]] || ktap_skip_all "build/asan/fabteld not built (make)"
 
-ktap_begin 18
+ktap_begin 23
 TMP=$(mktemp -d)
 chmod 755 "$TMP"	# fabteld started as root reads it as nobody
 trap 'kill $pid 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -139,6 +139,39 @@ ktap_eq "events?since=abc and since=-1: 400" \
 	"$(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/events?since=abc") $(curl -s -o /dev/null -w '%{http_code}' "$URL/api/v1/events?since=-1")" \
 	"400 400"
 
+# Long polls: events?since=N&wait=S answers when an event after N is logged
+# (here: at the next 500 ms sample that sees the carrier drop), or after S s.
+t0=$(date +%s.%N)
+curl -sf --max-time 10 "$URL/api/v1/events?since=3&wait=8" >"$TMP/lp" &
+lp=$!
+sleep 1
+echo 0 >"$S/class/net/ens2np0/carrier"
+t1=$(date +%s.%N)
+wait $lp
+t2=$(date +%s.%N)
+ktap_info "long poll: carrier dropped $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s in, answered $(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", b - a }') s after the drop"
+ktap_check "a parked events?since=3&wait=8 answers with seq 4 link_down within 2 s of the drop" \
+	awk -v a="$t1" -v b="$t2" -v ev="$(jq -r '[.events[] | "\(.seq):\(.kind)"] | join(" ")' "$TMP/lp")" \
+	'BEGIN { exit !(ev == "4:link_down" && b - a < 2) }'
+echo 1 >"$S/class/net/ens2np0/carrier"
+wait_for 10 eval '[[ $(curl -sf "$URL/api/v1/events?since=4" | jq -r ".events[0].kind") == link_up ]]'
+t0=$(date +%s.%N)
+out=$(curl -sf --max-time 10 "$URL/api/v1/events?since=5&wait=2" | jq -r '"\(.events | length) \(.next_seq)"')
+t1=$(date +%s.%N)
+ktap_check "with nothing new it answers after the wait (2 s): no events, next_seq 6" \
+	awk -v a="$t0" -v b="$t1" -v o="$out" 'BEGIN { exit !(o == "0 6" && b - a >= 1.9 && b - a < 4) }'
+t0=$(date +%s.%N)
+out=$(curl -sf --max-time 10 "$URL/api/v1/events?since=1000&wait=5" | jq -r '"\(.events | length) \(.next_seq)"')
+t1=$(date +%s.%N)
+ktap_check "since past next_seq (another fabteld's numbers) answers at once with next_seq" \
+	awk -v a="$t0" -v b="$t1" -v o="$out" 'BEGIN { exit !(o == "0 6" && b - a < 1) }'
+ktap_eq "wait=31, wait=x, wait=-1: 400" \
+	"$(for w in 31 x -1; do curl -s -o /dev/null -w '%{http_code} ' "$URL/api/v1/events?wait=$w"; done)" \
+	"400 400 400 "
+ls1=$(curl -sf "$URL/api/v1/events" | jq -r .log_started)
+ktap_check "log_started is fabteld's start time (set, before its first sample)" \
+	awk -v l="$ls1" -v s="$(snap | jq -r .sample_time)" 'BEGIN { exit !(l > 1e9 && l <= s) }'
+
 # A source that blocks (a FIFO nobody writes: open() waits): the collector
 # is stuck, scrapes are served from memory without waiting, /healthz says
 # stale, and collection resumes once the source answers.
@@ -162,7 +195,12 @@ echo 6 >"$P/hw_counters/to_retransmits"
 echo 6 >"$TMP/fifo"
 ktap_check "the source answers: sampling resumes, /healthz 200" \
 	wait_for 10 curl -sf "$URL/healthz"
+# SIGTERM with a long poll parked: fabteld answers it and exits
+curl -s --max-time 20 "$URL/api/v1/events?since=$(curl -sf "$URL/api/v1/events" | jq -r '.next_seq - 1')&wait=30" >/dev/null &
+lp=$!
+sleep 1
 kill $pid
 wait $pid
-ktap_eq "fabteld exits 0 on SIGTERM, no sanitizer report" "$? $(grep -c 'Sanitizer' "$TMP/err")" "0 0"
+ktap_eq "fabteld exits 0 on SIGTERM (a long poll parked), no sanitizer report" "$? $(grep -c 'Sanitizer' "$TMP/err")" "0 0"
+wait $lp
 ktap_end

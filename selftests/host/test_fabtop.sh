@@ -17,7 +17,7 @@ for tool in curl jq tmux busybox; do
 	command -v $tool >/dev/null || ktap_skip_all "$tool missing (scripts/deps.sh)"
 done
 
-ktap_begin 23
+ktap_begin 26
 
 TMP=$(mktemp -d)
 chmod 755 "$TMP"		# fabteld started as root reads the fixture as nobody
@@ -203,9 +203,42 @@ start_fabteld
 ktap_check "fabteld back: the message goes within 3 refreshes (-d 0.5)" \
 	wait_for 2 cap_lacks 'unreachable'
 
+# the restarted fabteld numbers its events from 1 again (a new log_started)
+flaps_shown() { cap | grep -cE " link_flap +mlx5_0/1 "; }
+before=$(flaps_shown)
+FLAPS0=4
+snap mlx5_0 ens1f0np0 $FLAPS0 0 $OOS0
+ktap_check "after fabteld's restart its new events (seq from 1 again) still appear" \
+	wait_for 5 eval '(($(flaps_shown) > before))'
+
 $T send-keys -t fabtop q
 wait_for 5 eval '! $T has-session -t fabtop 2>/dev/null'
 ktap_eq "q: fabtop exits, status 0" "$(cat "$TMP/ui.rc" 2>/dev/null)" 0
+
+# Events do not wait for the refresh: with -d 30 a flap shows within
+# fabteld's sample interval (0.5 s) plus one long-poll answer, and q still
+# ends fabtop at once although a long poll is parked.
+rm -f "$TMP/ui.rc"
+$T new-session -d -s fabtop -x 160 -y 40 \
+	"$FABTOP --url $URL -d 30 2>>$ERR; echo \$? >$TMP/ui.rc"
+wait_for 10 cap_has '^mlx5_0/1' || ktap_info "$(cap)"
+sleep 1
+before=$(flaps_shown)
+FLAPS0=5
+snap mlx5_0 ens1f0np0 $FLAPS0 0 $OOS0
+t0=$(date +%s.%N)
+wait_for 10 eval '(($(flaps_shown) > before))'
+t1=$(date +%s.%N)
+lag=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+ktap_info "-d 30: the flap on screen $lag s after it was written"
+ktap_check "-d 30: a flap is in the Events pane within 3 s, not at the next refresh" \
+	awk -v l="$lag" 'BEGIN { exit !(l < 3) }'
+t0=$(date +%s.%N)
+$T send-keys -t fabtop q
+wait_for 5 eval '! $T has-session -t fabtop 2>/dev/null'
+t1=$(date +%s.%N)
+ktap_check "q with a long poll parked: exit 0 within 1.5 s ($(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') s)" \
+	awk -v a="$t0" -v b="$t1" -v rc="$(cat "$TMP/ui.rc" 2>/dev/null)" 'BEGIN { exit !(rc == "0" && b - a < 1.5) }'
 
 # ---- a fixture fabteld with jobs and events (busybox httpd, static JSON) ----
 W=$TMP/www/api/v1

@@ -185,6 +185,8 @@ static struct model_event *log_event(struct model *m, enum model_event_kind kind
 	ev->priority = -1;
 	ev->qpn = -1;
 	ev->count = 1;
+	if (m->on_event)
+		m->on_event(m->on_event_arg, m->next_event_seq);
 	return ev;
 }
 
@@ -700,6 +702,7 @@ int collect_init(struct model *m, const struct config *cfg)
 	memset(m, 0, sizeof(*m));
 	pthread_mutex_init(&m->lock, NULL);
 	m->cfg = cfg;
+	m->started_ns = now_ns(CLOCK_REALTIME);
 	bpf_init(m, cfg);
 	return 0;
 }

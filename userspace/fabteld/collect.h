@@ -164,6 +164,14 @@ struct model {
 	uint64_t qps_dropped, jobs_dropped;
 	struct model_event events[MODEL_MAX_EVENTS];	/* a ring, by seq */
 	uint64_t next_event_seq;
+	uint64_t started_ns;		/* CLOCK_REALTIME of collect_init: names this log */
+	/*
+	 * Called under lock each time an event is logged, with the new
+	 * next_event_seq (fabteld's long polls of /api/v1/events); must not
+	 * take lock.  NULL: nobody listens.
+	 */
+	void (*on_event)(void *arg, uint64_t next_seq);
+	void *on_event_arg;
 	struct collect_bpf *bpf;	/* NULL without BPF */
 };
 

@@ -8,12 +8,20 @@
  * connection for the request (bigger headers get 431), 10 s idle timeout,
  * request bodies refused (413), strict HTTP parsing (HTTP/1.1 without Host:
  * 400).
+ *
+ * Long polls: /api/v1/events?since=N&wait=S parks the connection
+ * (MHD_suspend_connection) until an event after N is logged or S seconds
+ * (at most MAX_WAIT_S) have passed.  The collector tells us of each event
+ * (model.on_event, under the model's lock); a waker thread resumes the
+ * connections whose wait is over.  Lock order: the model's, then wlock.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <netdb.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +35,29 @@
 
 #define MEMORY_LIMIT	16384
 #define IDLE_TIMEOUT_S	10
+#define MAX_WAIT_S	30
+
+/* A parked long poll; the connection's state from then on, freed on completion. */
+struct waiter {
+	struct MHD_Connection *c;
+	uint64_t since;
+	uint64_t deadline_ns;		/* CLOCK_MONOTONIC */
+	struct waiter *next;
+};
 
 struct http {
 	struct MHD_Daemon *d;
 	struct model *m;
 	const struct config *cfg;
+	/* long polls, under wlock */
+	pthread_mutex_t wlock;
+	pthread_cond_t wcond;
+	struct waiter *waiters;		/* parked */
+	unsigned int parked;		/* suspended and not yet answered */
+	uint64_t next_seq;		/* the model's, as on_event last told */
+	bool stopping;
+	pthread_t waker;
+	bool waker_running;
 };
 
 static int marker;
@@ -108,6 +134,74 @@ static enum MHD_Result job_trace(struct http *h, struct MHD_Connection *c, const
 	return json(c, o);
 }
 
+/* a query argument as a number in [0, max]: 0 and *v, or -1 */
+static int arg_u64(struct MHD_Connection *c, const char *name, unsigned long long max,
+		   unsigned long long *v)
+{
+	const char *arg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, name);
+	char *end;
+
+	if (!arg)
+		return 0;
+	errno = 0;
+	*v = strtoull(arg, &end, 10);
+	if (!isdigit((unsigned char)arg[0]) || *end || errno || *v > max)
+		return -1;
+	return 0;
+}
+
+/* /api/v1/events[?since=SEQ][&wait=SECONDS] */
+static enum MHD_Result events(struct http *h, struct MHD_Connection *c, void **state)
+{
+	unsigned long long since = 0, wait = 0;
+	struct waiter *w = *state != &marker ? *state : NULL;
+	struct json_object *o;
+	uint64_t next;
+
+	if (w) {		/* resumed */
+		pthread_mutex_lock(&h->wlock);
+		h->parked--;
+		pthread_mutex_unlock(&h->wlock);
+		since = w->since;
+		goto answer;
+	}
+	if (arg_u64(c, "since", ULLONG_MAX - 1, &since))
+		return text(c, MHD_HTTP_BAD_REQUEST, "since: want an event sequence number\n");
+	if (arg_u64(c, "wait", MAX_WAIT_S, &wait))
+		return text(c, MHD_HTTP_BAD_REQUEST, "wait: want whole seconds, 0 to 30\n");
+	pthread_mutex_lock(&h->m->lock);
+	next = h->m->next_event_seq ? h->m->next_event_seq : 1;
+	pthread_mutex_unlock(&h->m->lock);
+	/* nothing new yet, and since is one of ours (not a restarted fabteld's) */
+	if (wait && next == since + 1) {
+		w = calloc(1, sizeof(*w));
+		if (!w)
+			return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+		w->c = c;
+		w->since = since;
+		w->deadline_ns = mono_ns() + wait * 1000000000ULL;
+		pthread_mutex_lock(&h->wlock);
+		if (!h->stopping) {
+			*state = w;
+			w->next = h->waiters;
+			h->waiters = w;
+			h->parked++;
+			MHD_suspend_connection(c);
+			pthread_cond_signal(&h->wcond);
+			w = NULL;
+		}
+		pthread_mutex_unlock(&h->wlock);
+		if (!w)
+			return MHD_YES;
+		free(w);
+	}
+answer:
+	pthread_mutex_lock(&h->m->lock);
+	o = render_events(h->m, since);
+	pthread_mutex_unlock(&h->m->lock);
+	return json(c, o);
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **state)
@@ -119,6 +213,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 
 	(void)version;
 	(void)upload;
+	if (*state != NULL && *state != &marker)
+		return events(h, c, state);	/* a long poll resumed */
 	if (*state == NULL) {
 		*state = &marker;	/* headers in: refuse a body before it comes */
 		if (MHD_lookup_connection_value(c, MHD_HEADER_KIND,
@@ -156,23 +252,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		pthread_mutex_unlock(&h->m->lock);
 		return json(c, o);
 	}
-	if (!strcmp(url, "/api/v1/events")) {
-		const char *arg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
-		unsigned long long since = 0;
-		char *end;
-
-		if (arg) {
-			errno = 0;
-			since = strtoull(arg, &end, 10);
-			if (!isdigit((unsigned char)arg[0]) || *end || errno || since == ULLONG_MAX)
-				return text(c, MHD_HTTP_BAD_REQUEST,
-					    "since: want an event sequence number\n");
-		}
-		pthread_mutex_lock(&h->m->lock);
-		o = render_events(h->m, since);
-		pthread_mutex_unlock(&h->m->lock);
-		return json(c, o);
-	}
+	if (!strcmp(url, "/api/v1/events"))
+		return events(h, c, state);
 	if (!strncmp(url, JOBS_PREFIX, strlen(JOBS_PREFIX)))
 		return job_trace(h, c, url + strlen(JOBS_PREFIX));
 	if (!strcmp(url, "/healthz")) {
@@ -193,6 +274,59 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	return text(c, MHD_HTTP_NOT_FOUND, "not found\n");
 }
 
+/* the collector logged an event (model lock held) */
+static void on_event(void *arg, uint64_t next_seq)
+{
+	struct http *h = arg;
+
+	pthread_mutex_lock(&h->wlock);
+	h->next_seq = next_seq;
+	if (h->waiters)
+		pthread_cond_signal(&h->wcond);
+	pthread_mutex_unlock(&h->wlock);
+}
+
+/* Resume the parked polls that have an event or whose time is up. */
+static void *waker(void *arg)
+{
+	struct http *h = arg;
+	struct waiter **pp, *w;
+	struct timespec ts;
+	uint64_t now, first;
+
+	pthread_mutex_lock(&h->wlock);
+	while (!h->stopping) {
+		now = mono_ns();
+		first = now + 1000000000ULL;
+		for (pp = &h->waiters; (w = *pp);) {
+			if (h->next_seq > w->since + 1 || now >= w->deadline_ns) {
+				*pp = w->next;
+				MHD_resume_connection(w->c);
+				continue;
+			}
+			if (w->deadline_ns < first)
+				first = w->deadline_ns;
+			pp = &w->next;
+		}
+		ts.tv_sec = (time_t)(first / 1000000000ULL);
+		ts.tv_nsec = (long)(first % 1000000000ULL);
+		pthread_cond_timedwait(&h->wcond, &h->wlock, &ts);
+	}
+	pthread_mutex_unlock(&h->wlock);
+	return NULL;
+}
+
+static void completed(void *cls, struct MHD_Connection *c, void **state,
+		      enum MHD_RequestTerminationCode why)
+{
+	(void)cls;
+	(void)c;
+	(void)why;
+	if (*state && *state != &marker)
+		free(*state);
+	*state = NULL;
+}
+
 static void log_error(void *cls, const char *fmt, va_list ap)
 {
 	(void)cls;
@@ -205,7 +339,9 @@ struct http *http_start(struct model *m, const struct config *cfg, char *err, si
 	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_PASSIVE,
 				  .ai_socktype = SOCK_STREAM };
 	struct addrinfo *ai = NULL;
-	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
+			     MHD_ALLOW_SUSPEND_RESUME;
+	pthread_condattr_t ca;
 	char port[8];
 	struct http *h;
 	int rc;
@@ -217,6 +353,11 @@ struct http *http_start(struct model *m, const struct config *cfg, char *err, si
 	}
 	h->m = m;
 	h->cfg = cfg;
+	pthread_mutex_init(&h->wlock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->wcond, &ca);
+	pthread_condattr_destroy(&ca);
 	snprintf(port, sizeof(port), "%u", cfg->listen_port);
 	rc = getaddrinfo(cfg->listen_addr, port, &hints, &ai);
 	if (rc) {
@@ -226,12 +367,13 @@ struct http *http_start(struct model *m, const struct config *cfg, char *err, si
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
 	h->d = MHD_start_daemon(flags, (uint16_t)cfg->listen_port, NULL, NULL, handle, h,
+				MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
 				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)IDLE_TIMEOUT_S,
 				MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
-				MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
+				MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
 				MHD_OPTION_END);
 	if (!h->d) {
 		snprintf(err, errlen, "cannot listen on %s:%u (in use? see above)",
@@ -239,19 +381,60 @@ struct http *http_start(struct model *m, const struct config *cfg, char *err, si
 		goto free_ai;
 	}
 	freeaddrinfo(ai);
+	if (pthread_create(&h->waker, NULL, waker, h)) {
+		snprintf(err, errlen, "cannot start a thread");
+		goto stop_daemon;
+	}
+	h->waker_running = true;
+	pthread_mutex_lock(&m->lock);
+	h->next_seq = m->next_event_seq ? m->next_event_seq : 1;
+	m->on_event_arg = h;
+	m->on_event = on_event;
+	pthread_mutex_unlock(&m->lock);
 	return h;
 
+stop_daemon:
+	MHD_stop_daemon(h->d);
+	goto free_h;
 free_ai:
 	freeaddrinfo(ai);
 free_h:
+	pthread_cond_destroy(&h->wcond);
+	pthread_mutex_destroy(&h->wlock);
 	free(h);
 	return NULL;
 }
 
 void http_stop(struct http *h)
 {
+	struct waiter *w;
+	int i;
+
 	if (!h)
 		return;
+	pthread_mutex_lock(&h->m->lock);
+	h->m->on_event = NULL;
+	pthread_mutex_unlock(&h->m->lock);
+	pthread_mutex_lock(&h->wlock);
+	h->stopping = true;
+	pthread_cond_signal(&h->wcond);
+	pthread_mutex_unlock(&h->wlock);
+	if (h->waker_running)
+		pthread_join(h->waker, NULL);
+	/* MHD must not be stopped with connections suspended: answer them first */
+	pthread_mutex_lock(&h->wlock);
+	while ((w = h->waiters)) {
+		h->waiters = w->next;
+		MHD_resume_connection(w->c);
+	}
+	for (i = 0; h->parked && i < 200; i++) {
+		pthread_mutex_unlock(&h->wlock);
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+		pthread_mutex_lock(&h->wlock);
+	}
+	pthread_mutex_unlock(&h->wlock);
 	MHD_stop_daemon(h->d);
+	pthread_cond_destroy(&h->wcond);
+	pthread_mutex_destroy(&h->wlock);
 	free(h);
 }

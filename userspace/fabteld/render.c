@@ -546,6 +546,8 @@ struct json_object *render_events(const struct model *m, uint64_t since)
 	uint64_t seq, first;
 
 	json_object_object_add(o, "sample_time", jtime(m->sample_ns));
+	/* which log the numbers belong to: a restarted fabteld starts a new one */
+	json_object_object_add(o, "log_started", jtime(m->started_ns));
 	json_object_object_add(o, "next_seq", json_object_new_uint64(m->next_event_seq ?
 								      m->next_event_seq : 1));
 	first = m->next_event_seq > MODEL_MAX_EVENTS ? m->next_event_seq - MODEL_MAX_EVENTS : 1;

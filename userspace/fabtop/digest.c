@@ -190,6 +190,7 @@ uint64_t digest_events_since(const struct digest *d)
 static void take_events(struct digest *d, struct json_object *resp)
 {
 	struct json_object *evs = fj_get(resp, "events"), *o;
+	double started;
 	long long n;
 	uint64_t next, seq;
 	struct event *e;
@@ -200,8 +201,14 @@ static void take_events(struct digest *d, struct json_object *resp)
 		d->api_seq = 0;
 		d->from_api = true;
 	}
-	if (fj_u64(resp, "next_seq", &next) && next < d->api_seq)
-		d->api_seq = 0;		/* fabteld restarted: its numbers start over */
+	/* fabteld restarted: its numbers start over */
+	if (fj_num(resp, "log_started", &started) && started != d->log_started) {
+		if (d->log_started)
+			d->api_seq = 0;
+		d->log_started = started;
+	}
+	if (fj_u64(resp, "next_seq", &next) && next <= d->api_seq)
+		d->api_seq = 0;
 	for (i = 0; i < fj_len(evs); i++) {
 		o = json_object_array_get_idx(evs, i);
 		if (!fj_u64(o, "seq", &seq) || seq <= d->api_seq)

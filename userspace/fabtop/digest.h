@@ -58,6 +58,7 @@ struct digest {
 	unsigned int head, count;	/* head: next slot */
 	uint64_t own_seq;		/* derived events */
 	uint64_t api_seq;		/* newest fabteld event seen */
+	double log_started;		/* which fabteld log api_seq is in, 0 unknown */
 	bool from_api;
 };
 

@@ -6,10 +6,18 @@
  * with one keep-alive curl handle, 2 s to connect and 2 s in all per
  * request.  An fabteld without /api/v1/events (404) is asked again every
  * EVENTS_RETRY fetches, the events meanwhile derived from the snapshots.
+ *
+ * Events do not wait for the next fetch: a watcher thread long-polls
+ * /api/v1/events?since=SEQ&wait=WATCH_WAIT_S with a handle of its own (curl
+ * multi, so feed_stop can wake it) and hands what comes to the fetcher,
+ * which publishes a frame at once: the new events over the last fetch's
+ * snapshot and jobs (kept as text, parsed again, so no JSON object is
+ * shared between threads).
  */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,11 +29,13 @@
 #include "collect.h"
 #include "config.h"
 #include "feed.h"
+#include "fjson.h"
 #include "render.h"
 
 #define TIMEOUT_MS	2000L
 #define MAX_BODY	(256u << 20)
 #define EVENTS_RETRY	10
+#define WATCH_WAIT_S	5
 
 struct body {
 	char *p;
@@ -33,13 +43,19 @@ struct body {
 	bool too_big;
 };
 
+struct conn {
+	CURL *curl;
+	CURLM *multi;			/* the watcher's: a transfer feed_stop can wake */
+	char err[CURL_ERROR_SIZE];
+};
+
 struct feed {
 	struct feed_opts o;
 	char url[512];
 	char source[600];
 	/* the fetching thread's */
-	CURL *curl;
-	char curl_err[CURL_ERROR_SIZE];
+	struct conn fetch;
+	char *snap_body, *jobs_body;	/* the last fetch's, for frames between fetches */
 	struct model *model;		/* standalone */
 	struct config cfg;
 	struct digest dg;
@@ -53,6 +69,14 @@ struct feed {
 	struct frame *latest;
 	struct feed_status st;
 	char trace_job[128];		/* a trace export asked for, "" none */
+	struct json_object *pending;	/* events the watcher got, for the fetcher */
+	uint64_t seen_seq;		/* the newest fabteld event in a frame */
+	/* the watcher thread's */
+	struct conn watch;
+	pthread_t watcher;
+	bool watching;
+	atomic_bool wstop;
+	pthread_cond_t wcond;		/* its pauses between polls */
 };
 
 double feed_now(void)
@@ -111,26 +135,50 @@ static void set_error(struct feed_status *st, const char *brief, const char *fmt
 }
 
 /* Why a transfer failed, the way a person says it ("Connection refused"). */
-static void transfer_error(struct feed *f, CURLcode rc, char *why, size_t len)
+static void transfer_error(struct conn *cn, CURLcode rc, char *why, size_t len)
 {
 	long os = 0;
 
-	curl_easy_getinfo(f->curl, CURLINFO_OS_ERRNO, &os);
+	curl_easy_getinfo(cn->curl, CURLINFO_OS_ERRNO, &os);
 	if (rc == CURLE_COULDNT_CONNECT && os)
 		snprintf(why, len, "%s", strerror((int)os));
 	else if (rc == CURLE_OPERATION_TIMEDOUT)
 		snprintf(why, len, "no answer within %ld s", TIMEOUT_MS / 1000);
 	else
-		snprintf(why, len, "%s", f->curl_err[0] ? f->curl_err : curl_easy_strerror(rc));
+		snprintf(why, len, "%s", cn->err[0] ? cn->err : curl_easy_strerror(rc));
+}
+
+/* One transfer on the watcher's handle; feed_stop ends it early. */
+static CURLcode watch_perform(struct feed *f)
+{
+	struct conn *cn = &f->watch;
+	CURLcode rc = CURLE_ABORTED_BY_CALLBACK;
+	int running = 1, left;
+	CURLMsg *msg;
+
+	if (curl_multi_add_handle(cn->multi, cn->curl))
+		return CURLE_FAILED_INIT;
+	while (running && !f->wstop) {
+		if (curl_multi_perform(cn->multi, &running) != CURLM_OK)
+			break;
+		if (running)
+			curl_multi_poll(cn->multi, NULL, 0, 1000, NULL);
+	}
+	while ((msg = curl_multi_info_read(cn->multi, &left)))
+		if (msg->msg == CURLMSG_DONE)
+			rc = msg->data.result;
+	curl_multi_remove_handle(cn->multi, cn->curl);
+	return rc;
 }
 
 /*
- * GET path as JSON: 0 and *out; 404 (no such endpoint, *out NULL); -1 when
+ * GET path as JSON on cn: 0 and *out (and the text in *text when asked
+ * for, the caller's to free); 404 (no such endpoint, *out NULL); -1 when
  * fabteld could not be reached, -2 when it answered something else than
  * JSON; the status says why.
  */
-static int http_json(struct feed *f, const char *path, struct json_object **out,
-		     struct feed_status *st)
+static int http_get(struct feed *f, struct conn *cn, const char *path, struct json_object **out,
+		    struct feed_status *st, char **text)
 {
 	struct body b = { 0 };
 	enum json_tokener_error jerr;
@@ -140,19 +188,19 @@ static int http_json(struct feed *f, const char *path, struct json_object **out,
 
 	*out = NULL;
 	snprintf(url, sizeof(url), "%s%s", f->url, path);
-	f->curl_err[0] = '\0';
-	curl_easy_setopt(f->curl, CURLOPT_URL, url);
-	curl_easy_setopt(f->curl, CURLOPT_WRITEDATA, &b);
-	rc = curl_easy_perform(f->curl);
+	cn->err[0] = '\0';
+	curl_easy_setopt(cn->curl, CURLOPT_URL, url);
+	curl_easy_setopt(cn->curl, CURLOPT_WRITEDATA, &b);
+	rc = cn->multi ? watch_perform(f) : curl_easy_perform(cn->curl);
 	if (rc != CURLE_OK) {
-		transfer_error(f, rc, why, sizeof(why));
+		transfer_error(cn, rc, why, sizeof(why));
 		if (b.too_big)
 			snprintf(why, sizeof(why), "%s: answer over %u MiB", path, MAX_BODY >> 20);
 		set_error(st, "fabteld unreachable", "fabteld at %s unreachable (%s)", f->url, why);
 		free(b.p);
 		return -1;
 	}
-	curl_easy_getinfo(f->curl, CURLINFO_RESPONSE_CODE, &code);
+	curl_easy_getinfo(cn->curl, CURLINFO_RESPONSE_CODE, &code);
 	if (code == 404) {
 		free(b.p);
 		return 404;
@@ -164,33 +212,48 @@ static int http_json(struct feed *f, const char *path, struct json_object **out,
 		return -2;
 	}
 	*out = json_tokener_parse_verbose(b.p ? b.p : "", &jerr);
-	free(b.p);
 	if (!*out || !json_object_is_type(*out, json_type_object)) {
 		set_error(st, "fabteld: bad JSON", "fabteld at %s: %s is not a JSON object (%s)",
 			  f->url, path, *out ? "another type" : json_tokener_error_desc(jerr));
 		json_object_put(*out);
 		*out = NULL;
+		free(b.p);
 		return -2;
 	}
+	if (text)
+		*text = b.p;
+	else
+		free(b.p);
 	return 0;
+}
+
+static int http_json(struct feed *f, const char *path, struct json_object **out,
+		     struct feed_status *st)
+{
+	return http_get(f, &f->fetch, path, out, st, NULL);
 }
 
 static struct frame *fetch_http(struct feed *f, struct feed_status *st)
 {
 	struct json_object *snap, *jobs, *events = NULL;
-	char path[64];
+	char path[64], *snap_body = NULL, *jobs_body = NULL;
 	int rc;
 
-	rc = http_json(f, "/api/v1/snapshot", &snap, st);
+	rc = http_get(f, &f->fetch, "/api/v1/snapshot", &snap, st, &snap_body);
 	if (rc == 404)
 		set_error(st, "not fabteld", "%s/api/v1/snapshot: 404 (is that fabteld?)", f->url);
 	if (rc)
 		return NULL;
-	rc = http_json(f, "/api/v1/jobs", &jobs, st);
+	rc = http_get(f, &f->fetch, "/api/v1/jobs", &jobs, st, &jobs_body);
 	if (rc < 0) {
 		json_object_put(snap);
+		free(snap_body);
 		return NULL;
 	}
+	free(f->snap_body);
+	free(f->jobs_body);
+	f->snap_body = snap_body;
+	f->jobs_body = jobs_body;	/* NULL: fabteld without /api/v1/jobs */
 	if (f->events_api != 0 || f->fetches % EVENTS_RETRY == 0) {
 		snprintf(path, sizeof(path), "/api/v1/events?since=%llu",
 			 (unsigned long long)digest_events_since(&f->dg));
@@ -207,22 +270,43 @@ static struct frame *fetch_http(struct feed *f, struct feed_status *st)
 	return digest_frame(&f->dg, snap, jobs, events);
 }
 
+static int conn_init(struct conn *cn, long timeout_ms, bool multi)
+{
+	cn->curl = curl_easy_init();
+	if (!cn->curl)
+		return -1;
+	if (multi) {
+		cn->multi = curl_multi_init();
+		if (!cn->multi)
+			return -1;
+	}
+	curl_easy_setopt(cn->curl, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(cn->curl, CURLOPT_ERRORBUFFER, cn->err);
+	curl_easy_setopt(cn->curl, CURLOPT_CONNECTTIMEOUT_MS, TIMEOUT_MS);
+	curl_easy_setopt(cn->curl, CURLOPT_TIMEOUT_MS, timeout_ms);
+	/* no SIGALRM in a threaded program */
+	curl_easy_setopt(cn->curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(cn->curl, CURLOPT_USERAGENT, "fabtop/" FABTEL_VERSION);
+	curl_easy_setopt(cn->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(cn->curl, CURLOPT_ACCEPT_ENCODING, "");
+	return 0;
+}
+
+static void conn_fini(struct conn *cn)
+{
+	if (cn->multi)
+		curl_multi_cleanup(cn->multi);
+	if (cn->curl)
+		curl_easy_cleanup(cn->curl);
+}
+
 static int http_init(struct feed *f, char *err, size_t errlen)
 {
-	f->curl = curl_easy_init();
-	if (!f->curl) {
+	if (conn_init(&f->fetch, TIMEOUT_MS, false) ||
+	    conn_init(&f->watch, WATCH_WAIT_S * 1000L + TIMEOUT_MS, true)) {
 		snprintf(err, errlen, "cannot set up libcurl");
 		return -1;
 	}
-	curl_easy_setopt(f->curl, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(f->curl, CURLOPT_ERRORBUFFER, f->curl_err);
-	curl_easy_setopt(f->curl, CURLOPT_CONNECTTIMEOUT_MS, TIMEOUT_MS);
-	curl_easy_setopt(f->curl, CURLOPT_TIMEOUT_MS, TIMEOUT_MS);
-	/* no SIGALRM in a threaded program */
-	curl_easy_setopt(f->curl, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(f->curl, CURLOPT_USERAGENT, "fabtop/" FABTEL_VERSION);
-	curl_easy_setopt(f->curl, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(f->curl, CURLOPT_ACCEPT_ENCODING, "");
 	return 0;
 }
 
@@ -284,6 +368,7 @@ struct feed *feed_new(const struct feed_opts *o, char *err, size_t errlen)
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&f->cond, &ca);
+	pthread_cond_init(&f->wcond, &ca);
 	pthread_condattr_destroy(&ca);
 	if (o->standalone) {
 		snprintf(f->source, sizeof(f->source), "standalone (sysfs under %s)",
@@ -336,6 +421,7 @@ static void publish(struct feed *f, struct frame *fr, const struct feed_status *
 		f->st.last_ok = fr->fetched;
 		old = f->latest;
 		f->latest = fr;
+		f->seen_seq = digest_events_since(&f->dg);
 	}
 	if (old && --old->refs == 0)
 		frame_free(old);
@@ -359,7 +445,7 @@ static struct json_object *get_trace(struct feed *f, const char *job, char *why,
 			snprintf(why, len, "no job %s", job);
 		return o;
 	}
-	esc = curl_easy_escape(f->curl, job, 0);
+	esc = curl_easy_escape(f->fetch.curl, job, 0);
 	if (!esc) {
 		snprintf(why, len, "out of memory");
 		return NULL;
@@ -410,8 +496,117 @@ void feed_request_trace(struct feed *f, const char *job_id)
 {
 	pthread_mutex_lock(&f->lock);
 	snprintf(f->trace_job, sizeof(f->trace_job), "%s", job_id);
-	pthread_cond_signal(&f->cond);
+	pthread_cond_broadcast(&f->cond);
 	pthread_mutex_unlock(&f->lock);
+}
+
+/* ---- events at once ----------------------------------------------------- */
+
+/* A frame of new events over the last fetch's snapshot and jobs (fetcher). */
+static struct frame *events_frame(struct feed *f, struct json_object *events)
+{
+	struct json_object *snap = json_tokener_parse(f->snap_body);
+	struct json_object *jobs = f->jobs_body ? json_tokener_parse(f->jobs_body) : NULL;
+
+	if (!snap) {
+		json_object_put(jobs);
+		json_object_put(events);
+		return NULL;
+	}
+	return digest_frame(&f->dg, snap, jobs, events);
+}
+
+/* Pause the watcher for s seconds, or until feed_stop. */
+static void watch_pause(struct feed *f, double s)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += (time_t)s;
+	until.tv_nsec += (long)((s - floor(s)) * 1e9);
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&f->lock);
+	while (!f->stop && pthread_cond_timedwait(&f->wcond, &f->lock, &until) != ETIMEDOUT)
+		;
+	pthread_mutex_unlock(&f->lock);
+}
+
+/* Add resp's events to those not yet taken (under lock). */
+static void stash(struct feed *f, struct json_object *resp)
+{
+	struct json_object *have, *more, *e;
+	size_t i;
+
+	if (!f->pending) {
+		f->pending = resp;
+		return;
+	}
+	have = fj_get(f->pending, "events");
+	more = fj_get(resp, "events");
+	for (i = 0; i < fj_len(more); i++) {
+		e = json_object_array_get_idx(more, i);
+		json_object_array_add(have, json_object_get(e));
+	}
+	if ((e = fj_get(resp, "next_seq")))
+		json_object_object_add(f->pending, "next_seq", json_object_get(e));
+	json_object_put(resp);
+}
+
+static void *watcher(void *arg)
+{
+	struct feed *f = arg;
+	struct feed_status st;
+	struct json_object *resp, *evs, *last;
+	uint64_t mine = 0, since, next, seq;
+	char path[96];
+	double t0;
+	int rc;
+
+	while (!f->wstop) {
+		pthread_mutex_lock(&f->lock);
+		since = f->seen_seq > mine ? f->seen_seq : mine;
+		pthread_mutex_unlock(&f->lock);
+		snprintf(path, sizeof(path), "/api/v1/events?since=%llu&wait=%d",
+			 (unsigned long long)since, WATCH_WAIT_S);
+		memset(&st, 0, sizeof(st));
+		t0 = feed_now();
+		rc = http_get(f, &f->watch, path, &resp, &st, NULL);
+		if (f->wstop) {
+			json_object_put(resp);
+			break;
+		}
+		if (rc) {
+			/* the fetcher says why on screen; try again in a while */
+			watch_pause(f, f->o.interval > 1 ? f->o.interval : 1);
+			continue;
+		}
+		evs = fj_get(resp, "events");
+		if (!fj_u64(resp, "next_seq", &next) || next <= since) {
+			/* another fabteld (restarted): start over once the fetcher has */
+			mine = 0;
+			json_object_put(resp);
+			watch_pause(f, f->o.interval);
+			continue;
+		}
+		if (!fj_len(evs)) {
+			json_object_put(resp);
+			/* an fabteld that does not wait answers at once */
+			if (feed_now() - t0 < 0.5)
+				watch_pause(f, f->o.interval);
+			continue;
+		}
+		last = json_object_array_get_idx(evs, fj_len(evs) - 1);
+		if (fj_u64(last, "seq", &seq))
+			mine = seq;
+		pthread_mutex_lock(&f->lock);
+		stash(f, resp);
+		pthread_cond_broadcast(&f->cond);
+		pthread_mutex_unlock(&f->lock);
+	}
+	return NULL;
 }
 
 static void *fetcher(void *arg)
@@ -452,6 +647,18 @@ static void *fetcher(void *arg)
 				f->st.notice_bad = ts.notice_bad;
 				continue;
 			}
+			if (f->pending && f->snap_body) {
+				struct json_object *evs = f->pending;
+				struct feed_status cur = f->st;
+
+				f->pending = NULL;
+				pthread_mutex_unlock(&f->lock);
+				fr = events_frame(f, evs);
+				if (fr)
+					publish(f, fr, &cur);
+				pthread_mutex_lock(&f->lock);
+				continue;
+			}
 			if (pthread_cond_timedwait(&f->cond, &f->lock, &next) == ETIMEDOUT)
 				break;
 		}
@@ -465,6 +672,8 @@ int feed_start(struct feed *f)
 	int err = pthread_create(&f->thread, NULL, fetcher, f);
 
 	f->running = !err;
+	if (!err && !f->o.standalone)
+		f->watching = !pthread_create(&f->watcher, NULL, watcher, f);
 	return -err;
 }
 
@@ -474,8 +683,15 @@ void feed_stop(struct feed *f)
 		return;
 	pthread_mutex_lock(&f->lock);
 	f->stop = true;
-	pthread_cond_signal(&f->cond);
+	f->wstop = true;
+	pthread_cond_broadcast(&f->cond);
+	pthread_cond_broadcast(&f->wcond);
 	pthread_mutex_unlock(&f->lock);
+	if (f->watching) {
+		curl_multi_wakeup(f->watch.multi);
+		pthread_join(f->watcher, NULL);
+		f->watching = false;
+	}
 	pthread_join(f->thread, NULL);
 	f->running = false;
 }
@@ -514,14 +730,18 @@ void feed_free(struct feed *f)
 	feed_stop(f);
 	if (f->latest && --f->latest->refs == 0)
 		frame_free(f->latest);
-	if (f->curl)
-		curl_easy_cleanup(f->curl);
+	conn_fini(&f->fetch);
+	conn_fini(&f->watch);
+	free(f->snap_body);
+	free(f->jobs_body);
+	json_object_put(f->pending);
 	if (f->model) {
 		collect_fini(f->model);
 		free(f->model);
 	}
 	digest_fini(&f->dg);
 	pthread_cond_destroy(&f->cond);
+	pthread_cond_destroy(&f->wcond);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 }
