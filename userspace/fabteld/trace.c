@@ -98,27 +98,27 @@ static void port_args(struct json_object *e, const char *device, uint32_t port)
 	json_object_object_add(e, "args", a);
 }
 
-/* A span: a down (or storm) event closed by the matching later one, if any. */
-static void span(struct tracer *t, const struct model_event *start, enum model_event_kind end_kind,
-		 const char *name, const char *cat)
+/*
+ * A span: a down (or storm) event and the matching later up (or storm end).
+ * end_ns 0: still open when the trace was taken, drawn up to the last sample.
+ */
+static void span(struct tracer *t, const struct model_event *start, uint64_t end_ns)
 {
-	const struct model_event *ev;
-	uint64_t seq, end_ns = t->m->sample_ns;
-	bool open = true;
+	bool storm = start->kind == EV_PAUSE_STORM;
+	bool open = !end_ns;
 	struct json_object *e, *a;
 	int pid, tid;
 
-	for (seq = start->seq + 1; (ev = model_event_get(t->m, seq)); seq++)
-		if (ev->kind == end_kind && ev->port == start->port &&
-		    ev->priority == start->priority && !strcmp(ev->device, start->device)) {
-			end_ns = ev->at_ns;
-			open = false;
-			break;
-		}
+	if (open)
+		end_ns = t->m->sample_ns;
+	/* only spans that reach into the trace's window */
+	if (end_ns < t->since_ns)
+		return;
 	tid = track_of(t, start->device, start->port, &pid);
 	if (tid < 0)
 		return;
-	e = tev("X", name, cat, pid, tid, start->at_ns);
+	e = tev("X", storm ? "pause storm" : "link down", storm ? "pause_storm" : "link_flap",
+		pid, tid, start->at_ns);
 	json_object_object_add(e, "dur", json_object_new_int64(end_ns > start->at_ns ?
 							       us(end_ns) - us(start->at_ns) : 0));
 	port_args(e, start->device, start->port);
@@ -128,6 +128,17 @@ static void span(struct tracer *t, const struct model_event *start, enum model_e
 	/* still down (or storming) when the trace was taken */
 	json_object_object_add(a, "open", json_object_new_boolean(open));
 	json_object_array_add(t->events, e);
+}
+
+/* The kind that opens the span an event closes (or that it opens itself). */
+static enum model_event_kind span_start(enum model_event_kind k)
+{
+	return k == EV_LINK_UP ? EV_LINK_DOWN : k == EV_PAUSE_STORM_END ? EV_PAUSE_STORM : k;
+}
+
+static bool same_place(const struct model_event *a, const struct model_event *b)
+{
+	return a->port == b->port && a->priority == b->priority && !strcmp(a->device, b->device);
 }
 
 static void instant(struct tracer *t, const struct model_event *ev, const char *name)
@@ -148,23 +159,41 @@ static void instant(struct tracer *t, const struct model_event *ev, const char *
 	json_object_array_add(t->events, e);
 }
 
+/*
+ * One pass over the event ring.  Spans are paired as they come: a down (or
+ * storm) opens one for its port (and priority), the next up (or storm end)
+ * there closes it.  A span that began before the trace's window but ends in
+ * it (or is still open) is kept whole; a repeated down while one is open is
+ * the same outage.
+ */
 static void from_events(struct tracer *t)
 {
 	const struct model *m = t->m;
-	const struct model_event *ev;
+	const struct model_event *ev, *open[MODEL_MAX_EVENTS];
+	unsigned int nr_open = 0, i;
 	uint64_t seq, first;
+	bool starts, ends;
 
 	first = m->next_event_seq > MODEL_MAX_EVENTS ? m->next_event_seq - MODEL_MAX_EVENTS : 1;
 	for (seq = first; (ev = model_event_get(m, seq)); seq++) {
+		starts = ev->kind == EV_LINK_DOWN || ev->kind == EV_PAUSE_STORM;
+		ends = ev->kind == EV_LINK_UP || ev->kind == EV_PAUSE_STORM_END;
+		if (starts || ends) {
+			for (i = 0; i < nr_open; i++)
+				if (open[i]->kind == span_start(ev->kind) &&
+				    same_place(open[i], ev))
+					break;
+			if (starts && i == nr_open)
+				open[nr_open++] = ev;
+			if (ends && i < nr_open) {
+				span(t, open[i], ev->at_ns);
+				open[i] = open[--nr_open];
+			}
+			continue;
+		}
 		if (ev->at_ns < t->since_ns)
 			continue;
 		switch (ev->kind) {
-		case EV_LINK_DOWN:
-			span(t, ev, EV_LINK_UP, "link down", "link_flap");
-			break;
-		case EV_PAUSE_STORM:
-			span(t, ev, EV_PAUSE_STORM_END, "pause storm", "pause_storm");
-			break;
 		case EV_LINK_FLAP:
 		case EV_ERROR_BURST:
 		case EV_PORT_ADDED:
@@ -180,6 +209,8 @@ static void from_events(struct tracer *t)
 			break;
 		}
 	}
+	for (i = 0; i < nr_open; i++)
+		span(t, open[i], 0);
 }
 
 /* The job's own signals: per-QP events and port-level ones, as instants. */
