@@ -885,13 +885,17 @@ static void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 			p->have[c] = rp->have[c];
 			if (!rp->have[c])
 				continue;
-			mono_update(&p->ctr[c], rp->ctr[c]);
+			/* fabtel.ko extends 32-bit counters itself */
+			if (r->ko)
+				mono_update64(&p->ctr[c], rp->ctr[c]);
+			else
+				mono_update(&p->ctr[c], rp->ctr[c]);
 			rate_update(&p->rate[c], p->ctr[c].total, r->ports_mono);
 		}
 		p->have_nd = rp->have_nd;
 		if (rp->have_nd) {
-			mono_update(&p->nd_rx, rp->nd_rx_bytes);
-			mono_update(&p->nd_tx, rp->nd_tx_bytes);
+			mono_update64(&p->nd_rx, rp->nd_rx_bytes);
+			mono_update64(&p->nd_tx, rp->nd_tx_bytes);
 			rate_update(&p->nd_rx_rate, p->nd_rx.total, r->ports_mono);
 			rate_update(&p->nd_tx_rate, p->nd_tx.total, r->ports_mono);
 		}

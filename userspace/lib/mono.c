@@ -13,7 +13,7 @@
  */
 #define WRAP_MAX_STEP	(1ULL << 31)
 
-uint64_t mono_update(struct mono *m, uint64_t raw)
+static uint64_t update(struct mono *m, uint64_t raw, bool may_wrap32)
 {
 	uint64_t step;
 
@@ -24,7 +24,7 @@ uint64_t mono_update(struct mono *m, uint64_t raw)
 		m->total += raw - m->last;
 	} else {
 		step = (1ULL << 32) - m->last + raw;
-		if (m->last <= UINT32_MAX && step < WRAP_MAX_STEP) {
+		if (may_wrap32 && m->last <= UINT32_MAX && step < WRAP_MAX_STEP) {
 			m->total += step;
 		} else {
 			m->total += raw;
@@ -33,6 +33,16 @@ uint64_t mono_update(struct mono *m, uint64_t raw)
 	}
 	m->last = raw;
 	return m->total;
+}
+
+uint64_t mono_update(struct mono *m, uint64_t raw)
+{
+	return update(m, raw, true);
+}
+
+uint64_t mono_update64(struct mono *m, uint64_t raw)
+{
+	return update(m, raw, false);
 }
 
 void rate_update(struct rate *r, uint64_t total, uint64_t now_ns)

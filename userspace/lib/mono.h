@@ -5,6 +5,8 @@
  * A struct mono turns successive raw readings into a total that never goes
  * down: a 32-bit wrap (mlx5 Q-counters) or a reset (driver reloaded, rxe
  * device re-created under the same name) between two readings is absorbed.
+ * Only a counter that may be 32 bits wide can wrap; for one known to be 64
+ * bits wide (mono_update64) a decrease is always a reset.
  * A struct rate turns successive totals into events per second over the last
  * interval.  Both are pure and unit-tested (userspace/tests/test_mono.c).
  */
@@ -20,8 +22,16 @@ struct mono {
 	uint64_t resets;	/* readings taken as a reset, not a wrap */
 };
 
-/* Feed one raw reading; returns the total.  The first reading is the total. */
+/*
+ * Feed one raw reading of a counter that may be 32 bits wide (its width not
+ * known); returns the total.  The first reading is the total.
+ */
 uint64_t mono_update(struct mono *m, uint64_t raw);
+/*
+ * The same for a counter known to be 64 bits wide (netdev statistics,
+ * fabtel.ko's values, which it extends itself): any decrease is a reset.
+ */
+uint64_t mono_update64(struct mono *m, uint64_t raw);
 
 struct rate {
 	uint64_t prev;		/* the total at prev_ns */

@@ -222,6 +222,29 @@ static void rate_across_a_wrap(void **state)
 	assert_int_equal(m.resets, 0);
 }
 
+/*
+ * A 64-bit byte counter at 3 GB when its device is re-created: a 32-bit
+ * wrap would also fit (a step below 2^31), so only the width tells.
+ */
+static void wide_counter_reset_in_wrap_range(void **state)
+{
+	struct mono may32 = { 0 }, wide = { 0 };
+	uint64_t before = 3000000000ULL;
+
+	(void)state;
+	mono_update(&may32, before);
+	mono_update64(&wide, before);
+	/* taken as a wrap: gains 2^32 - 3e9 + 5000 */
+	assert_int_equal(mono_update(&may32, 5000), before + (1ULL << 32) - before + 5000);
+	assert_int_equal(may32.resets, 0);
+	/* known wide: a reset, what was counted since is added */
+	assert_int_equal(mono_update64(&wide, 5000), before + 5000);
+	assert_int_equal(wide.resets, 1);
+	assert_int_equal(mono_update64(&wide, 6000), before + 6000);
+	/* and a wide counter passing 2^32 just counts on */
+	assert_int_equal(mono_update64(&wide, (1ULL << 32) + 6000), before + (1ULL << 32) + 6000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +262,7 @@ int main(void)
 		cmocka_unit_test(rate_dt_zero_or_backwards),
 		cmocka_unit_test(rate_counter_restarted),
 		cmocka_unit_test(rate_across_a_wrap),
+		cmocka_unit_test(wide_counter_reset_in_wrap_range),
 	};
 
 	return cmocka_run_group_tests_name("mono and rate", tests, NULL, NULL);
