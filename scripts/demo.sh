@@ -26,6 +26,8 @@ REPO=$(cd "$(dirname "$0")/.." && pwd)
 FABLAB=$REPO/scripts/fablab
 B=$REPO/build
 headless=0 keep=0 reuse=0 out=$B/demo
+# the same paths quoted for the guests' shell (the host's tree is their /)
+QREPO=$(printf %q "$REPO") QB=$(printf %q "$B")
 
 while (($#)); do
 	case $1 in
@@ -76,13 +78,13 @@ PB=$("$FABLAB" port b)
 # ---- modules, fabteld ----------------------------------------------------------
 say "a: fabtel.ko, and fakeroce.ko with an mlx5 port (fre0, PFC on priority 3)"
 run a -- "rmmod fakeroce fabtel 2>/dev/null; modprobe ib_core &&
-	insmod $REPO/kmod/fabtel.ko && insmod $REPO/kmod/fakeroce.ko &&
+	insmod $QREPO/kmod/fabtel.ko && insmod $QREPO/kmod/fakeroce.ko &&
 	echo 100 >/sys/module/fabtel/parameters/storm_ms &&
 	echo '0 mlx5' >/sys/kernel/fakeroce/new_device && ip link set fre0 up &&
 	echo 8 >/sys/kernel/debug/fakeroce/0/dcb/pfc_en" >>"$LOG" 2>&1 ||
 	{ echo "demo: loading the modules on a failed ($LOG)" >&2; exit 1; }
 for h in a b; do
-	run "$h" -- "pkill fabteld; $B/fabteld --listen 0.0.0.0:9465 --set window_s=20 \
+	run "$h" -- "pkill fabteld; $QB/fabteld --listen 0.0.0.0:9465 --set window_s=20 \
 		--set hold_s=300 >/tmp/fabteld.log 2>&1 &" >/dev/null
 done
 for _ in $(seq 150); do
@@ -101,7 +103,7 @@ say "fabteld on a and b: http://127.0.0.1:$PA/metrics  http://127.0.0.1:$PB/metr
 run b -- "mkdir -p /sys/fs/cgroup/job_1001 /sys/fs/cgroup/job_1002
 	setsid bash -c 'echo \$\$ >/sys/fs/cgroup/job_1001/cgroup.procs; exec -a demo-loop bash -c \"
 		while :; do ib_write_bw -d rxb -x 1 -D 10 -u 18 >/dev/null 2>&1; done\"' >/dev/null 2>&1 &
-	setsid $B/fabtel-traffic --server --forever --port 18601 \
+	setsid $QB/fabtel-traffic --server --forever --port 18601 \
 		--cgroup /sys/fs/cgroup/job_1002 >/tmp/demo-srv2.log 2>&1 &" >/dev/null
 # perftest listens on TCP 18515; fabtel-traffic is an rdma_cm listener
 run b -- 'for i in $(seq 100); do
@@ -111,7 +113,7 @@ run b -- 'for i in $(seq 100); do
 run a -- "mkdir -p /sys/fs/cgroup/job_1001 /sys/fs/cgroup/job_1002
 	setsid bash -c 'echo \$\$ >/sys/fs/cgroup/job_1001/cgroup.procs; exec -a demo-loop bash -c \"
 		while :; do ib_write_bw -d rxa -x 1 -D 10 -u 18 10.77.0.2 >/dev/null 2>&1; sleep 1; done\"' >/dev/null 2>&1 &
-	setsid $B/fabtel-traffic 10.77.0.2 --port 18601 --rate 0.005 --size 64 --duration 3600 \
+	setsid $QB/fabtel-traffic 10.77.0.2 --port 18601 --rate 0.005 --size 64 --duration 3600 \
 		--timeout 16 --cgroup /sys/fs/cgroup/job_1002 >/tmp/demo-idle.log 2>&1 &" >/dev/null
 say "jobs on a: 1001 (ib_write_bw rounds to b), 1002 (an idle QP to b)"
 

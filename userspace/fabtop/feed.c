@@ -467,6 +467,7 @@ static void export_trace(struct feed *f, const char *job, struct feed_status *st
 	struct json_object *o, *ev;
 	time_t now = time(NULL);
 	struct tm tm;
+	const char *err;
 	size_t i;
 	int n = 0;
 
@@ -480,8 +481,12 @@ static void export_trace(struct feed *f, const char *job, struct feed_status *st
 	snprintf(name, sizeof(name), "fabtel-job-%s-%s.json", safe, stamp);
 	if (o && json_object_object_get_ex(o, "traceEvents", &ev))
 		n = (int)json_object_array_length(ev);
-	if (o && json_object_to_file_ext(name, o, JSON_C_TO_STRING_PLAIN) < 0)
-		snprintf(why, sizeof(why), "cannot write %s: %s", name, strerror(errno));
+	if (o && json_object_to_file_ext(name, o, JSON_C_TO_STRING_PLAIN) < 0) {
+		/* json-c keeps the reason (with errno's text) itself */
+		err = json_util_get_last_err();
+		snprintf(why, sizeof(why), "cannot write %s (%.*s)", name,
+			 err ? (int)strcspn(err, "\n") : 7, err ? err : "unknown");
+	}
 	st->notice_bad = !o || why[0];
 	if (st->notice_bad)
 		snprintf(st->notice, sizeof(st->notice), "trace of job %s not saved: %s", job, why);
