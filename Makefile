@@ -6,6 +6,8 @@
 #   make check      install what is missing, build, run host tests and the lab
 #                   selftests; ends with "N passed, N failed, N skipped"
 #   make demo       install what is missing, build, boot the lab, show rxe live
+#   make fuzz       the libFuzzer targets, FUZZ_SECONDS (300) each; new
+#                   coverage merged into userspace/fuzz/corpus
 #   make sparse     the kernel modules through sparse (also: make C=1)
 #   make install    binaries, fabtel.ko, the systemd unit, config, rules
 #                   (PREFIX=/usr/local, DESTDIR for staging); make uninstall
@@ -47,6 +49,11 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@mkdir -p $(O)
 	@selftests/run.sh
+
+# the long fuzz run; a short one is part of make check (test_fuzz.sh)
+fuzz:
+	@$(MAKE) --no-print-directory -C userspace fuzz
+	@scripts/fuzz.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all
@@ -95,4 +102,4 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	rm -rf $(O)
 
-.PHONY: all kmod sparse bpf userspace deps check demo install uninstall clean
+.PHONY: all kmod sparse bpf userspace deps check demo fuzz install uninstall clean

@@ -190,6 +190,12 @@ static struct model_event *log_event(struct model *m, enum model_event_kind kind
 	return ev;
 }
 
+struct model_event *model_log_event(struct model *m, enum model_event_kind kind,
+				    const char *device, uint32_t port, uint64_t at_ns)
+{
+	return log_event(m, kind, device, port, at_ns);
+}
+
 static uint64_t now_ns(clockid_t clk)
 {
 	struct timespec ts;

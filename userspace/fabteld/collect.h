@@ -190,6 +190,13 @@ const struct model_hist_point *model_hist_get(const struct model_port *p, unsign
 /* The event with sequence number seq, NULL if never logged or overwritten. */
 const struct model_event *model_event_get(const struct model *m, uint64_t seq);
 
+/*
+ * Log an event (m->lock held), as the collector does; the oldest is
+ * overwritten when the ring is full.  For tests and fuzzers.
+ */
+struct model_event *model_log_event(struct model *m, enum model_event_kind kind,
+				    const char *device, uint32_t port, uint64_t at_ns);
+
 /* Set up the model; loads BPF if cfg says so and we may (reasons in why[]). */
 int collect_init(struct model *m, const struct config *cfg);
 /* Attach the wire program to the ports' netdevs (root only, before dropping). */

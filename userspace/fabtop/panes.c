@@ -132,9 +132,15 @@ static void fmt_gbps(char *buf, size_t len, double bytes_per_s)
 
 static void fmt_clock(char *buf, size_t len, double t)
 {
-	time_t s = (time_t)t;
 	struct tm tm;
+	time_t s;
 
+	/* a time from the daemon: anything but a sane Unix time is "-" */
+	if (!(t >= 0 && t < 1e11)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	s = (time_t)t;
 	if (!localtime_r(&s, &tm)) {
 		snprintf(buf, len, "-");
 		return;

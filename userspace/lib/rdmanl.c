@@ -85,6 +85,7 @@ static int rdmanl_recv(int fd, uint32_t seq, rdmanl_attr_fn fn, void *ctx)
 {
 	char *buf = malloc(RDMANL_BUF);
 	const struct nlmsghdr *nh;
+	unsigned int left;
 	int len, ret = 0;
 
 	if (!buf)
@@ -95,7 +96,8 @@ static int rdmanl_recv(int fd, uint32_t seq, rdmanl_attr_fn fn, void *ctx)
 			ret = -errno;
 			break;
 		}
-		for (nh = (void *)buf; NLMSG_OK(nh, len); nh = NLMSG_NEXT(nh, len)) {
+		left = (unsigned int)len;	/* NLMSG_OK compares it with a __u32 */
+		for (nh = (void *)buf; NLMSG_OK(nh, left); nh = NLMSG_NEXT(nh, left)) {
 			if (nh->nlmsg_seq != seq)
 				continue;
 			if (nh->nlmsg_type == NLMSG_DONE)
