@@ -6,6 +6,8 @@
 #   make check      install what is missing, build, run host tests and the lab
 #                   selftests; ends with "N passed, N failed, N skipped"
 #   make demo       install what is missing, build, boot the lab, show rxe live
+#   make bench      fabteld vs node_exporter scrape cost, the wire parser's
+#                   ns per packet (Documentation/performance.rst)
 #   make fuzz       the libFuzzer targets, FUZZ_SECONDS (300) each; new
 #                   coverage merged into userspace/fuzz/corpus
 #   make sparse     the kernel modules through sparse (also: make C=1)
@@ -49,6 +51,11 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@mkdir -p $(O)
 	@selftests/run.sh
+
+# benchmarks (not tests): Documentation/performance.rst
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/bench.sh $(ARGS)
 
 # the long fuzz run; a short one is part of make check (test_fuzz.sh)
 fuzz:
@@ -102,4 +109,4 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	rm -rf $(O)
 
-.PHONY: all kmod sparse bpf userspace deps check demo fuzz install uninstall clean
+.PHONY: all kmod sparse bpf userspace deps check demo bench fuzz install uninstall clean

@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bench.sh - make bench: fabtel's costs measured side by side (not a test;
+# Documentation/performance.rst holds the results and how to read them).
+#
+# Host stage (this machine's kernel, no lab):
+#   scrape  fabteld (sysfs mode) and Debian's prometheus-node-exporter
+#           (infiniband + netclass collectors) on the same fixture sysfs
+#           tree of N mlx5-like ports (scripts/bench-fixture.sh), scraped
+#           alternately: CPU per scrape, wall p50/p99, syscalls per scrape
+#           (strace -c), bytes per scrape; and fabteld's own sampling cost
+#           per sample with nobody scraping.
+#   wire    the wire TC program against an empty one, ns per packet per
+#           packet kind (BPF_PROG_TEST_RUN, repeat; build/bpf/bench_wire).
+#
+#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|wire]...
+set -uo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+B=$REPO/build
+OUT=$B/bench
+ROUNDS=${BENCH_ROUNDS:-1000}
+read -r -a PORTS <<<"${BENCH_PORTS:-2 16}"
+STAGES=("$@")
+((${#STAGES[@]})) || STAGES=(scrape wire)
+mkdir -p "$OUT"
+
+need() {
+	command -v "$1" >/dev/null && return
+	echo "bench: installing $2"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$2" \
+		>/dev/null || { echo "bench: cannot install $2" >&2; exit 1; }
+}
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# CPU time of a process in ns: its threads' on-CPU time (schedstat), summed
+# (threads that ended are not counted: fabteld's and node_exporter's live on)
+cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f", s }'; }
+
+now_ns() { date +%s%N; }
+
+# syscalls in an strace -c summary: the calls column, summed
+strace_calls() { awk '/^-/ { body = !body; next } body && $NF != "total" { s += $4 } END { print s + 0 }' "$1"; }
+
+pct() { # P FILE: the P-th percentile of the numbers in FILE
+	sort -g "$2" | awk -v p="$1" '{ v[NR] = $1 } END {
+		i = int(p / 100 * NR + 0.999999); if (i < 1) i = 1; if (i > NR) i = NR; print v[i] }'
+}
+
+scrape_stage() {
+	local n dir fport nport fpid npid r s pid port t0 t1 w0 w1 spid
+	local -A c0 c1 idle port_of pid_of
+	need prometheus-node-exporter prometheus-node-exporter
+	need strace strace
+	for n in "${PORTS[@]}"; do
+		dir=$OUT/fixture-$n
+		"$REPO/scripts/bench-fixture.sh" "$dir" "$n"
+		fport=$(free_port)
+		nport=$(free_port)
+		"$B/fabteld" --bpf off --set sysfs_root="$dir" --listen "127.0.0.1:$fport" \
+			>"$OUT/fabteld-$n.log" 2>&1 &
+		fpid=$!
+		prometheus-node-exporter --path.sysfs="$dir/sys" --collector.disable-defaults \
+			--collector.infiniband --collector.netclass \
+			--web.listen-address="127.0.0.1:$nport" >"$OUT/node_exporter-$n.log" 2>&1 &
+		npid=$!
+		port_of=([fabteld]=$fport [node_exporter]=$nport)
+		pid_of=([fabteld]=$fpid [node_exporter]=$npid)
+		for _ in $(seq 100); do
+			curl -sf "127.0.0.1:$fport/metrics" >/dev/null &&
+				curl -sf "127.0.0.1:$nport/metrics" >/dev/null && break
+			sleep 0.1
+		done
+		# what each serves on this tree
+		curl -s "127.0.0.1:$fport/metrics" >"$OUT/fabteld-$n.prom"
+		curl -s "127.0.0.1:$nport/metrics" >"$OUT/node_exporter-$n.prom"
+		# background CPU with nobody scraping: fabteld samples each second
+		# whether scraped or not; node_exporter reads only when scraped
+		for s in fabteld node_exporter; do c0[$s]=$(cpu_ns "${pid_of[$s]}"); done
+		t0=$(now_ns)
+		sleep 20
+		t1=$(now_ns)
+		for s in fabteld node_exporter; do
+			c1[$s]=$(cpu_ns "${pid_of[$s]}")
+			# ns of CPU per s of wall
+			idle[$s]=$(awk -v c=$((c1[$s] - c0[$s])) -v w=$((t1 - t0)) 'BEGIN { print c / w * 1e9 }')
+			echo "$n ${s}_idle_ms_per_s $(awk -v r="${idle[$s]}" 'BEGIN { printf "%.3f", r / 1e6 }')" \
+				>>"$OUT/results"
+		done
+		# alternate: warm up, then ROUNDS scrapes of each
+		for _ in $(seq 20); do
+			curl -s -o /dev/null "127.0.0.1:$fport/metrics"
+			curl -s -o /dev/null "127.0.0.1:$nport/metrics"
+		done
+		: >"$OUT/lat-fabteld-$n"
+		: >"$OUT/lat-node_exporter-$n"
+		for s in fabteld node_exporter; do c0[$s]=$(cpu_ns "${pid_of[$s]}"); done
+		t0=$(now_ns)
+		for ((r = 0; r < ROUNDS; r++)); do
+			curl -s -o /dev/null -w '%{time_total}\n' "127.0.0.1:$fport/metrics" \
+				>>"$OUT/lat-fabteld-$n"
+			curl -s -o /dev/null -w '%{time_total}\n' "127.0.0.1:$nport/metrics" \
+				>>"$OUT/lat-node_exporter-$n"
+		done
+		t1=$(now_ns)
+		for s in fabteld node_exporter; do
+			c1[$s]=$(cpu_ns "${pid_of[$s]}")
+			{
+				# the window's CPU less the background's, per scrape
+				echo "$n ${s}_cpu_ms_per_scrape $(awk -v c=$((c1[$s] - c0[$s])) \
+					-v bg="${idle[$s]}" -v w=$((t1 - t0)) -v r="$ROUNDS" \
+					'BEGIN { printf "%.3f", (c - bg * w / 1e9) / r / 1e6 }')"
+				echo "$n ${s}_p50_ms $(pct 50 "$OUT/lat-$s-$n" | awk '{ printf "%.3f", $1 * 1000 }')"
+				echo "$n ${s}_p99_ms $(pct 99 "$OUT/lat-$s-$n" | awk '{ printf "%.3f", $1 * 1000 }')"
+				echo "$n ${s}_bytes $(wc -c <"$OUT/$s-$n.prom")"
+				echo "$n ${s}_samples $(grep -vc '^#' "$OUT/$s-$n.prom")"
+			} >>"$OUT/results"
+		done
+		# syscalls: 10 s idle, then 100 scrapes, under strace -c -f, each
+		# daemon alone; per scrape = (busy - idle rate x busy time) / 100
+		for s in fabteld node_exporter; do
+			pid=${pid_of[$s]} port=${port_of[$s]}
+			strace -c -f -p "$pid" -o "$OUT/strace-idle-$s-$n" 2>/dev/null &
+			spid=$!
+			sleep 10
+			kill -INT $spid
+			wait $spid 2>/dev/null
+			strace -c -f -p "$pid" -o "$OUT/strace-$s-$n" 2>/dev/null &
+			spid=$!
+			sleep 1
+			w0=$(now_ns)
+			for _ in $(seq 100); do curl -s -o /dev/null "127.0.0.1:$port/metrics"; done
+			w1=$(now_ns)
+			sleep 0.2
+			kill -INT $spid
+			wait $spid 2>/dev/null
+			echo "$n ${s}_syscalls_per_scrape $(awk \
+				-v busy="$(strace_calls "$OUT/strace-$s-$n")" \
+				-v idle="$(strace_calls "$OUT/strace-idle-$s-$n")" \
+				-v w=$((w1 - w0)) 'BEGIN { printf "%.1f", (busy - idle / 10 * (w / 1e9 + 1.2)) / 100 }')" \
+				>>"$OUT/results"
+		done
+		kill $fpid $npid
+		wait $fpid $npid 2>/dev/null
+	done
+}
+
+wire_stage() {
+	[[ -x $B/bpf/bench_wire ]] || { echo "bench: build/bpf/bench_wire not built (make)" >&2; return 1; }
+	"$B/bpf/bench_wire" | tee "$OUT/wire.txt"
+}
+
+: >"$OUT/results"
+echo "bench: $(date -u +%FT%TZ), $(nproc) CPUs, kernel $(uname -r); results in $OUT"
+for s in "${STAGES[@]}"; do
+	case $s in
+	scrape) scrape_stage ;;
+	wire) wire_stage ;;
+	*) echo "bench: unknown stage $s" >&2; exit 2 ;;
+	esac
+done
+if [[ -s $OUT/results ]]; then
+	echo
+	echo "ports  measure                              fabteld   node_exporter  node_exporter/fabteld"
+	for n in "${PORTS[@]}"; do
+		awk -v n="$n" '
+			$1 == n {
+				if (index($2, "fabteld_") == 1) { who = "f"; m = substr($2, 9) }
+				else { who = "e"; m = substr($2, 15) }	# node_exporter_
+				v[who, m] = $3
+				if (!(m in seen)) { seen[m] = 1; order[++nm] = m }
+			}
+			function row(name, f, e) {
+				printf "%5s  %-34s %10s %14s  %s\n", n, name, f, e,
+					(f > 0 ? sprintf("%.2fx", e / f) : "-") }
+			END {
+				for (i = 1; i <= nm; i++)
+					if (order[i] != "idle_ms_per_s")
+						row(order[i], v["f", order[i]], v["e", order[i]])
+				row("idle_ms_per_s (background CPU)", v["f", "idle_ms_per_s"], v["e", "idle_ms_per_s"])
+				# what a scraper costs in all: fabteld samples each second anyway
+				row("cpu_ms_per_s, scraped each 1 s", sprintf("%.3f", v["f", "idle_ms_per_s"] + v["f", "cpu_ms_per_scrape"]),
+				    sprintf("%.3f", v["e", "idle_ms_per_s"] + v["e", "cpu_ms_per_scrape"]))
+				row("cpu_ms_per_s, scraped each 15 s", sprintf("%.3f", v["f", "idle_ms_per_s"] + v["f", "cpu_ms_per_scrape"] / 15),
+				    sprintf("%.3f", v["e", "idle_ms_per_s"] + v["e", "cpu_ms_per_scrape"] / 15))
+			}' "$OUT/results"
+	done
+fi
