@@ -8,6 +8,8 @@
 #   make demo       install what is missing, build, boot the lab, show rxe live
 #   make bench      fabteld vs node_exporter scrape cost, the wire parser's
 #                   ns per packet (Documentation/performance.rst)
+#   make soak       lab traffic and faults for SOAK_SECONDS (600): fabteld's
+#                   RSS, fds and BPF maps flat, fabtel.ko unloads clean
 #   make fuzz       the libFuzzer targets, FUZZ_SECONDS (300) each; new
 #                   coverage merged into userspace/fuzz/corpus
 #   make sparse     the kernel modules through sparse (also: make C=1)
@@ -56,6 +58,12 @@ check: deps
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/bench.sh $(ARGS)
+
+# ~12 minutes of lab traffic and faults; fabteld's memory, fds and BPF maps
+# must stay flat, fabtel.ko must unload clean (SOAK_SECONDS=600)
+soak: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/soak.sh
 
 # the long fuzz run; a short one is part of make check (test_fuzz.sh)
 fuzz:
@@ -109,4 +117,4 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	rm -rf $(O)
 
-.PHONY: all kmod sparse bpf userspace deps check demo bench fuzz install uninstall clean
+.PHONY: all kmod sparse bpf userspace deps check demo bench soak fuzz install uninstall clean

@@ -159,7 +159,9 @@ failing.  Tab to Jobs, Enter on 1001 for its QPs, t saves its trace; q quits.
   /metrics (b):   http://127.0.0.1:$PB/metrics
 EOF
 	sleep 4
-	schedule &
+	# fabtop owns the terminal: the schedule's words (and fablab's) go
+	# to the log, or they would scroll fabtop's screen under it
+	schedule >>"$LOG" 2>&1 &
 	sched=$!
 	(cd "$out" && "$B/fabtop" --url "http://127.0.0.1:$PA")
 	kill "$sched" 2>/dev/null

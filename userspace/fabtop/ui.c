@@ -402,6 +402,7 @@ static const char *const help_text[] = {
 	"  Esc                clear the filter (in a job: back)",
 	"  p                  pause: keep showing this frame",
 	"  h, ?               this help (any key closes it)",
+	"  Ctrl-L             redraw the whole screen",
 	"  q                  quit",
 	"",
 	"NICs: LINK, FLAPS (link flaps) and LASTFLAP, RxGb/s TxGb/s, OOS/s",
@@ -624,6 +625,9 @@ static bool key(struct ui *u, int ch)
 		break;
 	case 't':
 		save_trace(u);
+		break;
+	case 12:	/* Ctrl-L: something else wrote on the terminal */
+		clearok(curscr, TRUE);
 		break;
 	case 27: case KEY_BACKSPACE: case KEY_LEFT: case 127:
 		if (p->filter[0] && ch == 27)
