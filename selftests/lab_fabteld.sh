@@ -17,6 +17,8 @@
 #  - job 4242's /api/v1/jobs/4242/trace is a valid Chrome trace with sorted
 #    timestamps: the flap a 2 s link-down span, the netem NAKs and the flap
 #    job-signal instants, a Gb/s counter track;
+#  - when job 4242's QP ends, fabteld deletes its entries from the rxe and
+#    wire maps (bpftool shows them before, not after); a live QP keeps its;
 #  - fabtel.ko loaded under a running fabteld: it switches to the module's
 #    snapshots (sysfs on standby), rxa's counters equal the module's; a
 #    fakeroce mlx5 port appears (event port_added); a PFC pause storm on it
@@ -32,7 +34,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 38
+ktap_begin 42
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -128,6 +130,23 @@ ktap_eq "job 4242's nak_seq_rcvd events = rxa's rcvd_seq_err delta" \
 	"$(metric "$PA" 'fabtel_job_qp_events_total{job_id="4242",device="rxa",port="1",kind="nak_seq_rcvd"}')" \
 	"$((seq1 - seq0))"
 
+# job 4242's QP, from RDMA netlink (the client's pid from its cgroup)
+qps_of() { # JOB: "local-QPN remote-QPN" of its QP on a
+	lab a "p=\$(head -1 /sys/fs/cgroup/job_$1/cgroup.procs)
+		rdma res show qp -j | jq -r --argjson p \"\$p\" '.[] | select(.pid == \$p) | \"\\(.lqpn) \\(.rqpn)\"' | head -1"
+}
+entries() { # MAP JQ-FILTER-ON-KEY: how many entries of that a map on a has
+	lab a "bpftool map dump name $1 -j | jq '[.[] | .formatted.key | select($2)] | length'"
+}
+wire_entries() { # LQPN RQPN: wire_qps entries of that QP (ingress: ours; egress: the peer's)
+	entries wire_qps "(.dir == 0 and .qpn == $1) or (.dir == 1 and .qpn == $2)"
+}
+read -r qp4242 rqp4242 <<<"$(qps_of 4242)"
+ktap_info "job 4242's QP on rxa: ${qp4242:-none}, its peer's ${rqp4242:-none}"
+ktap_check "rxe_qp_counts and wire_qps (both ways) hold entries of job 4242's live QP" \
+	bash -c '(($1 > 0 && $2 == 2))' _ "$(entries rxe_qp_counts ".qpn == ${qp4242:-0}")" \
+	"$(wire_entries "${qp4242:-0}" "${rqp4242:-0}")"
+
 # ---- a 2 s flap ---------------------------------------------------------------------
 # 5151's one WRITE must be older than window_s (10 s) for it to count as idle
 while ((SECONDS - idle_start < 12)); do sleep 1; done
@@ -179,6 +198,29 @@ ktap_check "... active within one evaluation interval (1 s, +0.5 s jitter) of th
 	awk -v l="$lag" 'BEGIN { exit !(l != "" && l >= -0.5 && l <= 1.5) }'
 ktap_eq "recording rules: job_id:fabtel_verdict:max{job_id=4242} = 2, on 2 hosts" \
 	"$(prom 'job_id:fabtel_verdict:max{job_id="4242"}') $(prom 'job_id:fabtel_hosts:count{job_id="4242"}')" "2 2"
+
+# ---- BPF map entries of QPs that are gone -----------------------------------------------------
+# rxe and wire count per QP number and never see a QP end: fabteld deletes
+# what RDMA netlink no longer lists (after two samples), nothing else
+pr0=$(metric "$PA" 'fabtel_bpf_stale_entries_removed_total{map="rxe_qp_counts"}')
+lab a 'pkill -f "^[^ ]*fabtel-traffic .*cgroup/job_4242"; for i in $(seq 50); do
+	pgrep -f "^[^ ]*fabtel-traffic .*cgroup/job_4242" >/dev/null || exit 0; sleep 0.2; done; exit 1'
+gone=no
+for i in $(seq 20); do
+	if (($(entries rxe_qp_counts ".qpn == ${qp4242:-0}") == 0 &&
+	      $(wire_entries "${qp4242:-0}" "${rqp4242:-0}") == 0)); then
+		gone=yes
+		break
+	fi
+	sleep 0.5
+done
+ktap_eq "job 4242's QP gone: its rxe_qp_counts and wire_qps entries go within 10 s" "$gone" yes
+ktap_check "... counted in fabtel_bpf_stale_entries_removed_total{map=\"rxe_qp_counts\"}" \
+	bash -c '(($2 > $1))' _ "${pr0:-0}" "$(metric "$PA" 'fabtel_bpf_stale_entries_removed_total{map="rxe_qp_counts"}')"
+read -r qp5151 rqp5151 <<<"$(qps_of 5151)"
+ktap_info "job 5151's QP on rxa: ${qp5151:-none}, its peer's ${rqp5151:-none}"
+ktap_check "job 5151's live idle QP keeps its wire_qps entries (both ways)" \
+	bash -c '(($1 == 2))' _ "$(wire_entries "${qp5151:-0}" "${rqp5151:-0}")"
 
 # ---- fabtel.ko and a fakeroce port under the running fabteld (a) ----------------------
 FT=/sys/kernel/fabtel

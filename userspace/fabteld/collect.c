@@ -24,6 +24,7 @@
 #include <bpf/libbpf.h>
 #include "fabbpf.h"
 #include "wire_loader.h"
+#include "prune.h"
 
 #define NS	1000000000ULL
 #define IB_QPS_ERR 6
@@ -557,6 +558,7 @@ struct collect_bpf {
 	struct fabbpf *fb;
 	struct wire_loader *wl;
 	struct model *m;
+	struct prune rxe_prune, wire_prune;	/* entries of QPs that are gone */
 	pthread_t events;		/* polls the ring buffers: flaps logged at once */
 	bool events_running;
 	atomic_bool events_stop;
@@ -744,6 +746,8 @@ void collect_fini(struct model *m)
 		m->bpf->events_running = false;
 	}
 	if (m->bpf) {
+		prune_free(&m->bpf->rxe_prune);
+		prune_free(&m->bpf->wire_prune);
 		wire_loader_close(m->bpf->wl);
 		fabbpf_close(m->bpf->fb);
 		free(m->bpf);
@@ -1218,6 +1222,63 @@ static void fold_jobs(struct model *m, uint64_t now, const uint64_t *prev_flaps,
 	}
 }
 
+/*
+ * Delete the rxe and wire map entries of QPs RDMA netlink no longer lists
+ * (prune.h: dead in two passes in a row).  Only on a complete QP list.
+ * rxe keys are (device index, QP number); a wire ingress key's QP number
+ * is a local QP's, an egress key's a local QP's peer's (any port: the
+ * interface is not checked).  QP 1, the GSI QP, is always there.
+ */
+static void prune_bpf(struct collect_bpf *b, const struct raw *r)
+{
+	static uint64_t dead[MODEL_MAX_QPS], out[MODEL_MAX_QPS];
+	unsigned int i, j;
+	size_t n;
+	long k;
+
+	if (r->nl_err || r->qps_over) {
+		prune_forget(&b->rxe_prune);
+		prune_forget(&b->wire_prune);
+		return;
+	}
+	for (i = 0, n = 0; i < r->nr_rxe; i++) {
+		for (j = 0; j < r->nr_qps; j++)
+			if (r->qps[j].nl.dev_index == r->rxe[i].dev_index &&
+			    r->qps[j].nl.qpn == r->rxe[i].qpn)
+				break;
+		if (j == r->nr_qps)
+			dead[n++] = (uint64_t)r->rxe[i].dev_index << 32 | r->rxe[i].qpn;
+	}
+	k = prune_step(&b->rxe_prune, dead, n, out);
+	for (i = 0; k > 0 && i < (unsigned long)k; i++) {
+		struct rxe_qp_key key = { (uint32_t)(out[i] >> 32), (uint32_t)out[i] };
+
+		fabbpf_forget_rxe_qp(b->fb, &key);
+	}
+	for (i = 0, n = 0; i < r->nr_wire; i++) {
+		bool in = r->wire[i].dir == WIRE_DIR_INGRESS;
+
+		if (r->wire[i].qpn <= 1)
+			continue;
+		for (j = 0; j < r->nr_qps; j++)
+			if (r->wire[i].qpn == (in ? r->qps[j].nl.qpn : r->qps[j].nl.rqpn))
+				break;
+		if (j == r->nr_qps)
+			dead[n++] = (uint64_t)r->wire[i].ifindex << 32 |
+				    (uint64_t)(r->wire[i].dir & 0xff) << 24 | (r->wire[i].qpn & 0xffffff);
+	}
+	k = prune_step(&b->wire_prune, dead, n, out);
+	for (i = 0; k > 0 && i < (unsigned long)k; i++) {
+		struct wire_qp_key key = {
+			.ifindex = (uint32_t)(out[i] >> 32),
+			.qpn = (uint32_t)out[i] & 0xffffff,
+			.dir = (uint8_t)(out[i] >> 24),
+		};
+
+		wire_loader_forget_qp(b->wl, &key);
+	}
+}
+
 /* A port counter's total before this pass, UINT64_MAX if it had none. */
 static uint64_t prev_total(const struct model_port *p, const struct mono *c)
 {
@@ -1250,6 +1311,8 @@ void collect_sample(struct model *m)
 		fabbpf_for_each_rxe_qp(m->bpf->fb, rxe_cb, r);
 	if (m->src[SRC_BPF_WIRE] == SRC_UP)
 		wire_loader_for_each_qp(m->bpf->wl, wire_cb, r);
+	if (m->src[SRC_BPF_RXE] == SRC_UP || m->src[SRC_BPF_WIRE] == SRC_UP)
+		prune_bpf(m->bpf, r);
 	now = now_ns(CLOCK_REALTIME);
 
 	pthread_mutex_lock(&m->lock);
@@ -1278,6 +1341,10 @@ void collect_sample(struct model *m)
 	fold_qps(m, r, now);
 	fold_bpf(m, r, now);
 	fold_jobs(m, now, prev_flaps, prev_storms, (const uint64_t (*)[NR_PORT_SIGS])prev_ctr);
+	if (m->bpf) {
+		m->bpf_pruned[0] = m->bpf->rxe_prune.removed;
+		m->bpf_pruned[1] = m->bpf->wire_prune.removed;
+	}
 	m->samples++;
 	m->sample_ns = now;
 	m->sample_seconds = (double)(now_ns(CLOCK_MONOTONIC) - t0) / 1e9;

@@ -293,6 +293,12 @@ void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
 	expo_u64(e, "fabtel_dropped_total", l, m->qps_dropped);
 	l[0].value = "jobs";
 	expo_u64(e, "fabtel_dropped_total", l, m->jobs_dropped);
+	expo_family(e, "fabtel_bpf_stale_entries_removed_total", "counter",
+		    "BPF map entries of QPs that are gone, deleted by fabteld.");
+	l[0] = (struct expo_label){ "map", "rxe_qp_counts" };
+	expo_u64(e, "fabtel_bpf_stale_entries_removed_total", l, m->bpf_pruned[0]);
+	l[0].value = "wire_qps";
+	expo_u64(e, "fabtel_bpf_stale_entries_removed_total", l, m->bpf_pruned[1]);
 
 	{
 		bool any = false;

@@ -349,6 +349,14 @@ int fabbpf_for_each_rxe_qp(const struct fabbpf *fb,
 			rxe_walk_one, &w);
 }
 
+int fabbpf_forget_rxe_qp(const struct fabbpf *fb, const struct rxe_qp_key *key)
+{
+	if (!fb->rxe)
+		return -ENOENT;
+	/* libbpf 1.x returns the negative errno */
+	return bpf_map_delete_elem(bpf_map__fd(fb->rxe->maps.rxe_qp_counts), key);
+}
+
 void fabbpf_close(struct fabbpf *fb)
 {
 	if (!fb)

@@ -57,6 +57,8 @@ int fabbpf_for_each_rxe_qp(const struct fabbpf *fb,
 			   int (*cb)(const struct rxe_qp_key *,
 				     const struct rxe_qp_counts *, void *),
 			   void *ctx);
+/* Delete a QP's rxe counts (the QP is gone).  0, -ENOENT, or negative errno. */
+int fabbpf_forget_rxe_qp(const struct fabbpf *fb, const struct rxe_qp_key *key);
 void fabbpf_close(struct fabbpf *fb);
 
 const char *fabbpf_flap_kind_name(__u32 kind);

@@ -325,6 +325,14 @@ out:
 	return ret;
 }
 
+int wire_loader_forget_qp(struct wire_loader *wl, const struct wire_qp_key *key)
+{
+	if (!wl || !key)
+		return -EINVAL;
+	/* libbpf 1.x returns the negative errno */
+	return bpf_map_delete_elem(bpf_map__fd(wl->skel->maps.wire_qps), key);
+}
+
 int wire_loader_reset(struct wire_loader *wl)
 {
 	int ncpu = libbpf_num_possible_cpus();

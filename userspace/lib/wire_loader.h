@@ -55,6 +55,9 @@ const char *wire_loader_stat_name(unsigned int stat);
  */
 int wire_loader_for_each_qp(struct wire_loader *wl, wire_qp_cb cb, void *ctx);
 
+/* Delete one per-QP entry (its QP is gone).  0, -ENOENT, or negative errno. */
+int wire_loader_forget_qp(struct wire_loader *wl, const struct wire_qp_key *key);
+
 /* Zero every counter and forget every QP (e.g. between tests). */
 int wire_loader_reset(struct wire_loader *wl);
 
