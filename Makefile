@@ -65,6 +65,12 @@ soak: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/soak.sh
 
+# 1,000 + 1,000 device rounds under readers and a rmmod/insmod loop (~50 min);
+# 200 + 40 are part of make check (selftests/lab_fabtel_stress.sh)
+stress: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/stress.sh
+
 # the long fuzz run; a short one is part of make check (test_fuzz.sh)
 fuzz:
 	@$(MAKE) --no-print-directory -C userspace fuzz
@@ -117,4 +123,4 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	rm -rf $(O)
 
-.PHONY: all kmod sparse bpf userspace deps check demo bench soak fuzz install uninstall clean
+.PHONY: all kmod sparse bpf userspace deps check demo bench soak stress fuzz install uninstall clean

@@ -14,7 +14,21 @@
 #   wire    the wire TC program against an empty one, ns per packet per
 #           packet kind (BPF_PROG_TEST_RUN, repeat; build/bpf/bench_wire).
 #
-#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|wire]...
+# Lab stages (the QEMU guests under TCG: timings relative only; a lab of
+# its own in build/bench/lab):
+#   flap    BENCH_FLAPS (50) flaps of guest a's link by QEMU `set_link`:
+#           latency to fabteld's API (long poll, seen on this host) and to
+#           a down line in fabtel.ko's link/history (scripts/bench-flap.py).
+#   sampler fabtel.ko's sampling cost with 16 fakeroce mlx5 ports at
+#           sample_ms 1000, 100 and 10: guest CPU busy time (/proc/stat)
+#           against the same guest without fabtel.ko, and the samples the
+#           module took.
+#   qps     fabteld (BPF, 1 Hz) with those 16 ports, CPU and RSS before
+#           and after BENCH_QPS (1000) idle QPs are made on rxa
+#           (build/bench/qpfill).
+#
+#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|wire|flap|sampler|qps]...
+#   (no stage named: all of them)
 set -uo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +37,7 @@ OUT=$B/bench
 ROUNDS=${BENCH_ROUNDS:-1000}
 read -r -a PORTS <<<"${BENCH_PORTS:-2 16}"
 STAGES=("$@")
-((${#STAGES[@]})) || STAGES=(scrape wire)
+((${#STAGES[@]})) || STAGES=(scrape wire flap sampler qps)
 mkdir -p "$OUT"
 
 need() {
@@ -154,16 +168,142 @@ wire_stage() {
 	"$B/bpf/bench_wire" | tee "$OUT/wire.txt"
 }
 
+# ---- lab stages -------------------------------------------------------------
+export FABLAB_DIR=$OUT/lab
+FABLAB=$REPO/scripts/fablab
+QB=$(printf %q "$B") QREPO=$(printf %q "$REPO")
+lab_is_up=0
+lab() { "$FABLAB" run "$@"; }
+lab_up() {
+	((lab_is_up)) && return
+	echo "bench: booting the lab ($FABLAB_DIR)"
+	"$FABLAB" down >/dev/null 2>&1
+	"$FABLAB" up >"$OUT/fablab-up.log" 2>&1 || { cat "$OUT/fablab-up.log" >&2; exit 1; }
+	lab_is_up=1
+}
+lab_down() { ((lab_is_up)) && "$FABLAB" down >/dev/null 2>&1; lab_is_up=0; }
+trap lab_down EXIT
+
+flap_stage() {
+	local n=${BENCH_FLAPS:-50} port hist
+	lab_up
+	hist=$FABLAB_DIR/a/bench-history.log
+	: >"$hist"
+	lab a -- "rmmod fabtel 2>/dev/null; insmod $QREPO/kmod/fabtel.ko &&
+		pkill fabteld; setsid $QB/fabteld --listen 0.0.0.0:9465 >/tmp/fabteld.log 2>&1 &
+		for i in \$(seq 100); do curl -sf localhost:9465/healthz >/dev/null && exit 0; sleep 0.2; done; exit 1" ||
+		{ echo "bench: fabteld did not start in the lab" >&2; return 1; }
+	# the poller in a: link/history's newest line, appended to $hist when it changes
+	lab a -- "setsid bash $QREPO/scripts/bench-histpoll.sh /sys/kernel/fabtel/rxa/ports/1/link/history \
+		$(printf %q "$hist") >/dev/null 2>&1 &"
+	port=$("$FABLAB" port a)
+	echo "bench: flap: $n flaps of a's link (down 300 ms, 1.5 s apart)"
+	python3 "$REPO/scripts/bench-flap.py" "$FABLAB_DIR" "$port" "$hist" "$OUT/results" "$n" 300 1500 |
+		tee "$OUT/flap.txt"
+	lab a -- 'pkill -f bench-histpoll.sh; pkill fabteld; rmmod fabtel' >/dev/null 2>&1
+}
+
+# busy time of guest a, all CPUs, in ms over SECONDS: /proc/stat's cpu line
+# (user nice system irq softirq)
+guest_busy_ms() {
+	lab a -- "b() { awk '/^cpu / { print \$2 + \$3 + \$4 + \$7 + \$8 }' /proc/stat; }
+		x=\$(b); sleep $1; y=\$(b); echo \$(( (y - x) * 1000 / \$(getconf CLK_TCK) ))"
+}
+
+sampler_stage() {
+	local w=${BENCH_SAMPLER_SECONDS:-20} ms base busy s0 s1
+	lab_up
+	lab a -- "pkill fabteld; rmmod fabtel fakeroce 2>/dev/null; insmod $QREPO/kmod/fakeroce.ko &&
+		for i in \$(seq 0 15); do echo \"\$i mlx5\" >/sys/kernel/fakeroce/new_device &&
+			ip link set fre\$i up || exit 1; done" ||
+		{ echo "bench: 16 fakeroce ports could not be made" >&2; return 1; }
+	sleep 3
+	base=$(guest_busy_ms "$w")
+	echo "bench: sampler: guest a busy $base ms in $w s without fabtel.ko (16 fakeroce ports + rxa)" |
+		tee "$OUT/sampler.txt"
+	echo "sampler busy_ms_per_s_without $(awk -v b="$base" -v w="$w" 'BEGIN { printf "%.1f", b / w }')" \
+		>>"$OUT/results"
+	for ms in 1000 100 10; do
+		lab a -- "insmod $QREPO/kmod/fabtel.ko sample_ms=$ms" || return 1
+		sleep 3
+		s0=$(lab a -- "cat /sys/kernel/fabtel/fakeroce0/ports/1/samples")
+		busy=$(guest_busy_ms "$w")
+		s1=$(lab a -- "cat /sys/kernel/fabtel/fakeroce0/ports/1/samples")
+		lab a -- "rmmod fabtel" || return 1
+		# 17 ports sampled: 16 fakeroce + rxa
+		awk -v ms="$ms" -v b="$busy" -v base="$base" -v w="$w" -v s="$((s1 - s0))" 'BEGIN {
+			d = (b - base) / w
+			printf "  sample_ms %4d: busy %.1f ms/s (%+.1f over none), %.1f samples/s a port, ~%.0f us a port-sample\n",
+				ms, b / w, d, s / w, (s > 0 ? d * 1000 / (s / w) / 17 : 0)
+		}' | tee -a "$OUT/sampler.txt"
+		echo "sampler busy_ms_per_s_at_${ms} $(awk -v b="$busy" -v w="$w" 'BEGIN { printf "%.1f", b / w }')" \
+			>>"$OUT/results"
+		echo "sampler samples_per_s_at_${ms} $(awk -v s="$((s1 - s0))" -v w="$w" 'BEGIN { printf "%.1f", s / w }')" \
+			>>"$OUT/results"
+	done
+	lab a -- 'for i in $(seq 0 15); do echo $i >/sys/kernel/fakeroce/del_device; done; rmmod fakeroce' \
+		>/dev/null 2>&1
+}
+
+# fabteld's CPU (ms/s over SECONDS, its threads' schedstat) and RSS (KiB) in a
+fabteld_cost() {
+	lab a -- "p=\$(pgrep -x fabteld | head -1); [[ -n \$p ]] || exit 1
+		c() { cat /proc/\$p/task/*/schedstat | awk '{ s += \$1 } END { printf \"%.0f\", s }'; }
+		x=\$(c); sleep $1; y=\$(c)
+		awk -v d=\$((y - x)) -v w=$1 'BEGIN { printf \"%.2f \", d / 1e6 / w }'
+		awk '/^VmRSS/ { print \$2 }' /proc/\$p/status"
+}
+
+qps_stage() {
+	local w=${BENCH_QPS_SECONDS:-30} n=${BENCH_QPS:-1000} c0 c1 seen ent
+	lab_up
+	lab a -- "pkill fabteld; rmmod fabtel fakeroce 2>/dev/null; insmod $QREPO/kmod/fakeroce.ko &&
+		for i in \$(seq 0 15); do echo \"\$i mlx5\" >/sys/kernel/fakeroce/new_device &&
+			ip link set fre\$i up || exit 1; done &&
+		setsid $QB/fabteld --listen 0.0.0.0:9465 >/tmp/fabteld.log 2>&1 &
+		for i in \$(seq 100); do curl -sf localhost:9465/healthz >/dev/null && exit 0; sleep 0.2; done; exit 1" ||
+		{ echo "bench: 16 fakeroce ports and fabteld could not be started" >&2; return 1; }
+	sleep 5
+	c0=$(fabteld_cost "$w")
+	lab a -- "setsid $QB/bench/qpfill --dev rxa --hold 3600 $n >/tmp/qpfill.log 2>&1 &
+		for i in \$(seq 300); do grep -q QPs /tmp/qpfill.log && exit 0; sleep 0.2; done; cat /tmp/qpfill.log; exit 1" ||
+		{ echo "bench: qpfill could not make $n QPs" >&2; return 1; }
+	sleep 5
+	seen=$(curl -sf "http://127.0.0.1:$("$FABLAB" port a)/api/v1/snapshot" |
+		jq '[.qps[] | select(.comm == "qpfill")] | length')
+	ent=$(lab a -- "bpftool map dump name qp_owners -j | jq length")
+	c1=$(fabteld_cost "$w")
+	{
+		echo "bench: qps: fabteld at 1 Hz with 16 fakeroce ports + rxa, over $w s"
+		echo "  QPs held by qpfill: $n; fabteld lists ${seen:-?} of them; qp_owners map entries: ${ent:-?}"
+		read -r a b <<<"$c0"
+		echo "  without them: fabteld CPU $a ms/s, RSS $b KiB"
+		read -r a2 b2 <<<"$c1"
+		echo "  with them:    fabteld CPU $a2 ms/s, RSS $b2 KiB"
+		echo "qps cpu_ms_per_s_0 $a" >>"$OUT/results"
+		echo "qps rss_kib_0 $b" >>"$OUT/results"
+		echo "qps cpu_ms_per_s_$n $a2" >>"$OUT/results"
+		echo "qps rss_kib_$n $b2" >>"$OUT/results"
+		echo "qps map_entries $ent" >>"$OUT/results"
+	} | tee "$OUT/qps.txt"
+	lab a -- 'pkill qpfill; pkill fabteld; for i in $(seq 0 15); do echo $i >/sys/kernel/fakeroce/del_device; done
+		rmmod fakeroce' >/dev/null 2>&1
+}
+
 : >"$OUT/results"
 echo "bench: $(date -u +%FT%TZ), $(nproc) CPUs, kernel $(uname -r); results in $OUT"
 for s in "${STAGES[@]}"; do
 	case $s in
 	scrape) scrape_stage ;;
 	wire) wire_stage ;;
+	flap) flap_stage ;;
+	sampler) sampler_stage ;;
+	qps) qps_stage ;;
 	*) echo "bench: unknown stage $s" >&2; exit 2 ;;
 	esac
 done
-if [[ -s $OUT/results ]]; then
+lab_down
+if grep -q '^[0-9]' "$OUT/results" 2>/dev/null; then
 	echo
 	echo "ports  measure                              fabteld   node_exporter  node_exporter/fabteld"
 	for n in "${PORTS[@]}"; do

@@ -5,19 +5,24 @@
 # lab_fabtel_stress.sh - devices come and go under fabtel.ko while readers
 # hold its files: CYCLES rounds of `rdma link add/delete` (an extra rxe on a
 # dummy netdev) and fakeroce new_device/del_device, with 4 readers looping
-# over every file under /sys/kernel/fabtel, then rmmod fabtel with the
-# readers still running.  Checked against rdma's own device list and the
-# kernel log (no BUG/WARNING/oops).  Runs inside guest a.
+# over every file under /sys/kernel/fabtel; then CHURN_CYCLES more rounds
+# while a loop unloads and reloads fabtel.ko (rmmod/insmod) as fast as it
+# can; then rmmod fabtel with the readers still running.  Checked against
+# rdma's own device list and the kernel log (no BUG/WARNING/oops).  Runs
+# inside guest a.  make check runs 200 + 40 rounds; make stress (about
+# 30 minutes under TCG) runs 1,000 of each.
 . "$(dirname "$0")/lib.sh"
 
 CYCLES=${CYCLES:-200}
+CHURN_CYCLES=${CHURN_CYCLES:-40}
 FT=/sys/kernel/fabtel
 FR=/sys/kernel/fakeroce
 
-ktap_begin 10
+ktap_begin 14
 
 cleanup() {
 	kill "${readers[@]}" 2>/dev/null
+	[[ -n ${modloop:-} ]] && kill "$modloop" 2>/dev/null
 	rdma link delete fbx 2>/dev/null
 	echo 9 >$FR/del_device 2>/dev/null
 	ip link del fbd0 2>/dev/null
@@ -61,6 +66,46 @@ ktap_eq "rxe fbx appeared under fabtel in every cycle" "$seen_rxe" "$CYCLES"
 ktap_eq "fakeroce9 appeared under fabtel in every cycle" "$seen_fr" "$CYCLES"
 ktap_eq "both were gone after every delete" "$gone" "$CYCLES"
 ktap_eq "rdma's own list has no leftover device" \
+	"$(rdma link show | grep -c -e 'fbx/' -e 'fakeroce9/')" 0
+
+# ---- the same under a rmmod/insmod loop of fabtel.ko ----------------------------
+# fabtel.ko's ib client sees devices added and removed while it registers
+# and unregisters itself; the readers meet a tree that comes and goes.
+LOOP_OUT=$(mktemp)
+STOP=$(mktemp -u)
+(
+	n=0 bad=0
+	while [[ ! -e $STOP ]]; do
+		rmmod fabtel || bad=$((bad + 1))
+		insmod "$REPO/kmod/fabtel.ko" || bad=$((bad + 1))
+		n=$((n + 1))
+	done
+	echo "$n $bad" >"$LOOP_OUT"
+) 2>"$LOOP_OUT.err" &
+modloop=$!
+dev_fail=0
+for ((i = 0; i < CHURN_CYCLES; i++)); do
+	rdma link add fbx type rxe netdev fbd0 || dev_fail=$((dev_fail + 1))
+	echo "9 mlx5" >$FR/new_device || dev_fail=$((dev_fail + 1))
+	rdma link delete fbx || dev_fail=$((dev_fail + 1))
+	echo 9 >$FR/del_device || dev_fail=$((dev_fail + 1))
+done
+touch "$STOP"
+wait "$modloop"
+modloop=
+read -r rounds bad <"$LOOP_OUT"
+ktap_info "$CHURN_CYCLES device cycles against $rounds rmmod/insmod rounds of fabtel.ko"
+[[ -s $LOOP_OUT.err ]] && ktap_info "$(head -5 "$LOOP_OUT.err")"
+rm -f "$LOOP_OUT" "$LOOP_OUT.err" "$STOP"
+ktap_eq "every device add/delete succeeded under the module loop" "$dev_fail" 0
+ktap_check "fabtel.ko went round at least 3 times meanwhile, every rmmod and insmod succeeded" \
+	bash -c '(($1 >= 3 && $2 == 0))' _ "${rounds:-0}" "${bad:-1}"
+# what the reloaded module lists against rdma's own device list
+have=$(for d in $FT/*/driver; do basename "$(dirname "$d")"; done | sort | tr '\n' ' ')
+want=$(rdma link show | awk '{ split($2, a, "/"); print a[1] }' | sort -u | tr '\n' ' ')
+ktap_info "fabtel lists: $have"
+ktap_eq "fabtel.ko reloaded lists exactly rdma's devices" "$have" "$want"
+ktap_eq "rdma's own list has no leftover device after the loop" \
 	"$(rdma link show | grep -c -e 'fbx/' -e 'fakeroce9/')" 0
 
 alive=0
