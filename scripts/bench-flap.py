@@ -70,7 +70,7 @@ def wait_api_down(port, since, device, out, deadline):
     try:
         while time.monotonic() < deadline:
             ans = events(port, since, 30)
-            since = ans.get("next_seq", since)
+            since = max(since, ans.get("next_seq", since + 1) - 1)
             if any(e.get("kind") == "link_down" and e.get("device") == device
                    for e in ans.get("events", [])):
                 out["t"] = time.perf_counter_ns()
@@ -102,7 +102,8 @@ def main():
     mon = Monitor(os.path.join(labdir, "a", "monitor.sock"))
     api_ms, sysfs_ms, missed = [], [], []
     for i in range(flaps):
-        since = events(port, 0, 0).get("next_seq", 0)
+        # since is the last seq we have: the next event is next_seq
+        since = max(0, events(port, 0, 0).get("next_seq", 1) - 1)
         size0 = os.stat(hist).st_size
         got = {}
         th = threading.Thread(target=wait_api_down,

@@ -11,6 +11,7 @@ mkfifo "$fifo" || exit 1
 exec 9<>"$fifo"		# read -t on it is a sleep without a fork
 rm -f "$fifo"
 last=
+echo "# polling $H" >>"$O"	# the host waits for this line
 while :; do
 	mapfile -t L <"$H" || exit 1
 	if ((${#L[@]})) && [[ ${L[-1]} != "$last" ]]; then

@@ -20,9 +20,8 @@
 #           latency to fabteld's API (long poll, seen on this host) and to
 #           a down line in fabtel.ko's link/history (scripts/bench-flap.py).
 #   sampler fabtel.ko's sampling cost with 16 fakeroce mlx5 ports at
-#           sample_ms 1000, 100 and 10: guest CPU busy time (/proc/stat)
-#           against the same guest without fabtel.ko, and the samples the
-#           module took.
+#           sample_ms 1000, 100 and 10: each run of its sampling work
+#           timed in the guest by bpftrace (kprobe + kretprobe).
 #   qps     fabteld (BPF, 1 Hz) with those 16 ports, CPU and RSS before
 #           and after BENCH_QPS (1000) idle QPs are made on rxa
 #           (build/bench/qpfill).
@@ -185,7 +184,7 @@ lab_down() { ((lab_is_up)) && "$FABLAB" down >/dev/null 2>&1; lab_is_up=0; }
 trap lab_down EXIT
 
 flap_stage() {
-	local n=${BENCH_FLAPS:-50} port hist
+	local n=${BENCH_FLAPS:-50} port hist i
 	lab_up
 	hist=$FABLAB_DIR/a/bench-history.log
 	: >"$hist"
@@ -196,6 +195,8 @@ flap_stage() {
 	# the poller in a: link/history's newest line, appended to $hist when it changes
 	lab a -- "setsid bash $QREPO/scripts/bench-histpoll.sh /sys/kernel/fabtel/rxa/ports/1/link/history \
 		$(printf %q "$hist") >/dev/null 2>&1 &"
+	for ((i = 0; i < 100; i++)); do [[ -s $hist ]] && break; sleep 0.1; done
+	[[ -s $hist ]] || { echo "bench: the link/history poller did not start" >&2; return 1; }
 	port=$("$FABLAB" port a)
 	echo "bench: flap: $n flaps of a's link (down 300 ms, 1.5 s apart)"
 	python3 "$REPO/scripts/bench-flap.py" "$FABLAB_DIR" "$port" "$hist" "$OUT/results" "$n" 300 1500 |
@@ -203,43 +204,41 @@ flap_stage() {
 	lab a -- 'pkill -f bench-histpoll.sh; pkill fabteld; rmmod fabtel' >/dev/null 2>&1
 }
 
-# busy time of guest a, all CPUs, in ms over SECONDS: /proc/stat's cpu line
-# (user nice system irq softirq)
-guest_busy_ms() {
-	lab a -- "b() { awk '/^cpu / { print \$2 + \$3 + \$4 + \$7 + \$8 }' /proc/stat; }
-		x=\$(b); sleep $1; y=\$(b); echo \$(( (y - x) * 1000 / \$(getconf CLK_TCK) ))"
+# fabtel.ko's sampling work in guest a over SECONDS, timed by bpftrace
+# (kprobe/kretprobe on fabtel_sample_work, one call samples one device's
+# ports): "calls total_ns"
+sampler_time() {
+	lab a -- "bpftrace -q -e '
+		kprobe:fabtel_sample_work { @s[tid] = nsecs; }
+		kretprobe:fabtel_sample_work /@s[tid]/ { @n = @n + 1; @t = @t + (nsecs - @s[tid]); delete(@s[tid]); }
+		interval:s:$1 { printf(\"%d %d\\n\", @n, @t); clear(@n); clear(@t); clear(@s); exit(); }'" |
+		awk 'NF == 2 && $1 ~ /^[0-9]+$/ { print; exit }'
 }
 
 sampler_stage() {
-	local w=${BENCH_SAMPLER_SECONDS:-20} ms base busy s0 s1
+	local w=${BENCH_SAMPLER_SECONDS:-20} ms calls ns
 	lab_up
 	lab a -- "pkill fabteld; rmmod fabtel fakeroce 2>/dev/null; insmod $QREPO/kmod/fakeroce.ko &&
 		for i in \$(seq 0 15); do echo \"\$i mlx5\" >/sys/kernel/fakeroce/new_device &&
 			ip link set fre\$i up || exit 1; done" ||
 		{ echo "bench: 16 fakeroce ports could not be made" >&2; return 1; }
-	sleep 3
-	base=$(guest_busy_ms "$w")
-	echo "bench: sampler: guest a busy $base ms in $w s without fabtel.ko (16 fakeroce ports + rxa)" |
+	echo "bench: sampler: fabtel.ko with 16 fakeroce mlx5 ports + rxa, $w s per setting (bpftrace)" |
 		tee "$OUT/sampler.txt"
-	echo "sampler busy_ms_per_s_without $(awk -v b="$base" -v w="$w" 'BEGIN { printf "%.1f", b / w }')" \
-		>>"$OUT/results"
 	for ms in 1000 100 10; do
 		lab a -- "insmod $QREPO/kmod/fabtel.ko sample_ms=$ms" || return 1
-		sleep 3
-		s0=$(lab a -- "cat /sys/kernel/fabtel/fakeroce0/ports/1/samples")
-		busy=$(guest_busy_ms "$w")
-		s1=$(lab a -- "cat /sys/kernel/fabtel/fakeroce0/ports/1/samples")
+		sleep 2
+		read -r calls ns <<<"$(sampler_time "$w")"
 		lab a -- "rmmod fabtel" || return 1
-		# 17 ports sampled: 16 fakeroce + rxa
-		awk -v ms="$ms" -v b="$busy" -v base="$base" -v w="$w" -v s="$((s1 - s0))" 'BEGIN {
-			d = (b - base) / w
-			printf "  sample_ms %4d: busy %.1f ms/s (%+.1f over none), %.1f samples/s a port, ~%.0f us a port-sample\n",
-				ms, b / w, d, s / w, (s > 0 ? d * 1000 / (s / w) / 17 : 0)
+		[[ -n $calls && $calls -gt 0 ]] || { echo "bench: sampler: bpftrace saw no sampling" >&2; return 1; }
+		awk -v ms="$ms" -v c="$calls" -v t="$ns" -v w="$w" 'BEGIN {
+			printf "  sample_ms %4d: %6.1f device samples/s (17 devices), %6.1f us each, CPU %.2f ms/s\n",
+				ms, c / w, t / c / 1000, t / 1e6 / w
 		}' | tee -a "$OUT/sampler.txt"
-		echo "sampler busy_ms_per_s_at_${ms} $(awk -v b="$busy" -v w="$w" 'BEGIN { printf "%.1f", b / w }')" \
-			>>"$OUT/results"
-		echo "sampler samples_per_s_at_${ms} $(awk -v s="$((s1 - s0))" -v w="$w" 'BEGIN { printf "%.1f", s / w }')" \
-			>>"$OUT/results"
+		awk -v ms="$ms" -v c="$calls" -v t="$ns" -v w="$w" 'BEGIN {
+			printf "sampler samples_per_s_at_%d %.1f\n", ms, c / w
+			printf "sampler us_per_sample_at_%d %.1f\n", ms, t / c / 1000
+			printf "sampler cpu_ms_per_s_at_%d %.3f\n", ms, t / 1e6 / w
+		}' >>"$OUT/results"
 	done
 	lab a -- 'for i in $(seq 0 15); do echo $i >/sys/kernel/fakeroce/del_device; done; rmmod fakeroce' \
 		>/dev/null 2>&1

@@ -959,13 +959,46 @@ static void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 		}
 }
 
-static struct model_qp *find_qp(struct model *m, uint32_t dev_index, uint32_t qpn)
+/*
+ * The QP table is looked up once per QP per source each pass: by a hash
+ * index, not by walking 4096 slots (a thousand QPs made that a gigabyte of
+ * memory read per pass).
+ */
+static unsigned int qp_hash(uint32_t dev_index, uint32_t qpn)
+{
+	return ((qpn * 2654435761u) ^ (dev_index * 40503u)) & (MODEL_QP_INDEX - 1);
+}
+
+static void qp_index_add(struct model *m, unsigned int slot)
+{
+	unsigned int h = qp_hash(m->qps[slot].dev_index, m->qps[slot].qpn);
+
+	while (m->qp_index[h])
+		h = (h + 1) & (MODEL_QP_INDEX - 1);
+	m->qp_index[h] = (uint16_t)(slot + 1);
+}
+
+static void qp_index_rebuild(struct model *m)
 {
 	unsigned int i;
 
+	memset(m->qp_index, 0, sizeof(m->qp_index));
 	for (i = 0; i < MODEL_MAX_QPS; i++)
-		if (m->qps[i].present && m->qps[i].dev_index == dev_index && m->qps[i].qpn == qpn)
-			return &m->qps[i];
+		if (m->qps[i].present)
+			qp_index_add(m, i);
+}
+
+/* never full: at most MODEL_MAX_QPS of MODEL_QP_INDEX entries are used */
+static struct model_qp *find_qp(struct model *m, uint32_t dev_index, uint32_t qpn)
+{
+	unsigned int h = qp_hash(dev_index, qpn);
+	struct model_qp *q;
+
+	for (; m->qp_index[h]; h = (h + 1) & (MODEL_QP_INDEX - 1)) {
+		q = &m->qps[m->qp_index[h] - 1];
+		if (q->present && q->dev_index == dev_index && q->qpn == qpn)
+			return q;
+	}
 	return NULL;
 }
 
@@ -993,10 +1026,11 @@ static int rxe_signal(unsigned int kind)
 static void fold_qps(struct model *m, const struct raw *r, uint64_t now)
 {
 	bool seen[MODEL_MAX_QPS] = { false };
-	unsigned int i, k;
+	unsigned int i, k, free_from = 0;
 
 	for (i = 0; i < MODEL_MAX_JOBS; i++)
 		m->jobs[i].nr_qps = 0;
+	qp_index_rebuild(m);
 	for (i = 0; i < r->nr_qps; i++) {
 		const struct raw_qp *rq = &r->qps[i];
 		struct model_qp *q = find_qp(m, rq->nl.dev_index, rq->nl.qpn);
@@ -1005,8 +1039,9 @@ static void fold_qps(struct model *m, const struct raw *r, uint64_t now)
 		if (!rq->nl.pid)
 			continue;	/* kernel QPs (GSI, ...) belong to no job */
 		if (!q) {
-			for (k = 0; k < MODEL_MAX_QPS && m->qps[k].present; k++)
+			for (k = free_from; k < MODEL_MAX_QPS && m->qps[k].present; k++)
 				;
+			free_from = k;
 			if (k == MODEL_MAX_QPS) {
 				m->qps_dropped++;
 				continue;
@@ -1021,6 +1056,7 @@ static void fold_qps(struct model *m, const struct raw *r, uint64_t now)
 			q->wire_prev = UINT64_MAX;
 			for (k = 0; k < 16; k++)
 				q->rxe_prev[k] = UINT64_MAX;
+			qp_index_add(m, (unsigned int)(q - m->qps));
 		}
 		seen[q - m->qps] = true;
 		snprintf(q->device, sizeof(q->device), "%s", rq->nl.dev_name);
@@ -1059,6 +1095,7 @@ static void fold_qps(struct model *m, const struct raw *r, uint64_t now)
 	for (i = 0; i < MODEL_MAX_QPS; i++)
 		if (m->qps[i].present && !seen[i])
 			m->qps[i].present = false;
+	qp_index_rebuild(m);
 }
 
 /* per-QP BPF counts: the rxe program's events and the wire program's packets */
@@ -1304,8 +1341,18 @@ void collect_sample(struct model *m)
 	r->nr_qps = 0;
 	r->qps_over = 0;
 	r->nl_err = rdmanl_for_each_qp(qp_cb, r);
-	for (i = 0; i < r->nr_qps; i++)
-		qp_owner(cfg, &r->qps[i]);
+	for (i = 0; i < r->nr_qps; i++) {
+		/* a process's QPs are listed together: read its /proc files once */
+		for (k = i < 8 ? 0 : i - 8; k < i && r->qps[k].nl.pid != r->qps[i].nl.pid; k++)
+			;
+		if (k < i && r->qps[i].nl.pid) {
+			memcpy(r->qps[i].comm, r->qps[k].comm, sizeof(r->qps[i].comm));
+			r->qps[i].job = r->qps[k].job;
+			r->qps[i].has_job = r->qps[k].has_job;
+		} else {
+			qp_owner(cfg, &r->qps[i]);
+		}
+	}
 	r->nr_rxe = r->nr_wire = 0;
 	if (m->src[SRC_BPF_RXE] == SRC_UP)
 		fabbpf_for_each_rxe_qp(m->bpf->fb, rxe_cb, r);

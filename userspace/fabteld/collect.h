@@ -22,6 +22,7 @@
 
 #define MODEL_MAX_PORTS		64
 #define MODEL_MAX_QPS		4096
+#define MODEL_QP_INDEX		(2 * MODEL_MAX_QPS)	/* a power of two */
 #define MODEL_MAX_JOBS		64
 #define MODEL_MAX_JOB_PORTS	8
 #define MODEL_PRIOS		8
@@ -160,6 +161,8 @@ struct model {
 	double sample_seconds;		/* how long it took */
 	struct model_port ports[MODEL_MAX_PORTS];
 	struct model_qp qps[MODEL_MAX_QPS];
+	/* (dev_index, qpn) -> 1 + index in qps; 0 empty (open addressing) */
+	uint16_t qp_index[MODEL_QP_INDEX];
 	struct model_job jobs[MODEL_MAX_JOBS];
 	uint64_t qps_dropped, jobs_dropped;
 	uint64_t bpf_pruned[2];		/* rxe, wire map entries of gone QPs deleted */
