@@ -65,7 +65,7 @@ soak: deps
 	@$(MAKE) --no-print-directory all
 	@scripts/soak.sh
 
-# 1,000 + 1,000 device rounds under readers and a rmmod/insmod loop (~50 min);
+# 1,000 + 1,000 device rounds under readers and a rmmod/insmod loop (~35 min);
 # 200 + 40 are part of make check (selftests/lab_fabtel_stress.sh)
 stress: deps
 	@$(MAKE) --no-print-directory all

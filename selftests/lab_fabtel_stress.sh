@@ -10,7 +10,7 @@
 # can; then rmmod fabtel with the readers still running.  Checked against
 # rdma's own device list and the kernel log (no BUG/WARNING/oops).  Runs
 # inside guest a.  make check runs 200 + 40 rounds; make stress (about
-# 30 minutes under TCG) runs 1,000 of each.
+# 35 minutes under TCG) runs 1,000 of each.
 . "$(dirname "$0")/lib.sh"
 
 CYCLES=${CYCLES:-200}
