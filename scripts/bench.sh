@@ -25,18 +25,24 @@
 #   qps     fabteld (BPF, 1 Hz) with those 16 ports, CPU and RSS before
 #           and after BENCH_QPS (1000) idle QPs are made on rxa
 #           (build/bench/qpfill).
+#   lab-scrape  the scrape stage inside guest a on its real sysfs: 16
+#           fakeroce mlx5 ports, then 2 rxe ports; BENCH_LAB_ROUNDS (200).
 #
-#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|wire|flap|sampler|qps]...
+#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|wire|flap|sampler|qps|lab-scrape]...
 #   (no stage named: all of them)
 set -uo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 B=$REPO/build
-OUT=$B/bench
+OUT=${BENCH_OUT:-$B/bench}
 ROUNDS=${BENCH_ROUNDS:-1000}
+# BENCH_REAL_SYSFS=LABEL: the scrape stage reads this machine's own /sys
+# (both daemons), once, its results labelled LABEL (the lab stage uses it
+# inside a guest); no fixture is made
+REAL=${BENCH_REAL_SYSFS:-}
 read -r -a PORTS <<<"${BENCH_PORTS:-2 16}"
 STAGES=("$@")
-((${#STAGES[@]})) || STAGES=(scrape wire flap sampler qps)
+((${#STAGES[@]})) || STAGES=(scrape wire flap sampler qps lab-scrape)
 mkdir -p "$OUT"
 
 need() {
@@ -69,15 +75,23 @@ scrape_stage() {
 	local -A c0 c1 idle port_of pid_of
 	need prometheus-node-exporter prometheus-node-exporter
 	need strace strace
-	for n in "${PORTS[@]}"; do
-		dir=$OUT/fixture-$n
-		"$REPO/scripts/bench-fixture.sh" "$dir" "$n"
+	local -a sets=("${PORTS[@]}") root
+	[[ -n $REAL ]] && sets=("$REAL")
+	for n in "${sets[@]}"; do
+		if [[ -n $REAL ]]; then
+			dir=
+			root=()
+		else
+			dir=$OUT/fixture-$n
+			"$REPO/scripts/bench-fixture.sh" "$dir" "$n"
+			root=(--set "sysfs_root=$dir")
+		fi
 		fport=$(free_port)
 		nport=$(free_port)
-		"$B/fabteld" --bpf off --set sysfs_root="$dir" --listen "127.0.0.1:$fport" \
+		"$B/fabteld" --bpf off "${root[@]}" --listen "127.0.0.1:$fport" \
 			>"$OUT/fabteld-$n.log" 2>&1 &
 		fpid=$!
-		prometheus-node-exporter --path.sysfs="$dir/sys" --collector.disable-defaults \
+		prometheus-node-exporter --path.sysfs="${dir:-}/sys" --collector.disable-defaults \
 			--collector.infiniband --collector.netclass \
 			--web.listen-address="127.0.0.1:$nport" >"$OUT/node_exporter-$n.log" 2>&1 &
 		npid=$!
@@ -289,6 +303,42 @@ qps_stage() {
 		rmmod fakeroce' >/dev/null 2>&1
 }
 
+# The scrape stage inside guest a, on its real sysfs: 16 fakeroce mlx5 ports
+# (rxa deleted meanwhile: node_exporter 1.5's infiniband collector fails on
+# rxe), then 2 rxe ports (rxa and rxd on a dummy netdev).
+lab_scrape_stage() {
+	local set
+	lab_up
+	for set in fakeroce16 rxe2; do
+		if [[ $set == fakeroce16 ]]; then
+			lab a -- "rdma link delete rxa; insmod $QREPO/kmod/fakeroce.ko &&
+				for i in \$(seq 0 15); do echo \"\$i mlx5\" >/sys/kernel/fakeroce/new_device &&
+					ip link set fre\$i up || exit 1; done" ||
+				{ echo "bench: 16 fakeroce ports could not be made" >&2; return 1; }
+		else
+			lab a -- "ip link add fbd0 type dummy && ip link set fbd0 up &&
+				rdma link add rxd type rxe netdev fbd0" ||
+				{ echo "bench: a second rxe could not be made" >&2; return 1; }
+		fi
+		sleep 3
+		echo "bench: lab-scrape: $set in guest a ($(lab a -- 'rdma link show | wc -l') RDMA ports)"
+		lab --timeout 1800 a -- "rm -rf /tmp/bench-lab; BENCH_OUT=/tmp/bench-lab BENCH_REAL_SYSFS=$set \
+			BENCH_ROUNDS=${BENCH_LAB_ROUNDS:-200} bash $QREPO/scripts/bench.sh scrape >/tmp/bench-lab.log 2>&1;
+			rc=\$?; cat /tmp/bench-lab/results 2>/dev/null | grep '^$set '; exit \$rc" >>"$OUT/results" ||
+			{ echo "bench: lab-scrape $set failed:" >&2; lab a -- 'tail -20 /tmp/bench-lab.log' >&2; }
+		lab a -- "grep -h -i -m3 'error\|fail' /tmp/bench-lab/node_exporter-$set.log" |
+			sed "s/^/  node_exporter ($set): /" | tee -a "$OUT/lab-scrape.txt"
+		lab a -- "cat /tmp/bench-lab/node_exporter-$set.prom" >"$OUT/lab-node_exporter-$set.prom"
+		lab a -- "cat /tmp/bench-lab/fabteld-$set.prom" >"$OUT/lab-fabteld-$set.prom"
+		if [[ $set == fakeroce16 ]]; then
+			lab a -- 'for i in $(seq 0 15); do echo $i >/sys/kernel/fakeroce/del_device; done
+				rmmod fakeroce; rdma link add rxa type rxe netdev eth0' >/dev/null 2>&1
+		else
+			lab a -- 'rdma link delete rxd; ip link del fbd0' >/dev/null 2>&1
+		fi
+	done
+}
+
 : >"$OUT/results"
 echo "bench: $(date -u +%FT%TZ), $(nproc) CPUs, kernel $(uname -r); results in $OUT"
 for s in "${STAGES[@]}"; do
@@ -298,6 +348,7 @@ for s in "${STAGES[@]}"; do
 	flap) flap_stage ;;
 	sampler) sampler_stage ;;
 	qps) qps_stage ;;
+	lab-scrape) lab_scrape_stage ;;
 	*) echo "bench: unknown stage $s" >&2; exit 2 ;;
 	esac
 done
@@ -305,7 +356,7 @@ lab_down
 if grep -q '^[0-9]' "$OUT/results" 2>/dev/null; then
 	echo
 	echo "ports  measure                              fabteld   node_exporter  node_exporter/fabteld"
-	for n in "${PORTS[@]}"; do
+	for n in $(awk '$2 ~ /^(fabteld|node_exporter)_/ { print $1 }' "$OUT/results" | uniq); do
 		awk -v n="$n" '
 			$1 == n {
 				if (index($2, "fabteld_") == 1) { who = "f"; m = substr($2, 9) }
