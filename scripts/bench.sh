@@ -353,7 +353,7 @@ for s in "${STAGES[@]}"; do
 	esac
 done
 lab_down
-if grep -q '^[0-9]' "$OUT/results" 2>/dev/null; then
+if grep -q ' fabteld_' "$OUT/results" 2>/dev/null; then
 	echo
 	echo "ports  measure                              fabteld   node_exporter  node_exporter/fabteld"
 	for n in $(awk '$2 ~ /^(fabteld|node_exporter)_/ { print $1 }' "$OUT/results" | uniq); do
