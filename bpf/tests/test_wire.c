@@ -21,6 +21,7 @@
 #include "tap.h"
 #include "wire.h"
 #include "wire.skel.h"
+#include "wire_stats.h"
 
 #define TC_ACT_OK	0
 #define FRAME_MAX	2048
@@ -250,22 +251,6 @@ static void reset_maps(void)
 			break;
 }
 
-static int read_stats(uint64_t out[WIRE_NR_STATS])
-{
-	int ncpu = libbpf_num_possible_cpus();
-	int fd = bpf_map__fd(skel->maps.wire_stats);
-	uint64_t vals[ncpu > 0 ? ncpu : 1];
-
-	for (uint32_t k = 0; k < WIRE_NR_STATS; k++) {
-		if (ncpu <= 0 || bpf_map_lookup_elem(fd, &k, vals))
-			return -1;
-		out[k] = 0;
-		for (int c = 0; c < ncpu; c++)
-			out[k] += vals[c];
-	}
-	return 0;
-}
-
 static unsigned int qp_entries(void)
 {
 	int fd = bpf_map__fd(skel->maps.wire_qps);
@@ -295,7 +280,7 @@ static void expect_stats(const uint64_t want[WIRE_NR_STATS])
 {
 	uint64_t got[WIRE_NR_STATS];
 
-	if (read_stats(got)) {
+	if (wire_stats_read(skel, got)) {
 		whyf(" cannot read wire_stats");
 		return;
 	}

@@ -28,6 +28,7 @@
 #include "tap.h"
 #include "wire.h"
 #include "wire.skel.h"
+#include "wire_stats.h"
 
 #define TC_ACT_OK	0
 #define FRAME_MAX	1600
@@ -164,21 +165,6 @@ static size_t random_frame(uint8_t *b)
 	return len;
 }
 
-static int read_stats(uint64_t out[WIRE_NR_STATS])
-{
-	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(skel->maps.wire_stats);
-	uint64_t vals[ncpu > 0 ? ncpu : 1];
-
-	for (uint32_t k = 0; k < WIRE_NR_STATS; k++) {
-		if (ncpu <= 0 || bpf_map_lookup_elem(fd, &k, vals))
-			return -1;
-		out[k] = 0;
-		for (int c = 0; c < ncpu; c++)
-			out[k] += vals[c];
-	}
-	return 0;
-}
-
 /* Entries of wire_qps and the sum of their pkts. */
 static unsigned int qp_pkts(uint64_t *pkts)
 {
@@ -259,7 +245,7 @@ int main(void)
 	tap_ok(bad_verdict == 0 && bad_data == 0,
 	       "every run TC_ACT_OK with the frame unchanged (%lu other verdicts, %lu changed)",
 	       bad_verdict, bad_data);
-	if (read_stats(st)) {
+	if (wire_stats_read(skel, st)) {
 		tap_ok(false, "read wire_stats");
 		wire_bpf__destroy(skel);
 		return tap_done();
