@@ -1030,7 +1030,7 @@ static void fold_qps(struct model *m, const struct raw *r, uint64_t now)
 
 	for (i = 0; i < MODEL_MAX_JOBS; i++)
 		m->jobs[i].nr_qps = 0;
-	qp_index_rebuild(m);
+	/* qp_index is current: collect_init zeroed it, the last pass rebuilt it */
 	for (i = 0; i < r->nr_qps; i++) {
 		const struct raw_qp *rq = &r->qps[i];
 		struct model_qp *q = find_qp(m, rq->nl.dev_index, rq->nl.qpn);
@@ -1268,9 +1268,11 @@ static void fold_jobs(struct model *m, uint64_t now, const uint64_t *prev_flaps,
  */
 static void prune_bpf(struct collect_bpf *b, const struct raw *r)
 {
+	/* the live QPs as sorted keys: (device, QP), local QP, peer's QP */
+	static uint64_t live[MODEL_MAX_QPS], local[MODEL_MAX_QPS], peer[MODEL_MAX_QPS];
 	static uint64_t dead[MODEL_MAX_QPS], out[MODEL_MAX_QPS];
-	unsigned int i, j;
-	size_t n;
+	unsigned int i;
+	size_t n, np = 0;
 	long k;
 
 	if (r->nl_err || r->qps_over) {
@@ -1278,13 +1280,20 @@ static void prune_bpf(struct collect_bpf *b, const struct raw *r)
 		prune_forget(&b->wire_prune);
 		return;
 	}
+	for (i = 0; i < r->nr_qps; i++) {
+		live[i] = (uint64_t)r->qps[i].nl.dev_index << 32 | r->qps[i].nl.qpn;
+		local[i] = r->qps[i].nl.qpn;
+		if (r->qps[i].nl.rqpn)
+			peer[np++] = r->qps[i].nl.rqpn;
+	}
+	prune_sort(live, r->nr_qps);
+	prune_sort(local, r->nr_qps);
+	prune_sort(peer, np);
 	for (i = 0, n = 0; i < r->nr_rxe; i++) {
-		for (j = 0; j < r->nr_qps; j++)
-			if (r->qps[j].nl.dev_index == r->rxe[i].dev_index &&
-			    r->qps[j].nl.qpn == r->rxe[i].qpn)
-				break;
-		if (j == r->nr_qps)
-			dead[n++] = (uint64_t)r->rxe[i].dev_index << 32 | r->rxe[i].qpn;
+		uint64_t key = (uint64_t)r->rxe[i].dev_index << 32 | r->rxe[i].qpn;
+
+		if (!prune_has(live, r->nr_qps, key))
+			dead[n++] = key;
 	}
 	k = prune_step(&b->rxe_prune, dead, n, out);
 	for (i = 0; k > 0 && i < (unsigned long)k; i++) {
@@ -1293,14 +1302,11 @@ static void prune_bpf(struct collect_bpf *b, const struct raw *r)
 		fabbpf_forget_rxe_qp(b->fb, &key);
 	}
 	for (i = 0, n = 0; i < r->nr_wire; i++) {
-		bool in = r->wire[i].dir == WIRE_DIR_INGRESS;
+		bool alive = r->wire[i].dir == WIRE_DIR_INGRESS ?
+			     prune_has(local, r->nr_qps, r->wire[i].qpn) :
+			     prune_has(peer, np, r->wire[i].qpn);
 
-		if (r->wire[i].qpn <= 1)
-			continue;
-		for (j = 0; j < r->nr_qps; j++)
-			if (r->wire[i].qpn == (in ? r->qps[j].nl.qpn : r->qps[j].nl.rqpn))
-				break;
-		if (j == r->nr_qps)
+		if (r->wire[i].qpn > 1 && !alive)
 			dead[n++] = (uint64_t)r->wire[i].ifindex << 32 |
 				    (uint64_t)(r->wire[i].dir & 0xff) << 24 | (r->wire[i].qpn & 0xffffff);
 	}

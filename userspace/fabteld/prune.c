@@ -14,6 +14,17 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+void prune_sort(uint64_t *keys, size_t n)
+{
+	if (n)
+		qsort(keys, n, sizeof(*keys), cmp_u64);
+}
+
+bool prune_has(const uint64_t *sorted, size_t n, uint64_t key)
+{
+	return n && bsearch(&key, sorted, n, sizeof(*sorted), cmp_u64);
+}
+
 long prune_step(struct prune *p, uint64_t *dead_now, size_t n, uint64_t *out)
 {
 	uint64_t *keep = NULL;
@@ -25,13 +36,12 @@ long prune_step(struct prune *p, uint64_t *dead_now, size_t n, uint64_t *out)
 			prune_forget(p);
 			return -1;
 		}
-		qsort(dead_now, n, sizeof(*dead_now), cmp_u64);
+		prune_sort(dead_now, n);
 	}
 	for (i = 0; i < n; i++) {
 		if (i && dead_now[i] == dead_now[i - 1])
 			continue;
-		if (p->nr_dead && bsearch(&dead_now[i], p->dead, p->nr_dead,
-					  sizeof(*p->dead), cmp_u64))
+		if (prune_has(p->dead, p->nr_dead, dead_now[i]))
 			out[no++] = dead_now[i];
 		else
 			keep[nk++] = dead_now[i];	/* sorted, as dead_now is */

@@ -18,6 +18,7 @@
 #ifndef FABTEL_PRUNE_H
 #define FABTEL_PRUNE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,10 @@ struct prune {
  * many; -1 (and nothing remembered, nothing to delete) if out of memory.
  */
 long prune_step(struct prune *p, uint64_t *dead_now, size_t n, uint64_t *out);
+
+/* A set of keys to look up: sort it once, then ask prune_has() (bsearch). */
+void prune_sort(uint64_t *keys, size_t n);
+bool prune_has(const uint64_t *sorted, size_t n, uint64_t key);
 
 /* Forget everything remembered (e.g. when the source is unreliable). */
 void prune_forget(struct prune *p);
