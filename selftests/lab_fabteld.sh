@@ -205,16 +205,11 @@ ktap_eq "recording rules: job_id:fabtel_verdict:max{job_id=4242} = 2, on 2 hosts
 pr0=$(metric "$PA" 'fabtel_bpf_stale_entries_removed_total{map="rxe_qp_counts"}')
 lab a 'pkill -f "^[^ ]*fabtel-traffic .*cgroup/job_4242"; for i in $(seq 50); do
 	pgrep -f "^[^ ]*fabtel-traffic .*cgroup/job_4242" >/dev/null || exit 0; sleep 0.2; done; exit 1'
-gone=no
-for i in $(seq 20); do
-	if (($(entries rxe_qp_counts ".qpn == ${qp4242:-0}") == 0 &&
-	      $(wire_entries "${qp4242:-0}" "${rqp4242:-0}") == 0)); then
-		gone=yes
-		break
-	fi
-	sleep 0.5
-done
-ktap_eq "job 4242's QP gone: its rxe_qp_counts and wire_qps entries go within 10 s" "$gone" yes
+qp_entries_gone() { # LQPN RQPN: no entry of that QP left in rxe_qp_counts or wire_qps
+	(($(entries rxe_qp_counts ".qpn == $1") == 0 && $(wire_entries "$1" "$2") == 0))
+}
+ktap_check "job 4242's QP gone: its rxe_qp_counts and wire_qps entries go within 10 s" \
+	wait_for 10 qp_entries_gone "${qp4242:-0}" "${rqp4242:-0}"
 ktap_check "... counted in fabtel_bpf_stale_entries_removed_total{map=\"rxe_qp_counts\"}" \
 	bash -c '(($2 > $1))' _ "${pr0:-0}" "$(metric "$PA" 'fabtel_bpf_stale_entries_removed_total{map="rxe_qp_counts"}')"
 read -r qp5151 rqp5151 <<<"$(qps_of 5151)"
