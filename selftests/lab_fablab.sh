@@ -6,7 +6,7 @@
 # guest answered from the host), refusals and errors.
 . "$(dirname "$0")/lib.sh"
 
-ktap_begin 10
+ktap_begin 12
 
 lab a 'exit 7'
 ktap_eq "run returns the command's exit status" "$?" 7
@@ -52,5 +52,38 @@ fi
 
 ktap_check "status reports both guests up" \
 	bash -c '"$FABLAB" status | grep -q "^a: up" && "$FABLAB" status | grep -q "^b: up"'
+
+# Host ports come from below the ephemeral range, where no client
+# connection can be holding them.
+read -r eph _ </proc/sys/net/ipv4/ip_local_port_range
+ports="$(sed -n 's/^\(link_port\|fwd_[ab]\)=//p' "${FABLAB_DIR:-$REPO/.lab}/lab.env" | sort -n | xargs)"
+max=$(tr ' ' '\n' <<<"$ports" | sort -n | tail -1)
+if [[ $(wc -w <<<"$ports") == 3 && ${max:-$eph} -lt $eph ]]; then
+	ktap_pass "the lab's host ports ($ports) are below the ephemeral range ($eph)"
+else
+	ktap_fail "the lab's host ports are below the ephemeral range" "ports '$ports', ephemeral from $eph"
+fi
+
+# A port taken between fablab's pick and QEMU's bind: a second, one-guest
+# lab is handed a link port something already listens on.
+held=$(free_port)
+socat "TCP-LISTEN:$held,bind=127.0.0.1,reuseaddr,fork" /dev/null &
+spid=$!
+wait_for 5 bash -c "ss -Hltn 'sport = :$held' | grep -q ."
+lab2=$(mktemp -d)
+msg=$(FABLAB_DIR=$lab2 FABLAB_LINK_PORT=$held "$FABLAB" up --hosts 1 2>&1)
+rc=$?
+got=$(sed -n 's/^link_port=//p' "$lab2/lab.env" 2>/dev/null)
+up=$(FABLAB_DIR=$lab2 "$FABLAB" status 2>/dev/null | grep -c "^a: up pid=.* ready=yes")
+FABLAB_DIR=$lab2 "$FABLAB" down >/dev/null 2>&1
+kill "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+rm -rf "$lab2"
+if ((rc == 0 && up == 1)) && [[ $msg == *"a port was taken"* && -n $got && $got != "$held" ]]; then
+	ktap_pass "up with the link port taken ($held) starts the guest again on $got"
+else
+	ktap_fail "up with the link port taken starts the guest again" \
+		"rc=$rc up=$up link_port=$got held=$held: $msg"
+fi
 
 ktap_end

@@ -13,7 +13,7 @@ command -v curl >/dev/null || ktap_skip_all "curl missing (scripts/deps.sh)"
 ktap_begin 18
 
 TMP=$(mktemp -d)
-PORT=$((20000 + RANDOM % 20000))
+PORT=$(free_port)
 trap 'kill $pid 2>/dev/null; rm -rf "$TMP"' EXIT
 ulimit -n 4096
 

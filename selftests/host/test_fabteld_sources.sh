@@ -94,7 +94,7 @@ ktap_eq "plain sysfs: bnxt_re names mapped (oos_drop_count, to_retransmits), car
 ktap_eq "an InfiniBand port is not RoCE: not listed" "$(grep -c mlx4_ib0 <<<"$m")" 0
 
 # ---- the daemon on the plain tree: rates, the event log, a slow source ----
-PORT=$((20000 + RANDOM % 20000))
+PORT=$(free_port)
 URL=http://127.0.0.1:$PORT
 "$FABTELD" --bpf off --set sysfs_root="$TMP/plain" --interval-ms 500 \
 	--listen "127.0.0.1:$PORT" 2>"$TMP/err" &

@@ -34,14 +34,6 @@ cleanup() {
 trap cleanup EXIT
 $T kill-server 2>/dev/null
 
-free_port() {
-	local p
-	while :; do
-		p=$((20000 + RANDOM % 20000))
-		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-	done
-}
-
 # snap DEV NETDEV FLAPS STORM OOS: a fabtel.ko snapshot (PFC on priority 3),
 # replaced atomically so fabteld never reads half of one
 snap() {
