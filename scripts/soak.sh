@@ -152,7 +152,7 @@ stop_all
 unload=$(run a -- 'echo 0 >/sys/kernel/fakeroce/del_device; rmmod fakeroce && rmmod fabtel && echo unloaded' 2>&1)
 sleep 2
 for h in a b; do run "$h" -- 'dmesg' >"$OUT/dmesg-$h" 2>&1; done
-bad=$(grep -h -i -E 'leak|BUG|WARNING|Oops|general protection|refcount' "$OUT"/dmesg-a "$OUT"/dmesg-b | head -5)
+bad=$(for h in a b; do "$FABLAB" trouble "$h" 2>&1 | sed "s/^/$h: /"; done | head -5)
 
 # flatness: second half against the first, after 60 s of warm-up
 flat() { # COLUMN NAME ABS_SLACK

@@ -39,9 +39,7 @@ limit=$(((CYCLES + CHURN_CYCLES) * 4 + 300))
 rc=${PIPESTATUS[0]}
 took=$((SECONDS - start))
 trouble=$(for h in a b; do
-	"$FABLAB" run "$h" -- dmesg 2>/dev/null |
-		grep -E 'BUG:|WARNING:|Oops|general protection|Call Trace:|UBSAN|KASAN|refcount_t:' |
-		sed "s/^/$h: /"
+	"$FABLAB" trouble "$h" 2>&1 | sed "s/^/$h: /"
 done)
 {
 	echo "fabtel stress: $CYCLES + $CHURN_CYCLES rounds in ${took} s (TCG), test exit $rc"

@@ -6,7 +6,7 @@
 # guest answered from the host), refusals and errors.
 . "$(dirname "$0")/lib.sh"
 
-ktap_begin 12
+ktap_begin 14
 
 lab a 'exit 7'
 ktap_eq "run returns the command's exit status" "$?" 7
@@ -75,10 +75,22 @@ msg=$(FABLAB_DIR=$lab2 FABLAB_LINK_PORT=$held "$FABLAB" up --hosts 1 2>&1)
 rc=$?
 got=$(sed -n 's/^link_port=//p' "$lab2/lab.env" 2>/dev/null)
 up=$(FABLAB_DIR=$lab2 "$FABLAB" status 2>/dev/null | grep -c "^a: up pid=.* ready=yes")
+# fablab trouble on that spare guest: clean after boot, then a planted
+# warning is found (the suite's guests must stay clean)
+t0=$(FABLAB_DIR=$lab2 "$FABLAB" trouble a 2>&1; echo "rc=$?")
+FABLAB_DIR=$lab2 "$FABLAB" run a -- 'echo "<4>fablab-selftest: WARNING: planted line" >/dev/kmsg'
+t1=$(FABLAB_DIR=$lab2 "$FABLAB" trouble a 2>&1; echo "rc=$?")
 FABLAB_DIR=$lab2 "$FABLAB" down >/dev/null 2>&1
+t2=$(FABLAB_DIR=$lab2 "$FABLAB" trouble a 2>/dev/null; echo "rc=$?")
 kill "$spid" 2>/dev/null
 wait "$spid" 2>/dev/null
 rm -rf "$lab2"
+ktap_eq "trouble: a freshly booted guest's kernel log is clean" "$t0" "rc=0"
+if [[ $t1 == *"fablab-selftest: WARNING: planted line"*"rc=1" && $t2 == rc=255 ]]; then
+	ktap_pass "trouble: a planted WARNING is found (rc 1), a guest that is down is rc 255"
+else
+	ktap_fail "trouble: a planted WARNING is found, a guest that is down is rc 255" "$t1 / $t2"
+fi
 if ((rc == 0 && up == 1)) && [[ $msg == *"a port was taken"* && -n $got && $got != "$held" ]]; then
 	ktap_pass "up with the link port taken ($held) starts the guest again on $got"
 else

@@ -121,8 +121,7 @@ ktap_check "a file held open across rmmod reads as an error, not stale data" \
 kill "${readers[@]}" 2>/dev/null
 wait "${readers[@]}" 2>/dev/null
 readers=()
-trouble=$(dmesg | sed -n '/fabtel-stress-start/,$p' |
-	grep -E 'BUG:|WARNING:|Oops|Call Trace:|refcount_t:|waiting for .* to become free')
+trouble=$(kernel_trouble 'fabtel-stress-start')
 ktap_eq "kernel log since the start: no BUG/WARNING/oops/refcount" "$trouble" ""
 
 ktap_end

@@ -245,8 +245,7 @@ ktap_eq "after rmmod: no fre* netdev, no fakeroce* ib_device" \
 	"$(ifaces) / $(ibdevs)" " / "
 ktap_check "after rmmod: /sys/kernel/fakeroce and debugfs dir are gone" \
 	test ! -e $CTL -a ! -e $DBG
-trouble=$(dmesg | sed -n '/lab_fakeroce: start/,$p' |
-	grep -E 'BUG:|WARNING:|Oops|general protection|Call Trace:|UBSAN|KASAN|refcount_t:')
+trouble=$(kernel_trouble 'lab_fakeroce: start')
 ktap_eq "kernel log clean (no BUG/WARNING/Oops/Call Trace)" "$trouble" ""
 
 ktap_end

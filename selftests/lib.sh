@@ -133,6 +133,17 @@ free_port() {
 	return 1
 }
 
+# kernel_trouble [MARK]: the kernel log's trouble lines (scripts/
+# kernel-trouble.re, the list fablab trouble uses), from the line holding
+# MARK on if given.  Run in a guest.
+kernel_trouble() {
+	if [[ -n ${1:-} ]]; then
+		dmesg | sed -n "/$1/,\$p"
+	else
+		dmesg
+	fi | grep -E -f "$REPO/scripts/kernel-trouble.re"
+}
+
 # ---- the lab (host-side tests) ----------------------------------------------
 
 # lab HOST CMD...: run a shell command line in a guest (fablab run).
