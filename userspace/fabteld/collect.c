@@ -1098,9 +1098,42 @@ static void fold_qps(struct model *m, const struct raw *r, uint64_t now)
 	qp_index_rebuild(m);
 }
 
+/*
+ * A wire map entry as one sortable key: interface, direction, BTH QP number
+ * (24 bits).  fold_bpf() looks QPs up in the entries sorted by it, and
+ * prune_bpf() names dead entries by it.
+ */
+static uint64_t wire_key(uint32_t ifindex, uint32_t dir, uint32_t qpn)
+{
+	return (uint64_t)ifindex << 32 | (uint64_t)(dir & 0xff) << 24 | (qpn & 0xffffff);
+}
+
+struct wire_ent {
+	uint64_t key, pkts;
+};
+
+static int cmp_wire_ent(const void *a, const void *b)
+{
+	const struct wire_ent *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Add the packets of the entry with this key, if there is one. */
+static bool wire_add(const struct wire_ent *w, size_t n, uint64_t key, uint64_t *pkts)
+{
+	struct wire_ent k = { .key = key };
+	const struct wire_ent *e = n ? bsearch(&k, w, n, sizeof(*w), cmp_wire_ent) : NULL;
+
+	if (e)
+		*pkts += e->pkts;
+	return e;
+}
+
 /* per-QP BPF counts: the rxe program's events and the wire program's packets */
 static void fold_bpf(struct model *m, const struct raw *r, uint64_t now)
 {
+	static struct wire_ent wire[MODEL_MAX_QPS];	/* collector thread only */
 	unsigned int i, k;
 	int sig;
 
@@ -1129,25 +1162,27 @@ static void fold_bpf(struct model *m, const struct raw *r, uint64_t now)
 			signal_job(&m->jobs[q->job], sig, p->device, p->port, d, false, now);
 		}
 	}
+	/* each wire entry is one key, so a QP's two lookups find at most one each */
+	for (k = 0; k < r->nr_wire; k++) {
+		wire[k].key = wire_key(r->wire[k].ifindex, r->wire[k].dir, r->wire[k].qpn);
+		wire[k].pkts = r->wire[k].pkts;
+	}
+	qsort(wire, r->nr_wire, sizeof(wire[0]), cmp_wire_ent);
 	for (i = 0; i < MODEL_MAX_QPS; i++) {
 		struct model_qp *q = &m->qps[i];
 		struct model_port *p;
 		uint64_t pkts = 0;
-		bool found = false;
+		bool found;
 
 		if (!q->present || q->job < 0 || !q->port || !(p = find_port(m, q->device, q->port)))
 			continue;
 		/* ingress: BTH DestQP is ours; egress: it is the peer's */
-		for (k = 0; k < r->nr_wire; k++) {
-			if ((int)r->wire[k].ifindex != p->ifindex)
-				continue;
-			if ((r->wire[k].dir == WIRE_DIR_INGRESS && r->wire[k].qpn == q->qpn) ||
-			    (r->wire[k].dir == WIRE_DIR_EGRESS && q->rqpn &&
-			     r->wire[k].qpn == q->rqpn)) {
-				pkts += r->wire[k].pkts;
-				found = true;
-			}
-		}
+		found = wire_add(wire, r->nr_wire,
+				 wire_key((uint32_t)p->ifindex, WIRE_DIR_INGRESS, q->qpn), &pkts);
+		if (q->rqpn)
+			found |= wire_add(wire, r->nr_wire,
+					  wire_key((uint32_t)p->ifindex, WIRE_DIR_EGRESS, q->rqpn),
+					  &pkts);
 		if (found && q->wire_prev != UINT64_MAX && pkts > q->wire_prev)
 			signal_job(&m->jobs[q->job], HS_TRAFFIC, p->device, p->port,
 				   pkts - q->wire_prev, false, now);
@@ -1307,8 +1342,7 @@ static void prune_bpf(struct collect_bpf *b, const struct raw *r)
 			     prune_has(peer, np, r->wire[i].qpn);
 
 		if (r->wire[i].qpn > 1 && !alive)
-			dead[n++] = (uint64_t)r->wire[i].ifindex << 32 |
-				    (uint64_t)(r->wire[i].dir & 0xff) << 24 | (r->wire[i].qpn & 0xffffff);
+			dead[n++] = wire_key(r->wire[i].ifindex, r->wire[i].dir, r->wire[i].qpn);
 	}
 	k = prune_step(&b->wire_prune, dead, n, out);
 	for (i = 0; k > 0 && i < (unsigned long)k; i++) {
