@@ -25,10 +25,16 @@
 #   qps     fabteld (BPF, 1 Hz) with those 16 ports, CPU and RSS before
 #           and after BENCH_QPS (1000) idle QPs are made on rxa
 #           (build/bench/qpfill).
+#   qps-traffic  fabteld (BPF, 1 Hz) on rxa, CPU and RSS before and after
+#           BENCH_QPS (1000) QPs of a Slurm-like job (cgroup job_777) on a
+#           are connected one to one to as many on b and move traffic:
+#           BENCH_QPS_RATE (1000) RDMA WRITEs a second round robin, so
+#           every QP has wire entries both ways.  BENCH_FABTELD picks the
+#           fabteld binary (to measure an older one).
 #   lab-scrape  the scrape stage inside guest a on its real sysfs: 16
 #           fakeroce mlx5 ports, then 2 rxe ports; BENCH_LAB_ROUNDS (200).
 #
-#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|wire|flap|sampler|qps|lab-scrape]...
+#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|wire|flap|sampler|qps|qps-traffic|lab-scrape]...
 #   (no stage named: all of them)
 set -uo pipefail
 
@@ -42,7 +48,7 @@ ROUNDS=${BENCH_ROUNDS:-1000}
 REAL=${BENCH_REAL_SYSFS:-}
 read -r -a PORTS <<<"${BENCH_PORTS:-2 16}"
 STAGES=("$@")
-((${#STAGES[@]})) || STAGES=(scrape wire flap sampler qps lab-scrape)
+((${#STAGES[@]})) || STAGES=(scrape wire flap sampler qps qps-traffic lab-scrape)
 mkdir -p "$OUT"
 
 need() {
@@ -303,6 +309,55 @@ qps_stage() {
 		rmmod fakeroce' >/dev/null 2>&1
 }
 
+# fabteld with BENCH_QPS QPs of one job that all move traffic: every QP is
+# looked up in the rxe and wire maps each pass.
+qps_traffic_stage() {
+	local w=${BENCH_QPS_SECONDS:-30} n=${BENCH_QPS:-1000} rate=${BENCH_QPS_RATE:-1000}
+	local fd=${BENCH_FABTELD:-$QB/fabteld} c0 c1 seen wire rxe sum a b a2 b2
+	local ma=$FABLAB_DIR/qpfill-a mb=$FABLAB_DIR/qpfill-b
+	lab_up
+	rm -f "$ma" "$mb" "$ma.ready" "$mb.ready"
+	lab a -- "pkill fabteld; pkill qpfill; rmmod fabtel fakeroce 2>/dev/null
+		setsid $fd --listen 0.0.0.0:9465 >/tmp/fabteld.log 2>&1 &
+		for i in \$(seq 100); do curl -sf localhost:9465/healthz >/dev/null && exit 0; sleep 0.2; done; exit 1" ||
+		{ echo "bench: fabteld ($fd) could not be started" >&2; return 1; }
+	lab b -- "pkill qpfill; setsid $QB/bench/qpfill --dev rxb --hold 3600 --me $mb --peer $ma $n \
+		>/tmp/qpfill.log 2>&1 &" || return 1
+	sleep 5
+	c0=$(fabteld_cost "$w")
+	lab a -- "mkdir -p /sys/fs/cgroup/job_777 &&
+		setsid bash -c 'echo \$\$ >/sys/fs/cgroup/job_777/cgroup.procs &&
+			exec $QB/bench/qpfill --dev rxa --hold 3600 --me $ma --peer $mb --rate $rate $n' \
+			>/tmp/qpfill.log 2>&1 &
+		for i in \$(seq 600); do grep -q connected /tmp/qpfill.log && exit 0; sleep 0.2; done
+		cat /tmp/qpfill.log; exit 1" ||
+		{ echo "bench: qpfill could not connect $n QPs" >&2; return 1; }
+	sleep 10
+	seen=$(curl -sf "http://127.0.0.1:$("$FABLAB" port a)/api/v1/jobs" |
+		jq -r '.jobs[] | select(.job_id == "777") | "\(.qps) (verdict \(.verdict)\([.reasons[] | ", \(.reason) x\(.count)"] | add // ""))"' 2>/dev/null)
+	wire=$(lab a -- "bpftool map dump name wire_qps -j | jq length")
+	rxe=$(lab a -- "bpftool map dump name rxe_qp_counts -j | jq length")
+	c1=$(fabteld_cost "$w")
+	lab a -- "pkill -INT -x qpfill; sleep 2" >/dev/null 2>&1
+	sum=$(lab a -- "grep writes /tmp/qpfill.log")
+	lab b -- "pkill -x qpfill" >/dev/null 2>&1
+	lab a -- "pkill fabteld; rmdir /sys/fs/cgroup/job_777" >/dev/null 2>&1
+	read -r a b <<<"$c0"
+	read -r a2 b2 <<<"$c1"
+	{
+		echo "bench: qps-traffic: fabteld ($fd) at 1 Hz on rxa, over $w s"
+		echo "  job 777: $n QPs on a connected to $n on b, $rate RDMA WRITEs/s round robin"
+		echo "  fabteld lists ${seen:-?} QPs in job 777; map entries: wire_qps ${wire:-?}, rxe_qp_counts ${rxe:-?}"
+		echo "  ${sum:-qpfill printed no summary}"
+		echo "  without them: fabteld CPU $a ms/s, RSS $b KiB"
+		echo "  with them:    fabteld CPU $a2 ms/s, RSS $b2 KiB"
+		echo "qps-traffic cpu_ms_per_s_0 $a"
+		echo "qps-traffic cpu_ms_per_s_$n $a2"
+		echo "qps-traffic rss_kib_$n $b2"
+		echo "qps-traffic wire_entries ${wire:-?}"
+	} | tee "$OUT/qps-traffic.txt" | tee >(grep '^qps-traffic ' >>"$OUT/results") | grep -v '^qps-traffic '
+}
+
 # The scrape stage inside guest a, on its real sysfs: 16 fakeroce mlx5 ports
 # (rxa deleted meanwhile: node_exporter 1.5's infiniband collector fails on
 # rxe), then 2 rxe ports (rxa and rxd on a dummy netdev).
@@ -348,6 +403,7 @@ for s in "${STAGES[@]}"; do
 	flap) flap_stage ;;
 	sampler) sampler_stage ;;
 	qps) qps_stage ;;
+	qps-traffic) qps_traffic_stage ;;
 	lab-scrape) lab_scrape_stage ;;
 	*) echo "bench: unknown stage $s" >&2; exit 2 ;;
 	esac

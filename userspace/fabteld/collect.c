@@ -279,6 +279,7 @@ struct raw {
 	unsigned int nr_rxe;
 	struct { uint32_t ifindex, qpn, dir; uint64_t pkts; } wire[MODEL_MAX_QPS];
 	unsigned int nr_wire;
+	bool rxe_err, wire_err;	/* a map walk failed: its entries are partial */
 	uint64_t ports_mono;	/* CLOCK_MONOTONIC when the ports were read */
 };
 
@@ -1296,7 +1297,8 @@ static void fold_jobs(struct model *m, uint64_t now, const uint64_t *prev_flaps,
 
 /*
  * Delete the rxe and wire map entries of QPs RDMA netlink no longer lists
- * (prune.h: dead in two passes in a row).  Only on a complete QP list.
+ * (prune.h: dead in two passes in a row).  Only on a complete QP list and
+ * complete map walks.
  * rxe keys are (device index, QP number); a wire ingress key's QP number
  * is a local QP's, an egress key's a local QP's peer's (any port: the
  * interface is not checked).  QP 1, the GSI QP, is always there.
@@ -1310,7 +1312,7 @@ static void prune_bpf(struct collect_bpf *b, const struct raw *r)
 	size_t n, np = 0;
 	long k;
 
-	if (r->nl_err || r->qps_over) {
+	if (r->nl_err || r->qps_over || r->rxe_err || r->wire_err) {
 		prune_forget(&b->rxe_prune);
 		prune_forget(&b->wire_prune);
 		return;
@@ -1394,10 +1396,10 @@ void collect_sample(struct model *m)
 		}
 	}
 	r->nr_rxe = r->nr_wire = 0;
-	if (m->src[SRC_BPF_RXE] == SRC_UP)
-		fabbpf_for_each_rxe_qp(m->bpf->fb, rxe_cb, r);
-	if (m->src[SRC_BPF_WIRE] == SRC_UP)
-		wire_loader_for_each_qp(m->bpf->wl, wire_cb, r);
+	r->rxe_err = m->src[SRC_BPF_RXE] == SRC_UP &&
+		     fabbpf_for_each_rxe_qp(m->bpf->fb, rxe_cb, r) < 0;
+	r->wire_err = m->src[SRC_BPF_WIRE] == SRC_UP &&
+		      wire_loader_for_each_qp(m->bpf->wl, wire_cb, r) < 0;
 	if (m->src[SRC_BPF_RXE] == SRC_UP || m->src[SRC_BPF_WIRE] == SRC_UP)
 		prune_bpf(m->bpf, r);
 	now = now_ns(CLOCK_REALTIME);
@@ -1432,6 +1434,8 @@ void collect_sample(struct model *m)
 		m->bpf_pruned[0] = m->bpf->rxe_prune.removed;
 		m->bpf_pruned[1] = m->bpf->wire_prune.removed;
 	}
+	m->bpf_read_errors[0] += r->rxe_err;
+	m->bpf_read_errors[1] += r->wire_err;
 	m->samples++;
 	m->sample_ns = now;
 	m->sample_seconds = (double)(now_ns(CLOCK_MONOTONIC) - t0) / 1e9;

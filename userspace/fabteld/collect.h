@@ -166,6 +166,7 @@ struct model {
 	struct model_job jobs[MODEL_MAX_JOBS];
 	uint64_t qps_dropped, jobs_dropped;
 	uint64_t bpf_pruned[2];		/* rxe, wire map entries of gone QPs deleted */
+	uint64_t bpf_read_errors[2];	/* rxe, wire map walks that failed */
 	struct model_event events[MODEL_MAX_EVENTS];	/* a ring, by seq */
 	uint64_t next_event_seq;
 	uint64_t started_ns;		/* CLOCK_REALTIME of collect_init: names this log */

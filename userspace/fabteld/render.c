@@ -299,6 +299,12 @@ void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
 	expo_u64(e, "fabtel_bpf_stale_entries_removed_total", l, m->bpf_pruned[0]);
 	l[0].value = "wire_qps";
 	expo_u64(e, "fabtel_bpf_stale_entries_removed_total", l, m->bpf_pruned[1]);
+	expo_family(e, "fabtel_bpf_map_read_errors_total", "counter",
+		    "Passes whose walk of a per-QP BPF map failed (that pass's per-QP counts are partial).");
+	l[0] = (struct expo_label){ "map", "rxe_qp_counts" };
+	expo_u64(e, "fabtel_bpf_map_read_errors_total", l, m->bpf_read_errors[0]);
+	l[0].value = "wire_qps";
+	expo_u64(e, "fabtel_bpf_map_read_errors_total", l, m->bpf_read_errors[1]);
 
 	{
 		bool any = false;

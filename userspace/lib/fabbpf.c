@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpfmap.h"
 #include "fabbpf.h"
 #include "rdmanl.h"
 #include "flap.skel.h"
@@ -277,28 +278,6 @@ void fabbpf_drops(const struct fabbpf *fb, struct fabbpf_drops *out)
 	}
 }
 
-/* Walk a hash map; stop early if cb returns non-zero. */
-static int for_each(int fd, size_t ksz, size_t vsz,
-		    int (*cb)(const void *, const void *, void *), void *ctx)
-{
-	char key[64], next[64], val[256];
-	void *prev = NULL;
-	int ret;
-
-	if (ksz > sizeof(key) || vsz > sizeof(val))
-		return -E2BIG;
-	while (!bpf_map_get_next_key(fd, prev, next)) {
-		memcpy(key, next, ksz);
-		prev = key;
-		if (bpf_map_lookup_elem(fd, key, val))
-			continue;	/* deleted meanwhile */
-		ret = cb(key, val, ctx);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 struct qp_walk {
 	int (*cb)(const struct qp_key *, const struct qp_info *, void *);
 	void *ctx;
@@ -319,7 +298,7 @@ int fabbpf_for_each_qp(const struct fabbpf *fb,
 
 	if (!fb->qp)
 		return -ENOENT;
-	return for_each(bpf_map__fd(fb->qp->maps.qp_owners), sizeof(struct qp_key),
+	return bpfmap_walk(bpf_map__fd(fb->qp->maps.qp_owners), sizeof(struct qp_key),
 			sizeof(struct qp_info), qp_walk_one, &w);
 }
 
@@ -344,7 +323,7 @@ int fabbpf_for_each_rxe_qp(const struct fabbpf *fb,
 
 	if (!fb->rxe)
 		return -ENOENT;
-	return for_each(bpf_map__fd(fb->rxe->maps.rxe_qp_counts),
+	return bpfmap_walk(bpf_map__fd(fb->rxe->maps.rxe_qp_counts),
 			sizeof(struct rxe_qp_key), sizeof(struct rxe_qp_counts),
 			rxe_walk_one, &w);
 }

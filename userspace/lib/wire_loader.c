@@ -12,11 +12,11 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpfmap.h"
 #include "wire_loader.h"
 #include "wire.skel.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define QP_BATCH	256	/* entries per bpf_map_lookup_batch() call */
 
 /* what one wire_loader_attach() did on one interface */
 struct wire_attach {
@@ -277,52 +277,26 @@ int wire_loader_stats(struct wire_loader *wl, __u64 out[WIRE_NR_STATS])
 	return err;
 }
 
-/* one batch of entries: -ENOENT when it was the last one */
-static int qp_batch(int fd, __u32 *token, bool first, struct wire_qp_key *keys,
-		    struct wire_qp_val *vals, __u32 *count)
-{
-	__u32 next;
-	int err;
+struct qp_walk {
+	wire_qp_cb cb;
+	void *ctx;
+};
 
-	err = bpf_map_lookup_batch(fd, first ? NULL : token, &next, keys, vals,
-				   count, NULL);
-	if (!err || err == -ENOENT)
-		*token = next;
-	return err;
+static int qp_walk_one(const void *k, const void *v, void *ctx)
+{
+	struct qp_walk *w = ctx;
+
+	return w->cb(k, v, w->ctx);
 }
 
 int wire_loader_for_each_qp(struct wire_loader *wl, wire_qp_cb cb, void *ctx)
 {
-	struct wire_qp_key *keys;
-	struct wire_qp_val *vals;
-	__u32 token = 0, n, i;
-	bool first = true;
-	int fd, err, ret = 0;
+	struct qp_walk w = { cb, ctx };
 
 	if (!wl || !cb)
 		return -EINVAL;
-	keys = calloc(QP_BATCH, sizeof(*keys));
-	vals = calloc(QP_BATCH, sizeof(*vals));
-	if (!keys || !vals) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	fd = bpf_map__fd(wl->skel->maps.wire_qps);
-	do {
-		n = QP_BATCH;
-		err = qp_batch(fd, &token, first, keys, vals, &n);
-		if (err && err != -ENOENT) {
-			ret = err;
-			break;
-		}
-		first = false;
-		for (i = 0; i < n && !ret; i++)
-			ret = cb(&keys[i], &vals[i], ctx);
-	} while (!err && !ret);
-out:
-	free(keys);
-	free(vals);
-	return ret;
+	return bpfmap_walk(bpf_map__fd(wl->skel->maps.wire_qps), sizeof(struct wire_qp_key),
+			   sizeof(struct wire_qp_val), qp_walk_one, &w);
 }
 
 int wire_loader_forget_qp(struct wire_loader *wl, const struct wire_qp_key *key)
