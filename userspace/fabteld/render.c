@@ -81,6 +81,23 @@ static bool get_bursts(const struct model_port *p, uint64_t *v)
 	return p->have_bursts;
 }
 
+/* the per-QP BPF maps fabteld reads, in the order of its [2] counters */
+static const char *const bpf_qp_maps[2] = { "rxe_qp_counts", "wire_qps" };
+
+/* A counter family of two series told apart by one label. */
+static void counter_pair(struct expo *e, const char *name, const char *help, const char *label,
+			 const char *const value[2], const uint64_t v[2])
+{
+	struct expo_label l[2] = { { label, NULL }, { NULL, NULL } };
+	unsigned int i;
+
+	expo_family(e, name, "counter", help);
+	for (i = 0; i < 2; i++) {
+		l[0].value = value[i];
+		expo_u64(e, name, l, v[i]);
+	}
+}
+
 static void counter_families(const struct model *m, struct expo *e)
 {
 	char name[96], help[160];
@@ -286,25 +303,16 @@ void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
 	expo_family(e, "fabtel_sample_timestamp_seconds", "gauge",
 		    "When the last collection pass ended (Unix time); the data below is that old.");
 	expo_double(e, "fabtel_sample_timestamp_seconds", NULL, (double)m->sample_ns / 1e9);
-	expo_family(e, "fabtel_dropped_total", "counter",
-		    "QPs or jobs fabteld could not track (its tables were full).");
-	l[0] = (struct expo_label){ "what", "qps" };
-	l[1] = (struct expo_label){ NULL, NULL };
-	expo_u64(e, "fabtel_dropped_total", l, m->qps_dropped);
-	l[0].value = "jobs";
-	expo_u64(e, "fabtel_dropped_total", l, m->jobs_dropped);
-	expo_family(e, "fabtel_bpf_stale_entries_removed_total", "counter",
-		    "BPF map entries of QPs that are gone, deleted by fabteld.");
-	l[0] = (struct expo_label){ "map", "rxe_qp_counts" };
-	expo_u64(e, "fabtel_bpf_stale_entries_removed_total", l, m->bpf_pruned[0]);
-	l[0].value = "wire_qps";
-	expo_u64(e, "fabtel_bpf_stale_entries_removed_total", l, m->bpf_pruned[1]);
-	expo_family(e, "fabtel_bpf_map_read_errors_total", "counter",
-		    "Passes whose walk of a per-QP BPF map failed (that pass's per-QP counts are partial).");
-	l[0] = (struct expo_label){ "map", "rxe_qp_counts" };
-	expo_u64(e, "fabtel_bpf_map_read_errors_total", l, m->bpf_read_errors[0]);
-	l[0].value = "wire_qps";
-	expo_u64(e, "fabtel_bpf_map_read_errors_total", l, m->bpf_read_errors[1]);
+	counter_pair(e, "fabtel_dropped_total",
+		     "QPs or jobs fabteld could not track (its tables were full).", "what",
+		     (const char *const[2]){ "qps", "jobs" },
+		     (const uint64_t[2]){ m->qps_dropped, m->jobs_dropped });
+	counter_pair(e, "fabtel_bpf_stale_entries_removed_total",
+		     "BPF map entries of QPs that are gone, deleted by fabteld.", "map",
+		     bpf_qp_maps, m->bpf_pruned);
+	counter_pair(e, "fabtel_bpf_map_read_errors_total",
+		     "Passes whose walk of a per-QP BPF map failed (that pass's per-QP counts are partial).",
+		     "map", bpf_qp_maps, m->bpf_read_errors);
 
 	{
 		bool any = false;
