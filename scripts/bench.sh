@@ -58,9 +58,7 @@ need() {
 		>/dev/null || { echo "bench: cannot install $2" >&2; exit 1; }
 }
 
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
+free_port() { "$REPO/scripts/fablab" free-port; }
 
 # CPU time of a process in ns: its threads' on-CPU time (schedstat), summed
 # (threads that ended are not counted: fabteld's and node_exporter's live on)

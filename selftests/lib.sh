@@ -116,22 +116,9 @@ wait_for() {
 	done
 }
 
-# free_port: a TCP port on 127.0.0.1 for a test daemon. Below the kernel's
-# ephemeral range (ip_local_port_range), so no client connection of this
-# or any other test can be holding it, and with no TCP socket of any state
-# on it now.
-free_port() {
-	local lo hi p i
-	read -r lo hi </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || lo=32768
-	hi=$((lo - 1))
-	lo=$((hi > 22000 ? 20000 : 1024))
-	for ((i = 0; i < 500; i++)); do
-		p=$((lo + RANDOM % (hi - lo + 1)))
-		[[ -z $(ss -Htan "sport = :$p" 2>/dev/null) ]] && { echo "$p"; return 0; }
-	done
-	echo "free_port: no free TCP port in $lo-$hi" >&2
-	return 1
-}
+# free_port: a TCP port on 127.0.0.1 for a test daemon, picked by fablab's
+# rule (below the ephemeral range, no TCP socket of any state on it).
+free_port() { "$FABLAB" free-port; }
 
 # kernel_trouble [MARK]: the kernel log's trouble lines (scripts/
 # kernel-trouble.re, the list fablab trouble uses), from the line holding

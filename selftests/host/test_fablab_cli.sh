@@ -6,7 +6,7 @@
 # boot in time is reported with its serial log and leaves nothing behind.
 . "$(dirname "$0")/../lib.sh"
 
-ktap_begin 11
+ktap_begin 12
 
 tmp=$(mktemp -d)
 export FABLAB_DIR=$tmp/lab
@@ -56,5 +56,14 @@ fi
 left=$(pgrep -f "fablab-a,debug-threads=on -pidfile $FABLAB_DIR/" | wc -l)
 socks=$(find "$FABLAB_DIR" -type s | wc -l)
 ktap_eq "after a failed up: no QEMU, no socket left" "$left/$socks" "0/0"
+
+# free-port: below the ephemeral range, and nothing on it (ss, all states)
+read -r eph _ </proc/sys/net/ipv4/ip_local_port_range
+p=$("$FABLAB" free-port)
+if [[ $p =~ ^[0-9]+$ ]] && ((p >= 1024 && p < eph)) && [[ -z $(ss -Htan "sport = :$p") ]]; then
+	ktap_pass "free-port gives $p: below the ephemeral range ($eph), no socket on it"
+else
+	ktap_fail "free-port gives a port below the ephemeral range with no socket" "'$p', ephemeral from $eph"
+fi
 
 ktap_end
