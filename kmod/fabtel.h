@@ -19,37 +19,18 @@
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 
+#include "fabtel_schema.h"
+
 #define FABTEL_SCHEMA_VERSION	1
 #define FABTEL_HISTORY_LEN	64	/* link transitions kept per port */
 #define FABTEL_EVENTS_LEN	48	/* error-burst events kept per port */
 #define FABTEL_NR_PRIO		8
 
-/* The vendor-neutral counters (Documentation/counters.rst). */
-enum fabtel_counter {
-	FABTEL_OUT_OF_SEQUENCE,
-	FABTEL_NAK_SEQ_ERR_RCVD,
-	FABTEL_IMPLIED_NAK_SEQ_ERR,
-	FABTEL_LOCAL_ACK_TIMEOUT,
-	FABTEL_RETRY_EXCEEDED,
-	FABTEL_RNR_NAK_RCVD,
-	FABTEL_RNR_NAK_SENT,
-	FABTEL_RNR_RETRY_EXCEEDED,
-	FABTEL_DUPLICATE_REQUEST,
-	FABTEL_OUT_OF_BUFFER,
-	FABTEL_CNP_SENT,
-	FABTEL_CNP_HANDLED,
-	FABTEL_CNP_IGNORED,
-	FABTEL_ECN_MARKED_RX,
-	FABTEL_ICRC_ERR,
-	FABTEL_REQ_CQE_ERR,
-	FABTEL_RESP_CQE_ERR,
-	FABTEL_LINK_DOWNED,
-	FABTEL_RX_PACKETS,
-	FABTEL_TX_PACKETS,
-	FABTEL_RX_BYTES,
-	FABTEL_TX_BYTES,
-	FABTEL_NR_COUNTERS
-};
+/*
+ * The vendor-neutral counters, enum fabtel_counter (FABTEL_*), and the
+ * vendor maps: include/fabtel_schema.h, shared with userspace
+ * (Documentation/counters.rst).
+ */
 
 enum fabtel_link_source {
 	FABTEL_SRC_CARRIER,	/* a carrier transition seen on its own */
@@ -68,8 +49,6 @@ struct fabtel_vendor {
 	enum rdma_driver_id driver_id;
 	const struct fabtel_map_entry *map;
 	unsigned int map_len;
-	const char * const *wrap32;	/* driver counters that are 32-bit */
-	unsigned int wrap32_len;
 };
 
 struct fabtel_link_entry {

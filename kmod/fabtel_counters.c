@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fabtel - the normalized counter schema, the per-vendor maps from driver
- * hardware-counter names (Linux 6.1) to it, and the counter sampler.
+ * fabtel - the counter sampler, and its tables built from the one counter
+ * schema (include/fabtel_schema.h: the normalized counters, the per-vendor
+ * maps from driver hardware-counter names, Linux 6.1, to them).
  *
  * A normalized counter a vendor has no source for is absent (no sysfs file),
  * never a fake zero.  The exact meaning of every mapping is documented in
- * Documentation/counters.rst; the subtle ones are noted here too.
+ * Documentation/counters.rst; the subtle ones are noted in the schema.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,148 +17,51 @@
 
 #include "fabtel.h"
 
+#define FABTEL_CTR_NAME(_id, _name, _width, _unit, _error)	[FABTEL_##_id] = _name,
 const char * const fabtel_counter_names[FABTEL_NR_COUNTERS] = {
-	[FABTEL_OUT_OF_SEQUENCE]	= "out_of_sequence",
-	[FABTEL_NAK_SEQ_ERR_RCVD]	= "nak_seq_err_rcvd",
-	[FABTEL_IMPLIED_NAK_SEQ_ERR]	= "implied_nak_seq_err",
-	[FABTEL_LOCAL_ACK_TIMEOUT]	= "local_ack_timeout",
-	[FABTEL_RETRY_EXCEEDED]		= "retry_exceeded",
-	[FABTEL_RNR_NAK_RCVD]		= "rnr_nak_rcvd",
-	[FABTEL_RNR_NAK_SENT]		= "rnr_nak_sent",
-	[FABTEL_RNR_RETRY_EXCEEDED]	= "rnr_retry_exceeded",
-	[FABTEL_DUPLICATE_REQUEST]	= "duplicate_request",
-	[FABTEL_OUT_OF_BUFFER]		= "out_of_buffer",
-	[FABTEL_CNP_SENT]		= "cnp_sent",
-	[FABTEL_CNP_HANDLED]		= "cnp_handled",
-	[FABTEL_CNP_IGNORED]		= "cnp_ignored",
-	[FABTEL_ECN_MARKED_RX]		= "ecn_marked_rx",
-	[FABTEL_ICRC_ERR]		= "icrc_err",
-	[FABTEL_REQ_CQE_ERR]		= "req_cqe_err",
-	[FABTEL_RESP_CQE_ERR]		= "resp_cqe_err",
-	[FABTEL_LINK_DOWNED]		= "link_downed",
-	[FABTEL_RX_PACKETS]		= "rx_packets",
-	[FABTEL_TX_PACKETS]		= "tx_packets",
-	[FABTEL_RX_BYTES]		= "rx_bytes",
-	[FABTEL_TX_BYTES]		= "tx_bytes",
+	FABTEL_COUNTERS(FABTEL_CTR_NAME)
 };
 
 /* Counters whose rise between two samples is an error-burst event. */
+#define FABTEL_CTR_ERROR(_id, _name, _width, _unit, _error)	[FABTEL_##_id] = _error,
 static const bool fabtel_counter_is_error[FABTEL_NR_COUNTERS] = {
-	[FABTEL_OUT_OF_SEQUENCE]	= true,
-	[FABTEL_NAK_SEQ_ERR_RCVD]	= true,
-	[FABTEL_IMPLIED_NAK_SEQ_ERR]	= true,
-	[FABTEL_LOCAL_ACK_TIMEOUT]	= true,
-	[FABTEL_RETRY_EXCEEDED]		= true,
-	[FABTEL_RNR_NAK_RCVD]		= true,
-	[FABTEL_RNR_NAK_SENT]		= true,
-	[FABTEL_RNR_RETRY_EXCEEDED]	= true,
-	[FABTEL_REQ_CQE_ERR]		= true,
-	[FABTEL_RESP_CQE_ERR]		= true,
+	FABTEL_COUNTERS(FABTEL_CTR_ERROR)
 };
 
-/*
- * mlx5 (drivers/infiniband/hw/mlx5/counters.c).  link_downed and packet or
- * byte totals live in the IB port counters (MADs), not in hw_counters: absent.
- * rnr_nak_retry_err counts RNR NAKs received (retry limit not exceeded).
- */
-static const struct fabtel_map_entry fabtel_map_mlx5[] = {
-	{ FABTEL_OUT_OF_SEQUENCE,	"out_of_sequence" },
-	{ FABTEL_NAK_SEQ_ERR_RCVD,	"packet_seq_err" },
-	{ FABTEL_IMPLIED_NAK_SEQ_ERR,	"implied_nak_seq_err" },
-	{ FABTEL_LOCAL_ACK_TIMEOUT,	"local_ack_timeout_err" },
-	{ FABTEL_RNR_NAK_RCVD,		"rnr_nak_retry_err" },
-	{ FABTEL_DUPLICATE_REQUEST,	"duplicate_request" },
-	{ FABTEL_OUT_OF_BUFFER,		"out_of_buffer" },
-	{ FABTEL_CNP_SENT,		"np_cnp_sent" },
-	{ FABTEL_CNP_HANDLED,		"rp_cnp_handled" },
-	{ FABTEL_CNP_IGNORED,		"rp_cnp_ignored" },
-	{ FABTEL_ECN_MARKED_RX,		"np_ecn_marked_roce_packets" },
-	{ FABTEL_ICRC_ERR,		"rx_icrc_encapsulated" },
-	{ FABTEL_REQ_CQE_ERR,		"req_cqe_error" },
-	{ FABTEL_RESP_CQE_ERR,		"resp_cqe_error" },
-};
+/* The vendor maps and mlx5's 32-bit counters, from the schema. */
+#define FABTEL_MAP_ENTRY(_id, _hw, _width)	{ FABTEL_##_id, _hw },
+#define FABTEL_MAP_TABLE(_v, _drv, _map)				\
+	static const struct fabtel_map_entry fabtel_map_##_v[] = {	\
+		_map(FABTEL_MAP_ENTRY)					\
+	};
+FABTEL_VENDORS(FABTEL_MAP_TABLE)
 
-/* mlx5 Q counters are 32-bit firmware values, read as they are: they wrap. */
+#define FABTEL_WRAP32_NAME(_hw)	_hw,
 static const char * const fabtel_wrap32_mlx5[] = {
-	"rx_write_requests", "rx_read_requests", "rx_atomic_requests",
-	"out_of_buffer", "out_of_sequence", "duplicate_request",
-	"rnr_nak_retry_err", "packet_seq_err", "implied_nak_seq_err",
-	"local_ack_timeout_err", "resp_local_length_error", "resp_cqe_error",
-	"req_cqe_error", "req_remote_invalid_request",
-	"req_remote_access_errors", "resp_remote_access_errors",
-	"resp_cqe_flush_error", "req_cqe_flush_error", "roce_adp_retrans",
-	"roce_adp_retrans_to", "roce_slow_restart", "roce_slow_restart_cnps",
-	"roce_slow_restart_trans",
+	FABTEL_WRAP32_MLX5(FABTEL_WRAP32_NAME)
 };
 
-/*
- * bnxt_re (drivers/infiniband/hw/bnxt_re/hw_counters.c).  to_retransmits are
- * retransmissions caused by the ACK timer: the local ACK timeout.  No CNP or
- * ECN counters in 6.1.
- */
-static const struct fabtel_map_entry fabtel_map_bnxt_re[] = {
-	{ FABTEL_OUT_OF_SEQUENCE,	"oos_drop_count" },
-	{ FABTEL_NAK_SEQ_ERR_RCVD,	"seq_err_naks_rcvd" },
-	{ FABTEL_LOCAL_ACK_TIMEOUT,	"to_retransmits" },
-	{ FABTEL_RETRY_EXCEEDED,	"max_retry_exceeded" },
-	{ FABTEL_RNR_NAK_RCVD,		"rnr_naks_rcvd" },
-	{ FABTEL_DUPLICATE_REQUEST,	"dup_req" },
-	{ FABTEL_OUT_OF_BUFFER,		"rx_out_of_buffer" },
-	{ FABTEL_RX_PACKETS,		"rx_pkts" },
-	{ FABTEL_TX_PACKETS,		"tx_pkts" },
-	{ FABTEL_RX_BYTES,		"rx_bytes" },
-	{ FABTEL_TX_BYTES,		"tx_bytes" },
-};
-
-/*
- * irdma gen2 (drivers/infiniband/hw/irdma/verbs.c): congestion counters and
- * RoCEv2 UDP packet totals only; its transport error counters are newer than
- * 6.1.  irdma accumulates its 32-bit hardware counters itself.
- */
-static const struct fabtel_map_entry fabtel_map_irdma[] = {
-	{ FABTEL_CNP_SENT,		"cnpSent" },
-	{ FABTEL_CNP_HANDLED,		"cnpHandled" },
-	{ FABTEL_CNP_IGNORED,		"cnpIgnored" },
-	{ FABTEL_ECN_MARKED_RX,		"RxECNMrkd" },
-	{ FABTEL_RX_PACKETS,		"RxUDP" },
-	{ FABTEL_TX_PACKETS,		"TxUDP" },
-};
-
-/*
- * rxe (drivers/infiniband/sw/rxe/rxe_hw_counters.c).  out_of_seq_request
- * counts once per out-of-sequence episode (later out-of-order packets of the
- * same episode are dropped silently), not once per packet.  rxe has no ACK
- * timeout counter: completer_retry_err counts retries after NAK-sequence
- * errors as well as after timeouts, so it is not mapped; the BPF side
- * (bpf/rxe) sees the real timeouts.
- */
-static const struct fabtel_map_entry fabtel_map_rxe[] = {
-	{ FABTEL_OUT_OF_SEQUENCE,	"out_of_seq_request" },
-	{ FABTEL_NAK_SEQ_ERR_RCVD,	"rcvd_seq_err" },
-	{ FABTEL_RETRY_EXCEEDED,	"retry_exceeded_err" },
-	{ FABTEL_RNR_NAK_RCVD,		"rcvd_rnr_err" },
-	{ FABTEL_RNR_NAK_SENT,		"send_rnr_err" },
-	{ FABTEL_RNR_RETRY_EXCEEDED,	"retry_rnr_exceeded_err" },
-	{ FABTEL_DUPLICATE_REQUEST,	"duplicate_request" },
-	{ FABTEL_LINK_DOWNED,		"link_downed" },
-	{ FABTEL_RX_PACKETS,		"rcvd_pkts" },
-	{ FABTEL_TX_PACKETS,		"sent_pkts" },
-};
-
-#define FABTEL_VENDOR(_name, _id, _map, _wrap, _nwrap) {		\
-	.name = _name, .driver_id = _id,				\
-	.map = _map, .map_len = ARRAY_SIZE(_map),			\
-	.wrap32 = _wrap, .wrap32_len = _nwrap,				\
-}
+#define FABTEL_VENDOR(_v, _drv, _map) {				\
+	.name = _drv, .driver_id = RDMA_DRIVER_##_v,			\
+	.map = fabtel_map_##_v,						\
+	.map_len = ARRAY_SIZE(fabtel_map_##_v),				\
+},
 
 static const struct fabtel_vendor fabtel_vendors[] = {
-	FABTEL_VENDOR("mlx5", RDMA_DRIVER_MLX5, fabtel_map_mlx5,
-		      fabtel_wrap32_mlx5, ARRAY_SIZE(fabtel_wrap32_mlx5)),
-	FABTEL_VENDOR("bnxt_re", RDMA_DRIVER_BNXT_RE, fabtel_map_bnxt_re,
-		      NULL, 0),
-	FABTEL_VENDOR("irdma", RDMA_DRIVER_IRDMA, fabtel_map_irdma, NULL, 0),
-	FABTEL_VENDOR("rxe", RDMA_DRIVER_RXE, fabtel_map_rxe, NULL, 0),
+	FABTEL_VENDORS(FABTEL_VENDOR)
 };
+
+/* the vendors whose hw_counters hold 32-bit values: mlx5 */
+static void fabtel_vendor_wrap32(const struct fabtel_vendor *v,
+				 const char * const **names, unsigned int *n)
+{
+	*names = NULL;
+	*n = 0;
+	if (v->driver_id == RDMA_DRIVER_MLX5) {
+		*names = fabtel_wrap32_mlx5;
+		*n = ARRAY_SIZE(fabtel_wrap32_mlx5);
+	}
+}
 
 /* Devices of other drivers still get raw counters, but no normalized ones. */
 static const struct fabtel_vendor fabtel_vendor_unknown = {
@@ -193,7 +97,8 @@ int fabtel_counters_init(struct fabtel_port *p)
 {
 	const struct fabtel_vendor *v = p->fdev->vendor;
 	struct ib_device *ibdev = p->fdev->ibdev;
-	unsigned int i, n;
+	const char * const *wrap32;
+	unsigned int i, n, nwrap32;
 	int idx;
 
 	for (i = 0; i < FABTEL_NR_COUNTERS; i++)
@@ -220,8 +125,9 @@ int fabtel_counters_init(struct fabtel_port *p)
 		if (idx >= 0)
 			p->src[v->map[i].ctr] = idx;
 	}
-	for (i = 0; i < v->wrap32_len; i++) {
-		idx = fabtel_stat_index(p->stats, v->wrap32[i]);
+	fabtel_vendor_wrap32(v, &wrap32, &nwrap32);
+	for (i = 0; i < nwrap32; i++) {
+		idx = fabtel_stat_index(p->stats, wrap32[i]);
 		if (idx >= 0)
 			__set_bit(idx, p->is_wrap32);
 	}

@@ -12,7 +12,7 @@ set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 B=$REPO/build/fuzz
 SECONDS_EACH=${FUZZ_SECONDS:-300}
-read -r -a TARGETS <<<"${FUZZ_TARGETS:-fuzz_config fuzz_snapshot fuzz_http fuzz_api_json}"
+read -r -a TARGETS <<<"${FUZZ_TARGETS:-fuzz_config fuzz_snapshot fuzz_sysfs_port fuzz_rdmanl fuzz_http fuzz_api_json}"
 ulimit -n 8192
 mkdir -p "$B/crashes"
 found=0

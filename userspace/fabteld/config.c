@@ -24,6 +24,20 @@ void config_defaults(struct config *c)
 	health_cfg_defaults(&c->health);
 }
 
+void config_collect_opts(const struct config *c, struct collect_opts *o)
+{
+	collect_opts_default(o);
+	snprintf(o->sysfs_root, sizeof(o->sysfs_root), "%s", c->sysfs_root);
+	snprintf(o->proc_root, sizeof(o->proc_root), "%s", c->proc_root);
+	o->bpf = c->bpf != CONFIG_OFF;
+	o->wire = c->wire != CONFIG_OFF;
+	o->interval_ms = c->interval_ms;
+	o->job_linger_s = c->job_linger_s;
+	o->health = c->health;
+	o->job_rules = c->job_rules;
+	o->nr_job_rules = c->nr_job_rules;
+}
+
 static int parse_uint(const char *v, unsigned int lo, unsigned int hi, unsigned int *out)
 {
 	unsigned long n;

@@ -12,6 +12,7 @@
 
 #include "health.h"
 #include "jobs.h"
+#include "model.h"
 
 #define CONFIG_MAX_JOB_RULES	64
 #define CONFIG_MAX_WIRE_IFACES	16
@@ -39,6 +40,8 @@ struct config {
 };
 
 void config_defaults(struct config *c);
+/* The collector's part of the settings (points into c: keep c alive). */
+void config_collect_opts(const struct config *c, struct collect_opts *o);
 
 /*
  * Read FILE into c.  On error returns -1 and writes "FILE:LINE: what" into

@@ -30,6 +30,7 @@
 #endif
 
 static struct config cfg;
+static struct collect_opts copts;
 static struct model model;
 static volatile sig_atomic_t stop;
 
@@ -197,6 +198,25 @@ static int print_once(void)
 	return 0;
 }
 
+/* The config file, then the command line's settings; 0, or -1 (said why). */
+static int load_settings(void)
+{
+	char err[768];
+	unsigned int i;
+
+	if (opt.config_file && config_load(&cfg, opt.config_file, err, sizeof(err))) {
+		fprintf(stderr, "fabteld: %s\n", err);
+		return -1;
+	}
+	for (i = 0; i < opt.nr_sets; i++) {
+		if (config_set(&cfg, opt.sets[i][0], opt.sets[i][1], err, sizeof(err))) {
+			fprintf(stderr, "fabteld: command line: %s\n", err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
@@ -207,18 +227,8 @@ int main(int argc, char **argv)
 	int s, ret = 1;
 
 	config_defaults(&cfg);
-	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
+	if (argp_parse(&argp, argc, argv, 0, NULL, NULL) || load_settings())
 		return 2;
-	if (opt.config_file && config_load(&cfg, opt.config_file, err, sizeof(err))) {
-		fprintf(stderr, "fabteld: %s\n", err);
-		return 2;
-	}
-	for (i = 0; i < opt.nr_sets; i++) {
-		if (config_set(&cfg, opt.sets[i][0], opt.sets[i][1], err, sizeof(err))) {
-			fprintf(stderr, "fabteld: command line: %s\n", err);
-			return 2;
-		}
-	}
 	if (opt.check_config) {
 		printf("fabteld: settings OK (listen %s:%u, %zu job rule(s))\n", cfg.listen_addr,
 		       cfg.listen_port, cfg.nr_job_rules);
@@ -228,9 +238,10 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
 
-	collect_init(&model, &cfg);
+	config_collect_opts(&cfg, &copts);
+	collect_init(&model, &copts);
 	for (s = SRC_BPF_FLAP; s <= SRC_BPF_RXE; s++) {
-		if (model.src[s] == SRC_UNAVAILABLE && cfg.bpf == CONFIG_ON) {
+		if (model.src[s] == SRC_STATE_UNAVAILABLE && cfg.bpf == CONFIG_ON) {
 			fprintf(stderr, "fabteld: bpf = on, but %s: %s\n", model_source_name(s),
 				model.why[s]);
 			goto fini;
@@ -250,11 +261,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fabteld: %s\n", err);
 		goto fini;
 	}
-	for (s = 0; s < SRC_NR; s++)
+	for (s = 0; s < SRC_NR; s++) {
+		bool why = model.src[s] != SRC_STATE_UP && model.why[s][0];
+
 		fprintf(stderr, "fabteld: source %s: %s%s%s\n", model_source_name(s),
-			model.src[s] == SRC_UP ? "up" : model.src[s] == SRC_STANDBY ? "standby" :
-			"unavailable", model.src[s] != SRC_UP && model.why[s][0] ? ": " : "",
-			model.src[s] != SRC_UP ? model.why[s] : "");
+			model_src_state_name(model.src[s]), why ? ": " : "", why ? model.why[s] : "");
+	}
 	fprintf(stderr, "fabteld: serving http://%s:%u/metrics\n", cfg.listen_addr,
 		cfg.listen_port);
 	collect_start_events(&model);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * render.h - the model as Prometheus text (Documentation/metrics.rst) and as
- * JSON (/api/v1/snapshot, /api/v1/jobs, /api/v1/events).  Call with model->lock held.
+ * render.h - the model as Prometheus text (render_metrics.c,
+ * Documentation/metrics.rst) and as JSON (render_json.c: /api/v1/snapshot,
+ * /api/v1/jobs, /api/v1/events; render_trace.c).  Call with model->lock held.
  */
 #ifndef FABTELD_RENDER_H
 #define FABTELD_RENDER_H
@@ -17,7 +18,10 @@ struct json_object *render_snapshot(const struct model *m);
 struct json_object *render_jobs(const struct model *m);
 /* The event log, only events with seq > since. */
 struct json_object *render_events(const struct model *m, uint64_t since);
-/* A job's timeline as Chrome trace JSON (trace.c); NULL if no such job. */
+/*
+ * A job's timeline as Chrome trace JSON (render_trace.c): "trace" in fabteld
+ * and fabtop means this export; NULL if no such job.
+ */
 struct json_object *render_trace(const struct model *m, const char *job_id);
 
 #endif /* FABTELD_RENDER_H */

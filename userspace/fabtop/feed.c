@@ -27,7 +27,6 @@
 #include <json-c/json.h>
 
 #include "collect.h"
-#include "config.h"
 #include "feed.h"
 #include "fjson.h"
 #include "render.h"
@@ -57,7 +56,7 @@ struct feed {
 	struct conn fetch;
 	char *snap_body, *jobs_body;	/* the last fetch's, for frames between fetches */
 	struct model *model;		/* standalone */
-	struct config cfg;
+	struct collect_opts copts;	/* --standalone: the collector's */
 	struct digest dg;
 	int events_api;			/* -1 unknown, 0 none (404), 1 there */
 	unsigned int fetches;
@@ -329,23 +328,23 @@ static int standalone_init(struct feed *f, char *err, size_t errlen)
 {
 	double ms = f->o.interval * 1000;
 
-	config_defaults(&f->cfg);
-	f->cfg.bpf = CONFIG_OFF;	/* BPF is fabteld's, as root */
-	f->cfg.wire = CONFIG_OFF;
-	f->cfg.interval_ms = ms < 100 ? 100 : ms > 60000 ? 60000 : (unsigned int)ms;
+	collect_opts_default(&f->copts);
+	f->copts.bpf = false;	/* BPF is fabteld's, as root */
+	f->copts.wire = false;
+	f->copts.interval_ms = ms < 100 ? 100 : ms > 60000 ? 60000 : (unsigned int)ms;
 	if (f->o.sysfs_root) {
-		if (strlen(f->o.sysfs_root) >= sizeof(f->cfg.sysfs_root)) {
+		if (strlen(f->o.sysfs_root) >= sizeof(f->copts.sysfs_root)) {
 			snprintf(err, errlen, "--sysfs-root: path too long");
 			return -1;
 		}
-		snprintf(f->cfg.sysfs_root, sizeof(f->cfg.sysfs_root), "%s", f->o.sysfs_root);
+		snprintf(f->copts.sysfs_root, sizeof(f->copts.sysfs_root), "%s", f->o.sysfs_root);
 	}
 	f->model = calloc(1, sizeof(*f->model));
 	if (!f->model) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	collect_init(f->model, &f->cfg);
+	collect_init(f->model, &f->copts);
 	return 0;
 }
 

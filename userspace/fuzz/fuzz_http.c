@@ -33,6 +33,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct config cfg;
+static struct collect_opts copts;
 static struct model model;
 static struct http *http;
 static struct sockaddr_in addr;
@@ -76,7 +77,8 @@ static void setup(void)
 	cfg.listen_port = ntohs(addr.sin_port);
 	cfg.max_connections = 4096;	/* unfinished requests linger 10 s */
 	snprintf(cfg.listen_addr, sizeof(cfg.listen_addr), "127.0.0.1");
-	collect_init(&model, &cfg);
+	config_collect_opts(&cfg, &copts);
+	collect_init(&model, &copts);
 	collect_sample(&model);
 
 	/* a job on rxa/1 with a flap and a storm in its window */

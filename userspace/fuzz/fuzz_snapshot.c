@@ -1,89 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_snapshot - libFuzzer target: fabteld reading fabtel.ko's snapshot.
+ * fuzz_snapshot - libFuzzer target: the fabtel.ko source's snapshot parser.
  *
  * The input is the text of /sys/kernel/fabtel/<dev>/ports/<n>/snapshot
- * (Documentation/ABI/testing/sysfs-kernel-fabtel).  It is written into a
- * sysfs tree under a temporary sysfs_root and fabteld's collector takes a
- * sample of it, the one path a real snapshot takes.  The model lives across
- * inputs, as it does across samples, so one input's counters are the
+ * (Documentation/ABI/testing/sysfs-kernel-fabtel), handed straight to
+ * ko_parse_snapshot() (source.h), no file in between.  What it parses is
+ * folded into a model as a pass would (fold_ports), and the model lives
+ * across inputs as it does across passes, so one input's counters are the
  * previous one's successors (wraps, resets, flaps, storms, events).
  *
  * Then the model is rendered as fabteld serves it: the Prometheus text must
  * have no refused sample and every sample line must be well formed (device
  * names from the snapshot end up in label values); the JSON must parse back.
  */
-#include <ftw.h>
-#include <limits.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
-#include "collect.h"
-#include "config.h"
+#include "fold.h"
 #include "render.h"
+#include "source.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static struct config cfg;
 static struct model model;
-static char snapshot[PATH_MAX];
-
-static void mkdirs(const char *path)
-{
-	char p[PATH_MAX], *s;
-
-	snprintf(p, sizeof(p), "%s", path);
-	for (s = p + 1; *s; s++)
-		if (*s == '/') {
-			*s = '\0';
-			mkdir(p, 0755);
-			*s = '/';
-		}
-	mkdir(p, 0755);
-}
-
-static char root[] = "/tmp/fabtel-fuzz-sysfs.XXXXXX";
-
-static int remove_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(p);
-}
-
-static void remove_tree(void)
-{
-	nftw(root, remove_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static void setup(void)
-{
-	char dir[PATH_MAX];
-
-	if (!mkdtemp(root))
-		abort();
-	atexit(remove_tree);
-	snprintf(dir, sizeof(dir), "%s/sys/kernel/fabtel/fz0/ports/1", root);
-	mkdirs(dir);
-	snprintf(snapshot, sizeof(snapshot), "%s/snapshot", dir);
-	/* a netdev the snapshot may name */
-	snprintf(dir, sizeof(dir), "%s/sys/class/net/fz0np0/statistics", root);
-	mkdirs(dir);
-	config_defaults(&cfg);
-	cfg.bpf = CONFIG_OFF;
-	cfg.wire = CONFIG_OFF;
-	snprintf(cfg.sysfs_root, sizeof(cfg.sysfs_root), "%s", root);
-	snprintf(cfg.proc_root, sizeof(cfg.proc_root), "%s", root);
-	collect_init(&model, &cfg);
-}
+static struct raw raw;
+static bool ready;
 
 /* name{label="value",...} value: the shape a Prometheus scraper takes. */
 static bool sample_line_ok(const char *l, size_t n)
@@ -114,23 +61,21 @@ static bool sample_line_ok(const char *l, size_t n)
 	return i < n && l[i] == ' ' && i + 1 < n;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* the parser's promises: strings ended, within their fields */
+static void check_port(const struct raw_port *p)
+{
+	if (!memchr(p->device, '\0', sizeof(p->device)) ||
+	    !memchr(p->netdev, '\0', sizeof(p->netdev)) ||
+	    !memchr(p->driver, '\0', sizeof(p->driver)) ||
+	    !memchr(p->state, '\0', sizeof(p->state)))
+		abort();
+}
+
+static void check_render(void)
 {
 	struct json_object *o, *back;
 	const char *line, *end;
 	struct expo e;
-	FILE *f;
-
-	if (!snapshot[0])
-		setup();
-	f = fopen(snapshot, "w");
-	if (!f)
-		abort();
-	if (size && fwrite(data, 1, size, f) != size)
-		abort();
-	fclose(f);
-
-	collect_sample(&model);
 
 	expo_init(&e);
 	render_metrics(&model, &e, 0);
@@ -153,5 +98,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_object_put(o);
 	o = render_events(&model, 0);
 	json_object_put(o);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char text[16384];
+	int err;
+
+	if (!ready) {
+		struct collect_opts o;
+
+		collect_opts_default(&o);
+		o.bpf = o.wire = false;
+		memset(&model, 0, sizeof(model));
+		model.opts = o;
+		ready = true;
+	}
+	if (size >= sizeof(text))
+		size = sizeof(text) - 1;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	memset(&raw.ports[0], 0, sizeof(raw.ports[0]));
+	err = ko_parse_snapshot(text, &raw.ports[0]);
+	check_port(&raw.ports[0]);
+	if (err && err != -EPROTO)
+		abort();
+	raw.ko = true;
+	raw.nr_ports = !err;
+	raw.ports_mono += 1000000000ULL;
+	fold_ports(&model, &raw, 1790000000000000000ULL + raw.ports_mono);
+	model.samples++;
+	check_render();
 	return 0;
 }

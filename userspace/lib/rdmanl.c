@@ -80,42 +80,69 @@ static int nla_dlen(const struct nlattr *a)
 	return a->nla_len - NLA_HDRLEN;
 }
 
+/*
+ * One received buffer of a dump: fn for the attributes of every message
+ * with sequence seq.  1 at the dump's end, 0 if more is to come, negative
+ * errno for an error message or fn's own.
+ */
+static int rdmanl_parse(const void *buf, size_t len, uint32_t seq, rdmanl_attr_fn fn, void *ctx)
+{
+	const char *p = buf;
+	const struct nlmsghdr *nh;
+	size_t step;
+	int ret;
+
+	/*
+	 * Not NLMSG_NEXT: it subtracts the aligned length of a last message
+	 * that is not padded to 4 bytes from what is left, which wraps.
+	 */
+	while (len >= NLMSG_HDRLEN) {
+		nh = (const struct nlmsghdr *)p;
+		if (nh->nlmsg_len < NLMSG_HDRLEN || nh->nlmsg_len > len)
+			return -EPROTO;
+		if (nh->nlmsg_seq == seq) {
+			if (nh->nlmsg_type == NLMSG_DONE)
+				return 1;
+			if (nh->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = NLMSG_DATA(nh);
+
+				if (nh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)))
+					return -EPROTO;
+				/* an ACK ends the dump; an error is negative */
+				return e->error < 0 ? e->error : e->error ? -EPROTO : 1;
+			}
+			ret = rdmanl_attrs(NLMSG_DATA(nh), (int)(nh->nlmsg_len - NLMSG_HDRLEN), fn,
+					   ctx);
+			if (ret)
+				return ret;
+		}
+		step = NLMSG_ALIGN(nh->nlmsg_len);
+		if (step >= len)
+			break;
+		p += step;
+		len -= step;
+	}
+	return 0;
+}
+
 /* Receive a whole dump, calling fn for the attributes of every message. */
 static int rdmanl_recv(int fd, uint32_t seq, rdmanl_attr_fn fn, void *ctx)
 {
 	char *buf = malloc(RDMANL_BUF);
-	const struct nlmsghdr *nh;
-	unsigned int left;
 	int len, ret = 0;
 
 	if (!buf)
 		return -ENOMEM;
-	for (;;) {
+	while (!ret) {
 		len = recv(fd, buf, RDMANL_BUF, 0);
 		if (len < 0) {
 			ret = -errno;
 			break;
 		}
-		left = (unsigned int)len;	/* NLMSG_OK compares it with a __u32 */
-		for (nh = (void *)buf; NLMSG_OK(nh, left); nh = NLMSG_NEXT(nh, left)) {
-			if (nh->nlmsg_seq != seq)
-				continue;
-			if (nh->nlmsg_type == NLMSG_DONE)
-				goto out;
-			if (nh->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = NLMSG_DATA(nh);
-
-				ret = e->error;
-				goto out;
-			}
-			ret = rdmanl_attrs(NLMSG_DATA(nh), NLMSG_PAYLOAD(nh, 0), fn, ctx);
-			if (ret)
-				goto out;
-		}
+		ret = rdmanl_parse(buf, (size_t)len, seq, fn, ctx);
 	}
-out:
 	free(buf);
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 struct rdmanl_devs {
@@ -199,6 +226,17 @@ static int rdmanl_qp_top(const struct nlattr *a, void *ctx)
 	if ((a->nla_type & NLA_TYPE_MASK) != RDMA_NLDEV_ATTR_RES_QP)
 		return 0;
 	return rdmanl_attrs(nla_data(a), nla_dlen(a), rdmanl_qp_entry, ctx);
+}
+
+int rdmanl_parse_qps(const void *buf, size_t len, uint32_t seq, uint32_t dev_index,
+		     const char *dev_name, int (*cb)(const struct rdmanl_qp *qp, void *ctx),
+		     void *ctx)
+{
+	struct rdmanl_walk w = { .cb = cb, .ctx = ctx };
+
+	w.qp.dev_index = dev_index;
+	snprintf(w.qp.dev_name, sizeof(w.qp.dev_name), "%s", dev_name);
+	return rdmanl_parse(buf, len, seq, rdmanl_qp_top, &w);
 }
 
 int rdmanl_for_each_qp(int (*cb)(const struct rdmanl_qp *qp, void *ctx), void *ctx)

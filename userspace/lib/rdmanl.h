@@ -8,6 +8,7 @@
 #define FABTEL_RDMANL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define RDMANL_NAME_LEN 64
@@ -26,5 +27,16 @@ struct rdmanl_qp {
 
 /* Calls cb for every QP of every RDMA device; negative errno on failure. */
 int rdmanl_for_each_qp(int (*cb)(const struct rdmanl_qp *qp, void *ctx), void *ctx);
+
+/*
+ * The parser under it, for tests and fuzzers: one received buffer of a
+ * RDMA_NLDEV_CMD_RES_QP_GET dump of device dev_index (named dev_name);
+ * cb for each QP entry of the messages with sequence seq.  1 at the dump's
+ * end (NLMSG_DONE), 0 if more is to come, negative errno for an error
+ * message or a cb's own non-zero return.
+ */
+int rdmanl_parse_qps(const void *buf, size_t len, uint32_t seq, uint32_t dev_index,
+		     const char *dev_name, int (*cb)(const struct rdmanl_qp *qp, void *ctx),
+		     void *ctx);
 
 #endif /* FABTEL_RDMANL_H */

@@ -7,11 +7,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "clock.h"
 #include "health.h"
 
-#define NS	1000000000ULL
-#define T0	(1700000000ULL * NS)
-#define SEC(s)	(T0 + (uint64_t)(s) * NS)
+#define T0	(1700000000ULL * NS_PER_S)
+#define SEC(s)	(T0 + (uint64_t)(s) * NS_PER_S)
 
 static struct health_track track;
 static struct health_cfg cfg;
@@ -74,9 +74,9 @@ static void defaults_and_names(void **state)
 	assert_int_equal(cfg.oos_events, 5);
 	assert_int_equal(cfg.ack_timeouts, 5);
 	assert_int_equal(cfg.rnr_naks, 100);
-	assert_string_equal(health_verdict_name(HEALTHY), "healthy");
-	assert_string_equal(health_verdict_name(DEGRADED), "degraded");
-	assert_string_equal(health_verdict_name(FAILING), "failing");
+	assert_string_equal(health_verdict_name(VERDICT_HEALTHY), "healthy");
+	assert_string_equal(health_verdict_name(VERDICT_DEGRADED), "degraded");
+	assert_string_equal(health_verdict_name(VERDICT_FAILING), "failing");
 	assert_string_equal(health_sig_name(HS_OUT_OF_SEQUENCE), "out_of_sequence");
 	assert_string_equal(health_sig_name(HS_LINK_FLAP), "link_flap");
 	assert_string_equal(health_sig_name(HS_TRAFFIC), "traffic");
@@ -87,7 +87,7 @@ static void no_signals_healthy(void **state)
 {
 	(void)state;
 	eval(SEC(1000));
-	assert_int_equal(res.verdict, HEALTHY);
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
 	assert_int_equal(res.nr_reasons, 0);
 	assert_int_equal(res.culprit, -1);
 }
@@ -100,7 +100,7 @@ static void oos_below_threshold(void **state)
 	add(SEC(14), HS_OUT_OF_SEQUENCE, "rxe0", 1, 2, false);
 	add(SEC(15), HS_TRAFFIC, "rxe0", 1, 1000, false);
 	eval(SEC(20));
-	assert_int_equal(res.verdict, HEALTHY);
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
 	assert_int_equal(res.nr_reasons, 0);
 	assert_int_equal(res.culprit, -1);
 }
@@ -117,7 +117,7 @@ static void oos_reaches_threshold(void **state)
 	add(SEC(40), HS_NAK_SEQ_RCVD, "rxe0", 1, 1, false);
 	add(SEC(41), HS_OUT_OF_SEQUENCE, "rxe0", 2, 4, false);	/* other port */
 	eval(SEC(50));
-	assert_int_equal(res.verdict, DEGRADED);
+	assert_int_equal(res.verdict, VERDICT_DEGRADED);
 	assert_int_equal(res.nr_reasons, 1);
 	i = find("out_of_sequence", "rxe0", 1);
 	assert_int_equal(i, 0);
@@ -135,14 +135,14 @@ static void oos_ages_out_of_window(void **state)
 	add(SEC(20), HS_NAK_SEQ_RCVD, "rxe0", 1, 2, false);
 	/* all within window_s of now: degraded */
 	eval(SEC(10 + 60));
-	assert_int_equal(res.verdict, DEGRADED);
+	assert_int_equal(res.verdict, VERDICT_DEGRADED);
 	/* the first is older than window_s: 2 < 5 */
 	eval(SEC(10 + 61));
-	assert_int_equal(res.verdict, HEALTHY);
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
 	assert_int_equal(res.culprit, -1);
 	/* all older than window_s (but within hold_s) */
 	eval(SEC(200));
-	assert_int_equal(res.verdict, HEALTHY);
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
 	assert_int_equal(res.nr_reasons, 0);
 	assert_int_equal(res.culprit, -1);
 }
@@ -154,7 +154,7 @@ static void retry_exceeded_held(void **state)
 	(void)state;
 	add(SEC(100), HS_RETRY_EXCEEDED, "rxe0", 1, 1, false);
 	eval(SEC(101));
-	assert_int_equal(res.verdict, FAILING);
+	assert_int_equal(res.verdict, VERDICT_FAILING);
 	i = find("retry_exceeded", "rxe0", 1);
 	assert_true(i >= 0);
 	assert_string_equal(res.reasons[i].severity, "failing");
@@ -163,11 +163,11 @@ static void retry_exceeded_held(void **state)
 	assert_int_equal(res.culprit, i);
 	/* well after window_s, still within hold_s */
 	eval(SEC(100 + 299));
-	assert_int_equal(res.verdict, FAILING);
+	assert_int_equal(res.verdict, VERDICT_FAILING);
 	eval(SEC(100 + 300));
-	assert_int_equal(res.verdict, FAILING);
+	assert_int_equal(res.verdict, VERDICT_FAILING);
 	eval(SEC(100 + 300) + 1);
-	assert_int_equal(res.verdict, HEALTHY);
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
 	assert_int_equal(res.nr_reasons, 0);
 	assert_int_equal(res.culprit, -1);
 }
@@ -178,7 +178,7 @@ static void other_fatal_signals(void **state)
 	add(SEC(1), HS_RNR_RETRY_EXCEEDED, "rxe0", 1, 1, false);
 	add(SEC(2), HS_QP_ERROR, "rxe0", 1, 1, false);
 	eval(SEC(3));
-	assert_int_equal(res.verdict, FAILING);
+	assert_int_equal(res.verdict, VERDICT_FAILING);
 	assert_int_equal(res.nr_reasons, 2);
 	assert_true(find("rnr_retry_exceeded", "rxe0", 1) >= 0);
 	assert_true(find("qp_error", "rxe0", 1) >= 0);
@@ -194,7 +194,7 @@ static void flap_traffic_unknown(void **state)
 	track.traffic_known = false;
 	add(SEC(10), HS_LINK_FLAP, "rxe0", 1, 1, true);
 	eval(SEC(20));
-	assert_int_equal(res.verdict, FAILING);
+	assert_int_equal(res.verdict, VERDICT_FAILING);
 	i = find("link_flap", "rxe0", 1);
 	assert_true(i >= 0);
 	assert_string_equal(res.reasons[i].severity, "failing");
@@ -203,9 +203,9 @@ static void flap_traffic_unknown(void **state)
 	assert_int_equal(res.culprit, i);
 	/* held for hold_s */
 	eval(SEC(10 + 300));
-	assert_int_equal(res.verdict, FAILING);
+	assert_int_equal(res.verdict, VERDICT_FAILING);
 	eval(SEC(10 + 301));
-	assert_int_equal(res.verdict, HEALTHY);
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
 }
 
 static void flap_idle_is_notice(void **state)
@@ -219,7 +219,7 @@ static void flap_idle_is_notice(void **state)
 	add(SEC(9), HS_TRAFFIC, "rxe0", 2, 100, false);
 	add(SEC(9), HS_TRAFFIC, "rxe1", 1, 100, false);
 	eval(SEC(20));
-	assert_int_equal(res.verdict, HEALTHY);
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
 	assert_int_equal(res.culprit, -1);
 	assert_int_equal(res.nr_reasons, 1);
 	i = find("link_flap", "rxe0", 1);
@@ -236,7 +236,7 @@ static void flap_with_traffic_fails(void **state)
 	add(SEC(100), HS_TRAFFIC, "rxe0", 1, 5000, false);
 	add(SEC(130), HS_LINK_FLAP, "rxe0", 1, 1, true);
 	eval(SEC(140));
-	assert_int_equal(res.verdict, FAILING);
+	assert_int_equal(res.verdict, VERDICT_FAILING);
 	i = find("link_flap", "rxe0", 1);
 	assert_true(i >= 0);
 	assert_string_equal(res.reasons[i].severity, "failing");
@@ -251,7 +251,7 @@ static void flap_after_old_traffic_is_notice(void **state)
 	add(SEC(100), HS_TRAFFIC, "rxe0", 1, 5000, false);
 	add(SEC(100 + 61), HS_LINK_FLAP, "rxe0", 1, 1, true);
 	eval(SEC(170));
-	assert_int_equal(res.verdict, HEALTHY);
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
 	assert_int_equal(res.nr_reasons, 1);
 	assert_string_equal(res.reasons[0].severity, "notice");
 }
@@ -262,7 +262,7 @@ static void port_down_fails(void **state)
 
 	(void)state;
 	health_eval(&track, &cfg, SEC(60), &down, 1, &res);
-	assert_int_equal(res.verdict, FAILING);
+	assert_int_equal(res.verdict, VERDICT_FAILING);
 	assert_int_equal(res.nr_reasons, 1);
 	assert_string_equal(res.reasons[0].reason, "port_down");
 	assert_string_equal(res.reasons[0].severity, "failing");
@@ -281,7 +281,7 @@ static void failing_beats_degraded(void **state)
 	add(SEC(11), HS_QP_ERROR, "rxe0", 2, 1, false);
 	add(SEC(12), HS_OUT_OF_SEQUENCE, "rxe0", 1, 50, false);
 	eval(SEC(20));
-	assert_int_equal(res.verdict, FAILING);
+	assert_int_equal(res.verdict, VERDICT_FAILING);
 	assert_int_equal(res.nr_reasons, 2);
 	assert_true(find("out_of_sequence", "rxe0", 1) >= 0);
 	assert_string_equal(res.reasons[find("out_of_sequence", "rxe0", 1)].severity,
@@ -303,7 +303,7 @@ static void degraded_culprit_most_events(void **state)
 	add(SEC(11), HS_RNR_NAK, "rxe1", 1, 150, false);
 	add(SEC(12), HS_OUT_OF_SEQUENCE, "rxe2", 1, 9, false);
 	eval(SEC(20));
-	assert_int_equal(res.verdict, DEGRADED);
+	assert_int_equal(res.verdict, VERDICT_DEGRADED);
 	assert_int_equal(res.nr_reasons, 3);
 	assert_true(find("ack_timeout", "rxe0", 1) >= 0);
 	assert_true(find("rnr_nak", "rxe1", 1) >= 0);
@@ -319,7 +319,7 @@ static void below_ack_rnr_thresholds(void **state)
 	add(SEC(10), HS_ACK_TIMEOUT, "rxe0", 1, 4, false);
 	add(SEC(11), HS_RNR_NAK, "rxe0", 1, 99, false);
 	eval(SEC(20));
-	assert_int_equal(res.verdict, HEALTHY);
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
 	assert_int_equal(res.nr_reasons, 0);
 }
 
@@ -330,7 +330,7 @@ static void pause_storm_degrades(void **state)
 	(void)state;
 	add(SEC(10), HS_PAUSE_STORM, "rxe0", 1, 1, true);
 	eval(SEC(20));
-	assert_int_equal(res.verdict, DEGRADED);
+	assert_int_equal(res.verdict, VERDICT_DEGRADED);
 	i = find("pause_storm", "rxe0", 1);
 	assert_true(i >= 0);
 	assert_string_equal(res.reasons[i].severity, "degraded");
@@ -338,7 +338,7 @@ static void pause_storm_degrades(void **state)
 	assert_int_equal(res.culprit, i);
 	/* only within window_s */
 	eval(SEC(10 + 61));
-	assert_int_equal(res.verdict, HEALTHY);
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
 }
 
 static void shared_propagates(void **state)
@@ -368,7 +368,7 @@ static void future_signals_ignored(void **state)
 	(void)state;
 	add(SEC(100), HS_QP_ERROR, "rxe0", 1, 1, false);
 	eval(SEC(50));
-	assert_int_equal(res.verdict, HEALTHY);
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
 	assert_int_equal(res.nr_reasons, 0);
 }
 
@@ -381,13 +381,13 @@ static void add_folds(void **state)
 {
 	(void)state;
 	add(SEC(10), HS_OUT_OF_SEQUENCE, "rxe0", 1, 1, false);
-	add(SEC(10) + NS / 2, HS_OUT_OF_SEQUENCE, "rxe0", 1, 2, false);
-	add(SEC(10) + NS / 2 + NS - 1, HS_OUT_OF_SEQUENCE, "rxe0", 1, 4, false);
+	add(SEC(10) + NS_PER_S / 2, HS_OUT_OF_SEQUENCE, "rxe0", 1, 2, false);
+	add(SEC(10) + NS_PER_S / 2 + NS_PER_S - 1, HS_OUT_OF_SEQUENCE, "rxe0", 1, 4, false);
 	assert_int_equal(track.count, 1);
 	assert_int_equal(newest()->n, 7);
-	assert_int_equal(newest()->at_ns, SEC(10) + NS / 2 + NS - 1);
+	assert_int_equal(newest()->at_ns, SEC(10) + NS_PER_S / 2 + NS_PER_S - 1);
 	/* a second after the newest: not folded */
-	add(SEC(10) + NS / 2 + NS - 1 + NS, HS_OUT_OF_SEQUENCE, "rxe0", 1, 1, false);
+	add(SEC(10) + NS_PER_S / 2 + NS_PER_S - 1 + NS_PER_S, HS_OUT_OF_SEQUENCE, "rxe0", 1, 1, false);
 	assert_int_equal(track.count, 2);
 	/* differing sig, device, port or shared: not folded */
 	add(SEC(12), HS_NAK_SEQ_RCVD, "rxe0", 1, 1, false);
@@ -430,7 +430,7 @@ static void ring_overflow(void **state)
 	assert_int_equal(track.dropped, extra + 1);
 	assert_int_equal(newest()->sig, HS_LINK_FLAP);
 	eval(SEC(2 * (HEALTH_MAX_SIGNALS + extra)));
-	assert_int_equal(res.verdict, FAILING);
+	assert_int_equal(res.verdict, VERDICT_FAILING);
 	assert_true(find("link_flap", "rxe0", 1) >= 0);
 }
 
@@ -449,12 +449,12 @@ static void expire_old(void **state)
 	assert_int_equal(track.count, 1);
 	assert_int_equal(newest()->sig, HS_PAUSE_STORM);
 	eval(SEC(401));
-	assert_int_equal(res.verdict, DEGRADED);
+	assert_int_equal(res.verdict, VERDICT_DEGRADED);
 	assert_int_equal(res.nr_reasons, 1);
 	health_expire(&track, &cfg, SEC(10000));
 	assert_int_equal(track.count, 0);
 	eval(SEC(10000));
-	assert_int_equal(res.verdict, HEALTHY);
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
 	/* window_s longer than hold_s */
 	cfg.window_s = 1000;
 	add(SEC(10000), HS_TRAFFIC, "rxe0", 1, 1, false);

@@ -22,7 +22,6 @@
 #define S(x)	((uint64_t)(x) * 1000000000ULL)
 #define T0	S(1790000000)	/* a wall-clock second */
 
-static struct config cfg;
 
 static void add_event(struct model *m, enum model_event_kind kind, const char *dev,
 		      uint32_t port, int prio, uint64_t at_ns)
@@ -48,8 +47,8 @@ static int setup(void **state)
 
 	if (!m)
 		return -1;
-	cfg.health.window_s = 20;
-	m->cfg = &cfg;
+	collect_opts_default(&m->opts);
+	m->opts.health.window_s = 20;
 	m->next_event_seq = 1;
 	m->sample_ns = T0 + S(200);
 	m->jobs[0].present = true;

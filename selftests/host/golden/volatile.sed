@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# volatile.sed - what test_golden.sh blanks in fabteld's output before the
+# comparison: values that change from run to run or host to host, matched
+# by metric name or JSON key, never by line.
+#
+# times and durations
+s/^\(fabtel_\(sample\|scrape\)_duration_seconds\) .*/\1 <duration>/
+s/^\(fabtel_sample_timestamp_seconds\) .*/\1 <time>/
+s/"\(sample_time\|at\|last_flap\|started\)":[0-9][0-9.e+-]*/"\1":"<time>"/g
+# the version the tree was built as
+s/^\(fabtel_build_info{version=\)"[^"]*"/\1"<version>"/
+s/"version":"[^"]*"/"version":"<version>"/
+# RDMA netlink is the build host's, not the fixture's
+s/^\(fabtel_source_up{source="rdma_netlink"}\) .*/\1 <host>/
+/"rdma_netlink":{/,/}/s/"\(state\|why\)":"[^"]*"/"\1":"<host>"/

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * collect.c - the collector's pass (collect.h): every source in the order
+ * of the table below, then the folds under the model's lock.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "collect.h"
+#include "fold.h"
+#include "source.h"
+
+/* In pass order: the sysfs source stands by when fabtel.ko's ports were read,
+ * the BPF source prunes by the QP source's list. */
+static const struct source_ops *const sources[] = {
+	&source_ko,
+	&source_sysfs,
+	&source_qps,
+	&source_bpf,
+};
+
+#define NR_SOURCES	(sizeof(sources) / sizeof(sources[0]))
+
+static struct raw raw;		/* only the collector thread uses it */
+
+int collect_init(struct model *m, const struct collect_opts *o)
+{
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	pthread_mutex_init(&m->lock, NULL);
+	m->opts = *o;
+	m->started_ns = clock_ns(CLOCK_REALTIME);
+	for (i = 0; i < NR_SOURCES; i++)
+		if (sources[i]->open)
+			sources[i]->open(m);
+	return 0;
+}
+
+void collect_attach_wire(struct model *m)
+{
+	source_bpf_attach_wire(m);
+}
+
+void collect_start_events(struct model *m)
+{
+	source_bpf_start_events(m);
+}
+
+void collect_wait(struct model *m, int ms)
+{
+	source_bpf_wait(m, ms);
+}
+
+void collect_fini(struct model *m)
+{
+	unsigned int i;
+
+	for (i = NR_SOURCES; i-- > 0;)
+		if (sources[i]->close)
+			sources[i]->close(m);
+	pthread_mutex_destroy(&m->lock);
+}
+
+/* the states the sources reported this pass, into the model (lock held) */
+static void publish_states(struct model *m, const struct raw *r)
+{
+	unsigned int s;
+
+	for (s = 0; s < SRC_NR; s++) {
+		if (!r->reported[s])
+			continue;
+		m->src[s] = r->state[s];
+		snprintf(m->why[s], sizeof(m->why[s]), "%s", r->why[s]);
+	}
+}
+
+void collect_sample(struct model *m)
+{
+	static struct fold_prev prev;	/* collector thread only */
+	uint64_t t0 = clock_ns(CLOCK_MONOTONIC), now;
+	struct raw *r = &raw;
+	unsigned int i;
+
+	memset(r->reported, 0, sizeof(r->reported));
+	r->ko = false;
+	r->nr_ports = 0;
+	for (i = 0; i < NR_SOURCES; i++) {
+		sources[i]->sample(m, r);
+		if (sources[i] == &source_sysfs)
+			r->ports_mono = clock_ns(CLOCK_MONOTONIC);
+	}
+	now = clock_ns(CLOCK_REALTIME);
+
+	pthread_mutex_lock(&m->lock);
+	publish_states(m, r);
+	fold_prev_take(m, &prev);
+	fold_ports(m, r, now);
+	fold_qps(m, r, now);
+	fold_bpf(m, r, now);
+	fold_jobs(m, now, &prev);
+	m->bpf_pruned[0] = source_bpf_pruned(m, 0);
+	m->bpf_pruned[1] = source_bpf_pruned(m, 1);
+	m->bpf_read_errors[0] += r->rxe_err;
+	m->bpf_read_errors[1] += r->wire_err;
+	m->samples++;
+	m->sample_ns = now;
+	m->sample_seconds = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
+	pthread_mutex_unlock(&m->lock);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fold.h - the passes that fold one pass's readings (source.h) into the
+ * model, under its lock, in this order: ports (counters, links, PFC,
+ * events), QPs (owners, jobs, QP errors), the BPF per-QP counts, then the
+ * jobs (port-level signals, shared flags, verdicts).
+ */
+#ifndef FABTEL_FOLD_H
+#define FABTEL_FOLD_H
+
+#include "source.h"
+
+/* The port counters that stand in for per-QP events without the rxe program. */
+#define FOLD_PORT_SIGS	4
+
+/* The port totals before this pass's fold, UINT64_MAX where none. */
+struct fold_prev {
+	uint64_t flaps[MODEL_MAX_PORTS];
+	uint64_t storms[MODEL_MAX_PORTS][MODEL_PRIOS];
+	uint64_t ctr[MODEL_MAX_PORTS][FOLD_PORT_SIGS];
+};
+
+void fold_prev_take(const struct model *m, struct fold_prev *prev);
+void fold_ports(struct model *m, const struct raw *r, uint64_t now);
+void fold_qps(struct model *m, const struct raw *r, uint64_t now);
+void fold_bpf(struct model *m, const struct raw *r, uint64_t now);
+void fold_jobs(struct model *m, uint64_t now, const struct fold_prev *prev);
+
+#endif /* FABTEL_FOLD_H */

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fold_jobs.c - the jobs: which ended, which ports each uses and whether
+ * it shares them, the port-level signals of those ports (flaps, pause
+ * storms, and the port's error counters when there are no per-QP events),
+ * then each job's verdict (health.h; fold.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fold.h"
+
+/* The port counters that stand in for per-QP events, and their signals. */
+static const enum fabtel_counter port_ctr[FOLD_PORT_SIGS] = {
+	FABTEL_OUT_OF_SEQUENCE, FABTEL_NAK_SEQ_ERR_RCVD, FABTEL_LOCAL_ACK_TIMEOUT,
+	FABTEL_RETRY_EXCEEDED,
+};
+static const enum health_sig port_sig[FOLD_PORT_SIGS] = {
+	HS_OUT_OF_SEQUENCE, HS_NAK_SEQ_RCVD, HS_ACK_TIMEOUT, HS_RETRY_EXCEEDED,
+};
+
+/* A port counter's total before this pass, UINT64_MAX if it had none. */
+static uint64_t prev_total(const struct model_port *p, const struct mono *c)
+{
+	return p->present && c->primed ? c->total : UINT64_MAX;
+}
+
+void fold_prev_take(const struct model *m, struct fold_prev *prev)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		const struct model_port *p = &m->ports[i];
+
+		prev->flaps[i] = prev_total(p, &p->flaps);
+		for (k = 0; k < MODEL_PRIOS; k++)
+			prev->storms[i][k] = prev_total(p, &p->storms[k]);
+		for (k = 0; k < FOLD_PORT_SIGS; k++)
+			prev->ctr[i][k] = prev_total(p, &p->ctr[port_ctr[k]]);
+	}
+}
+
+/* A job without QPs past its linger time ends (false); else its ports. */
+static bool job_live(struct model *m, unsigned int i, uint64_t now)
+{
+	struct model_job *j = &m->jobs[i];
+	struct model_port *p;
+	unsigned int k;
+
+	if (!j->nr_qps && j->last_qp_ns + (uint64_t)m->opts.job_linger_s * NS_PER_S < now) {
+		j->present = false;	/* ended: its series go away */
+		for (k = 0; k < MODEL_MAX_QPS; k++)
+			if (m->qps[k].job == (int)i)
+				m->qps[k].job = -1;
+		return false;
+	}
+	/* the ports its live QPs use */
+	for (k = 0; k < MODEL_MAX_QPS; k++)
+		if (m->qps[k].present && m->qps[k].job == (int)i && m->qps[k].port &&
+		    (p = model_port_get(m, m->qps[k].device, m->qps[k].port)))
+			model_job_port(j, p);
+	return true;
+}
+
+/* shared: another job with live QPs on the port */
+static bool port_shared(const struct model *m, unsigned int i, const struct model_job_port *jp)
+{
+	unsigned int x, y;
+
+	for (x = 0; x < MODEL_MAX_JOBS; x++) {
+		if (x == i || !m->jobs[x].present || !m->jobs[x].nr_qps)
+			continue;
+		for (y = 0; y < m->jobs[x].nr_ports; y++)
+			if (m->jobs[x].ports[y].port == jp->port &&
+			    !strcmp(m->jobs[x].ports[y].device, jp->device))
+				return true;
+	}
+	return false;
+}
+
+/* the port's flaps, storms and (without per-QP events) error counters */
+static void port_signals(struct model *m, struct model_job *j, struct model_job_port *jp,
+			 const struct model_port *p, const struct fold_prev *prev, uint64_t now)
+{
+	unsigned int pi = (unsigned int)(p - m->ports), x;
+	bool per_qp = m->src[SRC_BPF_RXE] == SRC_STATE_UP;
+	uint64_t was;
+
+	was = prev->flaps[pi];
+	if (p->flaps.total > was && was != UINT64_MAX) {
+		jp->flaps += p->flaps.total - was;
+		model_signal_job(j, HS_LINK_FLAP, p->device, p->port, p->flaps.total - was, true,
+				 p->last_flap_ns ? p->last_flap_ns : now);
+	}
+	for (x = 0; x < MODEL_PRIOS; x++) {
+		was = prev->storms[pi][x];
+		if (p->prio_read[x] && was != UINT64_MAX && p->storms[x].total > was)
+			model_signal_job(j, HS_PAUSE_STORM, p->device, p->port,
+					 p->storms[x].total - was, true, now);
+	}
+	for (x = 0; !per_qp && x < FOLD_PORT_SIGS; x++) {
+		was = prev->ctr[pi][x];
+		if (p->have[port_ctr[x]] && was != UINT64_MAX && p->ctr[port_ctr[x]].total > was)
+			model_signal_job(j, port_sig[x], p->device, p->port,
+					 p->ctr[port_ctr[x]].total - was, true, now);
+	}
+}
+
+static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct fold_prev *prev)
+{
+	struct model_job *j = &m->jobs[i];
+	struct health_signal down[MODEL_MAX_JOB_PORTS];
+	unsigned int k, nd = 0;
+
+	j->track.traffic_known = m->src[SRC_BPF_WIRE] == SRC_STATE_UP;
+	for (k = 0; k < j->nr_ports; k++) {
+		struct model_job_port *jp = &j->ports[k];
+		struct model_port *p = model_port_get(m, jp->device, jp->port);
+
+		jp->shared = port_shared(m, i, jp);
+		if (!p)
+			continue;	/* the device went away */
+		port_signals(m, j, jp, p, prev, now);
+		if (nd < MODEL_MAX_JOB_PORTS && j->nr_qps &&
+		    ((p->state[0] && strcmp(p->state, "ACTIVE")) || p->carrier == 0)) {
+			memset(&down[nd], 0, sizeof(down[nd]));
+			snprintf(down[nd].device, sizeof(down[nd].device), "%s", p->device);
+			down[nd].port = p->port;
+			down[nd].at_ns = now;
+			nd++;
+		}
+	}
+	health_expire(&j->track, &m->opts.health, now);
+	health_eval(&j->track, &m->opts.health, now, down, nd, &j->result);
+}
+
+void fold_jobs(struct model *m, uint64_t now, const struct fold_prev *prev)
+{
+	unsigned int i;
+
+	for (i = 0; i < MODEL_MAX_JOBS; i++)
+		if (m->jobs[i].present)
+			job_live(m, i, now);
+	for (i = 0; i < MODEL_MAX_JOBS; i++)
+		if (m->jobs[i].present)
+			job_eval(m, i, now, prev);
+}

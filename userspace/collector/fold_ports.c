@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fold_ports.c - the ports' readings into the model: monotonic counters
+ * and rates, carrier changes, PFC and pause storms, error bursts, flaps,
+ * ports that came and went, and each port's rate history (fold.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fold.h"
+
+/* The model's port for a reading, a new one if it is new (NULL: no room). */
+static struct model_port *port_for(struct model *m, const struct raw_port *rp, uint64_t now)
+{
+	struct model_port *p = model_port_get(m, rp->device, rp->port);
+	unsigned int k;
+
+	if (p)
+		return p;
+	for (k = 0; k < MODEL_MAX_PORTS && m->ports[k].present; k++)
+		;
+	if (k == MODEL_MAX_PORTS)
+		return NULL;
+	p = &m->ports[k];
+	memset(p, 0, sizeof(*p));
+	p->present = true;
+	p->carrier = -1;
+	p->carrier_logged = -1;
+	snprintf(p->device, sizeof(p->device), "%s", rp->device);
+	p->port = rp->port;
+	if (m->samples)		/* not the ports there at start */
+		model_log_event(m, EV_PORT_ADDED, p->device, p->port, now);
+	return p;
+}
+
+static void fold_link(struct model *m, struct model_port *p, const struct raw_port *rp,
+		      uint64_t now)
+{
+	snprintf(p->netdev, sizeof(p->netdev), "%s", rp->netdev);
+	p->ifindex = p->netdev[0] ? (int)if_nametoindex(p->netdev) : 0;
+	snprintf(p->driver, sizeof(p->driver), "%s", rp->driver[0] ? rp->driver : "-");
+	snprintf(p->state, sizeof(p->state), "%s", rp->state);
+	p->carrier = rp->carrier;
+	if (p->carrier_logged < 0) {
+		p->carrier_logged = p->carrier;
+	} else if (p->carrier >= 0 && p->carrier != p->carrier_logged &&
+		   (m->src[SRC_BPF_FLAP] != SRC_STATE_UP || p->ifindex <= 0)) {
+		/*
+		 * Without the flap program, a change seen by sampling.  With
+		 * it, its events (exact, handled as they come) are the word:
+		 * a reading taken before an event it has already reported
+		 * would log the change a second time, backwards.
+		 */
+		p->carrier_logged = p->carrier;
+		model_log_event(m, p->carrier ? EV_LINK_UP : EV_LINK_DOWN, p->device, p->port,
+				now);
+	}
+}
+
+static void fold_counters(struct model_port *p, const struct raw_port *rp, bool ko,
+			  uint64_t mono)
+{
+	unsigned int c;
+
+	for (c = 0; c < FABTEL_NR_COUNTERS; c++) {
+		p->have[c] = rp->have[c];
+		if (!rp->have[c])
+			continue;
+		/* fabtel.ko extends 32-bit counters itself */
+		if (ko)
+			mono_update64(&p->ctr[c], rp->ctr[c]);
+		else
+			mono_update(&p->ctr[c], rp->ctr[c]);
+		rate_update(&p->rate[c], p->ctr[c].total, mono);
+	}
+	p->have_nd = rp->have_nd;
+	if (rp->have_nd) {
+		mono_update64(&p->nd_rx, rp->nd_rx_bytes);
+		mono_update64(&p->nd_tx, rp->nd_tx_bytes);
+		rate_update(&p->nd_rx_rate, p->nd_rx.total, mono);
+		rate_update(&p->nd_tx_rate, p->nd_tx.total, mono);
+	}
+}
+
+static void fold_pfc(struct model *m, struct model_port *p, const struct raw_port *rp,
+		     uint64_t mono, uint64_t now)
+{
+	struct model_event *ev;
+	unsigned int k;
+	bool was_storm;
+
+	p->pfc_read = rp->pfc_read;
+	p->pfc_enabled_mask = rp->pfc_mask;
+	for (k = 0; k < MODEL_PRIOS; k++) {
+		p->prio_read[k] = rp->prio_read[k];
+		if (!rp->prio_read[k])
+			continue;
+		mono_update(&p->pause_tx[k], rp->pause_tx[k]);
+		mono_update(&p->pause_rx[k], rp->pause_rx[k]);
+		mono_update(&p->storms[k], rp->storms[k]);
+		rate_update(&p->pause_tx_rate[k], p->pause_tx[k].total, mono);
+		rate_update(&p->pause_rx_rate[k], p->pause_rx[k].total, mono);
+		was_storm = p->storm[k];
+		p->storm[k] = rp->storm[k];
+		if (was_storm != p->storm[k]) {
+			ev = model_log_event(m, p->storm[k] ? EV_PAUSE_STORM : EV_PAUSE_STORM_END,
+					     p->device, p->port, now);
+			ev->priority = (int)k;
+		}
+	}
+}
+
+/* fabtel.ko's error-burst events: a count and an event */
+static void fold_bursts(struct model *m, struct model_port *p, const struct raw_port *rp,
+			uint64_t now)
+{
+	struct model_event *ev;
+	uint64_t before;
+
+	p->have_bursts = rp->have_bursts;
+	if (rp->have_bursts) {
+		before = p->bursts.primed ? p->bursts.total : rp->bursts;
+		mono_update(&p->bursts, rp->bursts);
+		if (p->bursts.total > before) {
+			ev = model_log_event(m, EV_ERROR_BURST, p->device, p->port, now);
+			ev->count = p->bursts.total - before;
+		}
+	}
+}
+
+/* the port's flaps: a count and an event, timed by BPF when it saw them */
+static void fold_flaps(struct model *m, struct model_port *p, const struct raw_port *rp,
+		       uint64_t now)
+{
+	struct model_event *ev;
+	uint64_t before;
+
+	p->have_flaps = rp->have_flaps;
+	if (rp->have_flaps) {
+		before = p->flaps.primed ? p->flaps.total : rp->flaps;
+		mono_update(&p->flaps, rp->flaps);
+		if (p->flaps.total > before) {
+			if (!p->last_flap_ns || p->last_flap_ns + 30 * NS_PER_S < now)
+				p->last_flap_ns = now;	/* BPF did not time it */
+			ev = model_log_event(m, EV_LINK_FLAP, p->device, p->port, p->last_flap_ns);
+			ev->count = p->flaps.total - before;
+		}
+	}
+}
+
+void fold_ports(struct model *m, const struct raw *r, uint64_t now)
+{
+	bool seen[MODEL_MAX_PORTS] = { false };
+	unsigned int i;
+
+	for (i = 0; i < r->nr_ports; i++) {
+		const struct raw_port *rp = &r->ports[i];
+		struct model_port *p = port_for(m, rp, now);
+
+		if (!p)
+			continue;
+		seen[p - m->ports] = true;
+		fold_link(m, p, rp, now);
+		fold_counters(p, rp, r->ko, r->ports_mono);
+		fold_bursts(m, p, rp, now);
+		fold_pfc(m, p, rp, r->ports_mono, now);
+		fold_flaps(m, p, rp, now);
+	}
+	for (i = 0; i < MODEL_MAX_PORTS; i++)
+		if (m->ports[i].present && seen[i])
+			model_hist_record(&m->ports[i], now);
+	for (i = 0; i < MODEL_MAX_PORTS; i++)
+		if (m->ports[i].present && !seen[i]) {
+			m->ports[i].present = false;	/* device gone */
+			model_log_event(m, EV_PORT_REMOVED, m->ports[i].device,
+					m->ports[i].port, now);
+		}
+}

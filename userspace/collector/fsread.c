@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fsread.c - small-file reads for the sysfs and /proc sources (fsread.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fsread.h"
+
+static const struct fs_backend *backend;	/* NULL: the real file system */
+
+void fs_set_backend(const struct fs_backend *be)
+{
+	backend = be;
+}
+
+static ssize_t real_read(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len);
+	close(fd);
+	return n;
+}
+
+static int real_list(const char *dir, int (*fn)(void *ctx, const char *name), void *ctx)
+{
+	struct dirent *d;
+	DIR *dp;
+	int stop = 0;
+
+	dp = opendir(dir);
+	if (!dp)
+		return -errno;
+	while (!stop && (d = readdir(dp)))
+		stop = fn(ctx, d->d_name);
+	closedir(dp);
+	return 0;
+}
+
+struct list_skip {
+	int (*fn)(void *ctx, const char *name);
+	void *ctx;
+};
+
+static int skip_dots(void *ctx, const char *name)
+{
+	struct list_skip *s = ctx;
+
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return 0;
+	return s->fn(s->ctx, name);
+}
+
+int fs_list(const char *dir, int (*fn)(void *ctx, const char *name), void *ctx)
+{
+	struct list_skip s = { fn, ctx };
+
+	if (backend)
+		return backend->list(backend->b, dir, skip_dots, &s);
+	return real_list(dir, skip_dots, &s);
+}
+
+ssize_t fs_read_text(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+
+	n = backend ? backend->read(backend->b, path, buf, len - 1) :
+		      real_read(path, buf, len - 1);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return n;
+}
+
+int fs_read_u64(const char *path, uint64_t *v)
+{
+	char buf[64], *end;
+
+	if (fs_read_text(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	errno = 0;
+	*v = strtoull(buf, &end, 0);
+	return errno || (*end && *end != ' ') ? -1 : 0;
+}
+
+void fs_path(const char *root, char *out, size_t len, const char *fmt, ...)
+{
+	char rel[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(out, len, "%s%s", root, rel);
+}
+
+/* A directory's names, sorted as people count (mlx5_2 before mlx5_10). */
+struct names {
+	char (*name)[256];
+	size_t n, max;
+};
+
+static int add_name(void *ctx, const char *name)
+{
+	struct names *l = ctx;
+
+	if (name[0] != '.' && l->n < l->max)
+		snprintf(l->name[l->n++], sizeof(l->name[0]), "%s", name);
+	return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strverscmp(a, b);
+}
+
+static int sorted_names(const char *dir, struct names *l)
+{
+	int err;
+
+	l->n = 0;
+	err = fs_list(dir, add_name, l);
+	qsort(l->name, l->n, sizeof(l->name[0]), cmp_names);
+	return err;
+}
+
+#define WALK_MAX_DEVS	256
+#define WALK_MAX_PORTS	64
+
+int fs_walk_ports(const char *dir, int (*fn)(void *ctx, const char *base, const char *dev,
+					     const char *port), void *ctx)
+{
+	static char devs_buf[WALK_MAX_DEVS][256], ports_buf[WALK_MAX_PORTS][256];
+	struct names devs = { devs_buf, 0, WALK_MAX_DEVS };
+	struct names ports = { ports_buf, 0, WALK_MAX_PORTS };
+	char path[900];
+	size_t d, p;
+	int err;
+
+	err = sorted_names(dir, &devs);
+	if (err)
+		return err;
+	for (d = 0; d < devs.n; d++) {
+		snprintf(path, sizeof(path), "%s/%s/ports", dir, devs.name[d]);
+		/* not a device directory, or it just went away: next */
+		if (sorted_names(path, &ports))
+			continue;
+		for (p = 0; p < ports.n; p++) {
+			snprintf(path, sizeof(path), "%s/%s/ports/%s", dir, devs.name[d],
+				 ports.name[p]);
+			if (fn(ctx, path, devs.name[d], ports.name[p]))
+				return 0;
+		}
+	}
+	return 0;
+}

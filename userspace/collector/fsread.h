@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fsread.h - small-file reads for the sources that read sysfs and /proc,
+ * under the options' roots (fixture trees in tests).
+ */
+#ifndef FABTEL_FSREAD_H
+#define FABTEL_FSREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/*
+ * Where the reads go: the real file system, or (tests, fuzzers) a tree of
+ * their own.  read: like read(2) of the whole file, -1 if it is not there;
+ * list: fn(ctx, name) for each entry of a directory until fn returns
+ * non-zero, -errno if it is not a directory.
+ */
+struct fs_backend {
+	ssize_t (*read)(void *b, const char *path, char *buf, size_t len);
+	int (*list)(void *b, const char *dir, int (*fn)(void *ctx, const char *name),
+		    void *ctx);
+	void *b;
+};
+
+/* Route every read through be; NULL: the real file system (the default). */
+void fs_set_backend(const struct fs_backend *be);
+
+/* fn(ctx, name) for each entry of dir but "." and ".."; -errno if not a dir. */
+int fs_list(const char *dir, int (*fn)(void *ctx, const char *name), void *ctx);
+
+/* Read a small file whole; its length, or -1.  Trailing newlines stripped. */
+ssize_t fs_read_text(const char *path, char *buf, size_t len);
+/* A file holding one number (decimal, or 0x hex); 0, or -1. */
+int fs_read_u64(const char *path, uint64_t *v);
+/* root + the formatted path ("" root: "/") into out. */
+void fs_path(const char *root, char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/*
+ * Call fn(ctx, base, dev, port) for each port directory base =
+ * DIR/<dev>/ports/<port> (DIR is /sys/kernel/fabtel or /sys/class/infiniband:
+ * their layouts agree) until fn returns non-zero: devices and ports in
+ * version order (mlx5_2 before mlx5_10), whatever order the directory
+ * lists them in, so the model's ports and every output keep one order.
+ * Up to 256 devices of 64 ports.  -errno if DIR cannot be opened.
+ */
+int fs_walk_ports(const char *dir, int (*fn)(void *ctx, const char *base, const char *dev,
+					     const char *port), void *ctx);
+
+#endif /* FABTEL_FSREAD_H */

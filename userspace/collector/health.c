@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * health.c - per-job verdicts (see health.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "clock.h"
+#include "health.h"
+
+#define MAX_PORTS 32
+
+void health_cfg_defaults(struct health_cfg *cfg)
+{
+	cfg->window_s = 60;
+	cfg->hold_s = 300;
+	cfg->oos_events = 5;
+	cfg->ack_timeouts = 5;
+	cfg->rnr_naks = 100;
+}
+
+const char *health_verdict_name(enum health_verdict v)
+{
+	static const char *const n[] = { "healthy", "degraded", "failing" };
+
+	return v <= VERDICT_FAILING ? n[v] : "unknown";
+}
+
+const char *health_sig_name(enum health_sig s)
+{
+	static const char *const n[HS_NR] = {
+		"out_of_sequence", "nak_seq_rcvd", "ack_timeout", "rnr_nak_rcvd",
+		"retry_exceeded", "rnr_retry_exceeded", "qp_error", "link_flap",
+		"pause_storm", "traffic",
+	};
+
+	return s < HS_NR ? n[s] : "unknown";
+}
+
+void health_init(struct health_track *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+static struct health_signal *nth(const struct health_track *t, unsigned int i)
+{
+	/* i = 0 is the oldest */
+	unsigned int first = (t->head + HEALTH_MAX_SIGNALS - t->count) % HEALTH_MAX_SIGNALS;
+
+	return (struct health_signal *)&t->sig[(first + i) % HEALTH_MAX_SIGNALS];
+}
+
+void health_add(struct health_track *t, const struct health_signal *s)
+{
+	struct health_signal *last;
+
+	if (t->count) {
+		last = nth(t, t->count - 1);
+		if (last->sig == s->sig && last->port == s->port && last->shared == s->shared &&
+		    !strcmp(last->device, s->device) && s->at_ns >= last->at_ns &&
+		    s->at_ns - last->at_ns < NS_PER_S && s->sig != HS_LINK_FLAP) {
+			last->n += s->n;
+			last->at_ns = s->at_ns;
+			return;
+		}
+	}
+	t->sig[t->head] = *s;
+	t->head = (t->head + 1) % HEALTH_MAX_SIGNALS;
+	if (t->count < HEALTH_MAX_SIGNALS)
+		t->count++;
+	else
+		t->dropped++;
+}
+
+void health_expire(struct health_track *t, const struct health_cfg *cfg, uint64_t now_ns)
+{
+	uint64_t keep = (uint64_t)(cfg->window_s > cfg->hold_s ? cfg->window_s : cfg->hold_s) * NS_PER_S;
+
+	while (t->count && nth(t, 0)->at_ns + keep < now_ns)
+		t->count--;
+}
+
+struct port_sum {
+	char device[HEALTH_DEV_LEN];
+	uint32_t port;
+	uint64_t win[HS_NR], hold[HS_NR];	/* counts in window / hold */
+	uint64_t last[HS_NR];			/* newest at_ns */
+	bool shared[HS_NR];
+};
+
+static struct port_sum *port_of(struct port_sum *ps, unsigned int *n, const char *dev,
+				uint32_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)
+		if (ps[i].port == port && !strcmp(ps[i].device, dev))
+			return &ps[i];
+	if (*n == MAX_PORTS)
+		return NULL;
+	memset(&ps[*n], 0, sizeof(ps[*n]));
+	snprintf(ps[*n].device, sizeof(ps[*n].device), "%s", dev);
+	ps[*n].port = port;
+	return &ps[(*n)++];
+}
+
+static void reason(struct health_result *r, const char *what, const char *sev,
+		   const struct port_sum *p, uint64_t at, uint64_t count, bool shared)
+{
+	struct health_reason *x;
+
+	if (r->nr_reasons == HEALTH_MAX_REASONS)
+		return;
+	x = &r->reasons[r->nr_reasons++];
+	x->reason = what;
+	x->severity = sev;
+	snprintf(x->device, sizeof(x->device), "%s", p->device);
+	x->port = p->port;
+	x->at_ns = at;
+	x->count = count;
+	x->shared = shared;
+}
+
+/* Did the job move traffic (or hit errors) on p within window of a flap at at? */
+static bool active_around(const struct health_track *t, const struct port_sum *p,
+			  uint64_t at, uint64_t window)
+{
+	const struct health_signal *s;
+	unsigned int i;
+
+	for (i = 0; i < t->count; i++) {
+		s = nth(t, i);
+		if (s->port != p->port || strcmp(s->device, p->device) ||
+		    s->sig == HS_LINK_FLAP || s->sig == HS_PAUSE_STORM || s->shared || !s->n)
+			continue;
+		if (s->at_ns + window >= at)
+			return true;
+	}
+	return false;
+}
+
+static void eval_port(const struct health_track *t, const struct health_cfg *cfg,
+		      const struct port_sum *p, struct health_result *r, int pass)
+{
+	static const enum health_sig fatal[] = {
+		HS_RETRY_EXCEEDED, HS_RNR_RETRY_EXCEEDED, HS_QP_ERROR,
+	};
+	uint64_t window = (uint64_t)cfg->window_s * NS_PER_S;
+	uint64_t oos = p->win[HS_OUT_OF_SEQUENCE] + p->win[HS_NAK_SEQ_RCVD];
+	uint64_t at;
+	bool idle;
+	unsigned int i;
+
+	if (pass == VERDICT_FAILING) {
+		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+			if (p->hold[fatal[i]])
+				reason(r, health_sig_name(fatal[i]), "failing", p,
+				       p->last[fatal[i]], p->hold[fatal[i]], p->shared[fatal[i]]);
+		if (p->hold[HS_LINK_FLAP]) {
+			idle = t->traffic_known &&
+			       !active_around(t, p, p->last[HS_LINK_FLAP], window);
+			reason(r, "link_flap", idle ? "notice" : "failing", p,
+			       p->last[HS_LINK_FLAP], p->hold[HS_LINK_FLAP], true);
+		}
+		return;
+	}
+	if (oos && oos >= cfg->oos_events) {
+		at = p->last[HS_OUT_OF_SEQUENCE] > p->last[HS_NAK_SEQ_RCVD] ?
+		     p->last[HS_OUT_OF_SEQUENCE] : p->last[HS_NAK_SEQ_RCVD];
+		reason(r, "out_of_sequence", "degraded", p, at, oos,
+		       p->shared[HS_OUT_OF_SEQUENCE] || p->shared[HS_NAK_SEQ_RCVD]);
+	}
+	if (p->win[HS_ACK_TIMEOUT] && p->win[HS_ACK_TIMEOUT] >= cfg->ack_timeouts)
+		reason(r, "ack_timeout", "degraded", p, p->last[HS_ACK_TIMEOUT],
+		       p->win[HS_ACK_TIMEOUT], p->shared[HS_ACK_TIMEOUT]);
+	if (p->win[HS_RNR_NAK] && p->win[HS_RNR_NAK] >= cfg->rnr_naks)
+		reason(r, "rnr_nak", "degraded", p, p->last[HS_RNR_NAK], p->win[HS_RNR_NAK],
+		       p->shared[HS_RNR_NAK]);
+	if (p->win[HS_PAUSE_STORM])
+		reason(r, "pause_storm", "degraded", p, p->last[HS_PAUSE_STORM],
+		       p->win[HS_PAUSE_STORM], true);
+}
+
+void health_eval(const struct health_track *t, const struct health_cfg *cfg,
+		 uint64_t now_ns, const struct health_signal *ports_down,
+		 unsigned int nr_ports_down, struct health_result *out)
+{
+	static struct port_sum ps[MAX_PORTS];	/* caller is single-threaded */
+	uint64_t window = (uint64_t)cfg->window_s * NS_PER_S, hold = (uint64_t)cfg->hold_s * NS_PER_S;
+	const struct health_signal *s;
+	struct port_sum *p, dp;
+	unsigned int i, n = 0, best;
+
+	memset(out, 0, sizeof(*out));
+	out->culprit = -1;
+	for (i = 0; i < t->count; i++) {
+		s = nth(t, i);
+		if (s->at_ns > now_ns + NS_PER_S)	/* from the future: clock stepped back */
+			continue;
+		p = port_of(ps, &n, s->device, s->port);
+		if (!p)
+			continue;
+		if (s->at_ns + hold >= now_ns)
+			p->hold[s->sig] += s->n;
+		if (s->at_ns + window >= now_ns)
+			p->win[s->sig] += s->n;
+		if (s->at_ns + hold >= now_ns && s->at_ns > p->last[s->sig])
+			p->last[s->sig] = s->at_ns;
+		if (s->at_ns + hold >= now_ns && s->shared)
+			p->shared[s->sig] = true;
+	}
+	for (i = 0; i < nr_ports_down; i++) {
+		memset(&dp, 0, sizeof(dp));
+		snprintf(dp.device, sizeof(dp.device), "%s", ports_down[i].device);
+		dp.port = ports_down[i].port;
+		/* like a flap: a notice for a job that demonstrably moves nothing there */
+		reason(out, "port_down", t->traffic_known &&
+		       !active_around(t, &dp, now_ns, window) ? "notice" : "failing", &dp,
+		       ports_down[i].at_ns, 1, true);
+	}
+	for (i = 0; i < n; i++)
+		eval_port(t, cfg, &ps[i], out, VERDICT_FAILING);
+	for (i = 0; i < n; i++)
+		eval_port(t, cfg, &ps[i], out, VERDICT_DEGRADED);
+
+	for (i = 0; i < out->nr_reasons; i++) {
+		if (!strcmp(out->reasons[i].severity, "failing")) {
+			out->verdict = VERDICT_FAILING;
+			break;
+		}
+		if (!strcmp(out->reasons[i].severity, "degraded"))
+			out->verdict = VERDICT_DEGRADED;
+	}
+	if (out->verdict == VERDICT_HEALTHY)
+		return;
+	/* culprit: the newest failing reason, else the degraded one with most events */
+	best = out->nr_reasons;
+	for (i = 0; i < out->nr_reasons; i++) {
+		const struct health_reason *x = &out->reasons[i];
+
+		if (strcmp(x->severity, health_verdict_name(out->verdict)))
+			continue;
+		if (best == out->nr_reasons ||
+		    (out->verdict == VERDICT_FAILING ? x->at_ns > out->reasons[best].at_ns :
+					       x->count > out->reasons[best].count))
+			best = i;
+	}
+	out->culprit = (int)best;
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * health.h - a job's fabric verdict from what happened to it recently.
+ *
+ * The collector feeds each job a series of signals (health_add): per-QP
+ * events of the job's own QPs (out-of-sequence, NAK-sequence received, ACK
+ * timeouts, retry exceeded, QP errors, RNR), port-level happenings on the
+ * ports it uses (link flaps, pause storms, port-wide error counters when no
+ * per-QP source is there: "shared"), and traffic evidence.  health_eval()
+ * turns the signals of the last window into a verdict and reasons:
+ *
+ *   failing   a retry-exceeded (or RNR retry-exceeded) or a QP error within
+ *             hold_s; a link flap on a used port within hold_s while the job
+ *             was moving traffic there (or when traffic is unknown); a used
+ *             port down now.
+ *   degraded  at least the threshold count, within window_s, of
+ *             out-of-sequence + NAK-sequence, of ACK timeouts, or of RNR
+ *             NAKs; a pause storm on a used port within window_s.
+ *   healthy   none of those.
+ *
+ * A flap on (or a down state of) a port where the job demonstrably moved no
+ * traffic (traffic_known, no HS_TRAFFIC or error signal within window_s of
+ * it) is listed as a "notice" reason and leaves the verdict alone.
+ */
+#ifndef FABTELD_HEALTH_H
+#define FABTELD_HEALTH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HEALTH_DEV_LEN		64
+#define HEALTH_MAX_SIGNALS	256	/* per job; the oldest are dropped */
+#define HEALTH_MAX_REASONS	16
+
+enum health_verdict {
+	VERDICT_HEALTHY,
+	VERDICT_DEGRADED,
+	VERDICT_FAILING,
+};
+
+enum health_sig {
+	HS_OUT_OF_SEQUENCE,	/* the job's responder QP saw a PSN gap */
+	HS_NAK_SEQ_RCVD,	/* its requester QP got a NAK-sequence */
+	HS_ACK_TIMEOUT,		/* its requester's retransmit timer fired for real */
+	HS_RNR_NAK,		/* RNR NAK received */
+	HS_RETRY_EXCEEDED,
+	HS_RNR_RETRY_EXCEEDED,
+	HS_QP_ERROR,		/* one of its QPs went to the error state */
+	HS_LINK_FLAP,		/* port-level: a carrier down+up */
+	HS_PAUSE_STORM,		/* port-level */
+	HS_TRAFFIC,		/* the job moved packets on the port */
+	HS_NR,
+};
+
+struct health_cfg {
+	unsigned int window_s;		/* default 60 */
+	unsigned int hold_s;		/* default 300 */
+	unsigned int oos_events;	/* OOS + NAK-seq in window: default 5 */
+	unsigned int ack_timeouts;	/* default 5 */
+	unsigned int rnr_naks;		/* default 100 */
+};
+
+struct health_signal {
+	uint64_t at_ns;			/* CLOCK_REALTIME */
+	enum health_sig sig;
+	char device[HEALTH_DEV_LEN];
+	uint32_t port;
+	uint64_t n;			/* how many (events, packets) */
+	bool shared;			/* port-wide, not only this job's QPs */
+};
+
+struct health_reason {
+	const char *reason;		/* "out_of_sequence", "link_flap", ... */
+	const char *severity;		/* "failing", "degraded", "notice" */
+	char device[HEALTH_DEV_LEN];
+	uint32_t port;
+	uint64_t at_ns;			/* the latest signal behind it */
+	uint64_t count;			/* events in the window (or hold) */
+	bool shared;
+};
+
+struct health_result {
+	enum health_verdict verdict;
+	unsigned int nr_reasons;
+	struct health_reason reasons[HEALTH_MAX_REASONS];
+	int culprit;			/* index in reasons, -1 if healthy */
+};
+
+/*
+ * A job's recent signals, a ring.  health_add() folds a signal into the
+ * newest one when sig, device, port and shared match and they are less
+ * than a second apart, so a steady stream does not push out a rare flap.
+ * traffic_known: the collector has a per-QP traffic source (the wire
+ * program) for this job, so no HS_TRAFFIC means idle, not unknown.
+ */
+struct health_track {
+	struct health_signal sig[HEALTH_MAX_SIGNALS];
+	unsigned int head, count;	/* head: next slot to write */
+	uint64_t dropped;
+	bool traffic_known;
+};
+
+void health_cfg_defaults(struct health_cfg *cfg);
+const char *health_verdict_name(enum health_verdict v);
+const char *health_sig_name(enum health_sig s);
+
+void health_init(struct health_track *t);
+void health_add(struct health_track *t, const struct health_signal *s);
+/* Forget signals older than max(window_s, hold_s) before now_ns. */
+void health_expire(struct health_track *t, const struct health_cfg *cfg, uint64_t now_ns);
+void health_eval(const struct health_track *t, const struct health_cfg *cfg,
+		 uint64_t now_ns, const struct health_signal *ports_down,
+		 unsigned int nr_ports_down, struct health_result *out);
+
+#endif /* FABTELD_HEALTH_H */

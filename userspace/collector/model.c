@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * model.c - the model's names, its event log, its rate history and its
+ * lookups (ports, QPs, jobs).  The collector's folds (fold_*.c) write the
+ * model through these; readers use the const ones.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+
+static const char *const src_names[SRC_NR] = {
+	"fabtel_ko", "sysfs", "bpf_flap", "bpf_qp", "bpf_rxe", "bpf_wire", "rdma_netlink",
+};
+
+static const char *const src_state_names[] = {
+	[SRC_STATE_STANDBY] = "standby",
+	[SRC_STATE_UP] = "up",
+	[SRC_STATE_UNAVAILABLE] = "unavailable",
+};
+
+static const char *const event_names[EV_NR] = {
+	"port_added", "port_removed", "link_down", "link_up", "link_flap",
+	"pause_storm", "pause_storm_end", "error_burst", "qp_error",
+};
+
+static const char *const hist_names[HIST_NR] = {
+	"rx_gbps", "tx_gbps", "out_of_sequence", "nak_seq_err_rcvd", "local_ack_timeout",
+	"retry_exceeded", "cnp_handled", "ecn_marked_rx", "pause_tx", "pause_rx",
+};
+
+const char *model_source_name(enum model_source s)
+{
+	return s < SRC_NR ? src_names[s] : "unknown";
+}
+
+const char *model_src_state_name(enum src_state s)
+{
+	return s <= SRC_STATE_UNAVAILABLE ? src_state_names[s] : "unknown";
+}
+
+const char *model_event_kind(enum health_sig s)
+{
+	return health_sig_name(s);
+}
+
+const char *model_event_name(enum model_event_kind k)
+{
+	return k < EV_NR ? event_names[k] : "unknown";
+}
+
+const char *model_hist_name(enum model_hist h)
+{
+	return h < HIST_NR ? hist_names[h] : "unknown";
+}
+
+void collect_opts_default(struct collect_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->bpf = true;
+	o->wire = true;
+	o->interval_ms = 1000;
+	o->job_linger_s = 300;
+	health_cfg_defaults(&o->health);
+}
+
+/* ---- ports and their history ------------------------------------------- */
+
+const struct model_port *model_find_port(const struct model *m, const char *dev, uint32_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < MODEL_MAX_PORTS; i++)
+		if (m->ports[i].present && m->ports[i].port == port &&
+		    !strcmp(m->ports[i].device, dev))
+			return &m->ports[i];
+	return NULL;
+}
+
+struct model_port *model_port_get(struct model *m, const char *dev, uint32_t port)
+{
+	return (struct model_port *)model_find_port(m, dev, port);
+}
+
+const struct model_hist_point *model_hist_get(const struct model_port *p, unsigned int i)
+{
+	if (i >= p->hist_count)
+		return NULL;
+	return &p->hist[(p->hist_head + MODEL_HISTORY - 1 - i) % MODEL_HISTORY];
+}
+
+static float rate_or_nan(const struct rate *r, bool have)
+{
+	return have && r->valid ? (float)r->per_s : NAN;
+}
+
+void model_hist_record(struct model_port *p, uint64_t now)
+{
+	static const struct { enum model_hist h; enum fabtel_counter c; } direct[] = {
+		{ HIST_OOS, FABTEL_OUT_OF_SEQUENCE }, { HIST_NAK, FABTEL_NAK_SEQ_ERR_RCVD },
+		{ HIST_ACK_TIMEOUT, FABTEL_LOCAL_ACK_TIMEOUT },
+		{ HIST_RETRY, FABTEL_RETRY_EXCEEDED },
+		{ HIST_CNP, FABTEL_CNP_HANDLED }, { HIST_ECN, FABTEL_ECN_MARKED_RX },
+	};
+	struct model_hist_point *h = &p->hist[p->hist_head];
+	double tx = 0, rx = 0;
+	bool pause = false;
+	unsigned int i;
+
+	h->at_ns = now;
+	for (i = 0; i < sizeof(direct) / sizeof(direct[0]); i++)
+		h->v[direct[i].h] = rate_or_nan(&p->rate[direct[i].c], p->have[direct[i].c]);
+	/* the device's RDMA bytes, else its netdev's (rxe counts no bytes) */
+	if (p->have[FABTEL_RX_BYTES]) {
+		h->v[HIST_RX_GBPS] = rate_or_nan(&p->rate[FABTEL_RX_BYTES], true) * 8 / 1e9f;
+		h->v[HIST_TX_GBPS] = rate_or_nan(&p->rate[FABTEL_TX_BYTES],
+						 p->have[FABTEL_TX_BYTES]) * 8 / 1e9f;
+	} else {
+		h->v[HIST_RX_GBPS] = rate_or_nan(&p->nd_rx_rate, p->have_nd) * 8 / 1e9f;
+		h->v[HIST_TX_GBPS] = rate_or_nan(&p->nd_tx_rate, p->have_nd) * 8 / 1e9f;
+	}
+	for (i = 0; i < MODEL_PRIOS; i++) {
+		if (!p->prio_read[i] || !p->pause_tx_rate[i].valid || !p->pause_rx_rate[i].valid)
+			continue;
+		tx += p->pause_tx_rate[i].per_s;
+		rx += p->pause_rx_rate[i].per_s;
+		pause = true;
+	}
+	h->v[HIST_PAUSE_TX] = pause ? (float)tx : NAN;
+	h->v[HIST_PAUSE_RX] = pause ? (float)rx : NAN;
+	p->hist_head = (p->hist_head + 1) % MODEL_HISTORY;
+	if (p->hist_count < MODEL_HISTORY)
+		p->hist_count++;
+}
+
+/* ---- the event log --------------------------------------------------------- */
+
+const struct model_event *model_event_get(const struct model *m, uint64_t seq)
+{
+	const struct model_event *ev;
+
+	if (!seq || seq >= m->next_event_seq)
+		return NULL;
+	ev = &m->events[(seq - 1) % MODEL_MAX_EVENTS];
+	return ev->seq == seq ? ev : NULL;
+}
+
+struct model_event *model_log_event(struct model *m, enum model_event_kind kind,
+				    const char *device, uint32_t port, uint64_t at_ns)
+{
+	struct model_event *ev;
+
+	if (!m->next_event_seq)
+		m->next_event_seq = 1;
+	ev = &m->events[(m->next_event_seq - 1) % MODEL_MAX_EVENTS];
+	memset(ev, 0, sizeof(*ev));
+	ev->seq = m->next_event_seq++;
+	ev->at_ns = at_ns;
+	ev->kind = kind;
+	snprintf(ev->device, sizeof(ev->device), "%s", device);
+	ev->port = port;
+	ev->priority = -1;
+	ev->qpn = -1;
+	ev->count = 1;
+	if (m->on_event)
+		m->on_event(m->on_event_arg, m->next_event_seq);
+	return ev;
+}
+
+/* ---- the QP index ---------------------------------------------------------- */
+
+static unsigned int qp_hash(uint32_t dev_index, uint32_t qpn)
+{
+	return ((qpn * 2654435761u) ^ (dev_index * 40503u)) & (MODEL_QP_INDEX - 1);
+}
+
+void model_qp_index_add(struct model *m, unsigned int slot)
+{
+	unsigned int h = qp_hash(m->qps[slot].dev_index, m->qps[slot].qpn);
+
+	while (m->qp_index[h])
+		h = (h + 1) & (MODEL_QP_INDEX - 1);
+	m->qp_index[h] = (uint16_t)(slot + 1);
+}
+
+void model_qp_index_rebuild(struct model *m)
+{
+	unsigned int i;
+
+	memset(m->qp_index, 0, sizeof(m->qp_index));
+	for (i = 0; i < MODEL_MAX_QPS; i++)
+		if (m->qps[i].present)
+			model_qp_index_add(m, i);
+}
+
+/* never full: at most MODEL_MAX_QPS of MODEL_QP_INDEX entries are used */
+struct model_qp *model_find_qp(struct model *m, uint32_t dev_index, uint32_t qpn)
+{
+	unsigned int h = qp_hash(dev_index, qpn);
+	struct model_qp *q;
+
+	for (; m->qp_index[h]; h = (h + 1) & (MODEL_QP_INDEX - 1)) {
+		q = &m->qps[m->qp_index[h] - 1];
+		if (q->present && q->dev_index == dev_index && q->qpn == qpn)
+			return q;
+	}
+	return NULL;
+}
+
+/* ---- jobs ------------------------------------------------------------------ */
+
+struct model_job *model_find_job(struct model *m, const struct job_match *id, bool create,
+				 uint64_t now)
+{
+	struct model_job *free_slot = NULL;
+	unsigned int i;
+
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		struct model_job *j = &m->jobs[i];
+
+		if (!j->present) {
+			if (!free_slot)
+				free_slot = j;
+			continue;
+		}
+		if (j->id.kind == id->kind && !strcmp(j->id.id, id->id))
+			return j;
+	}
+	if (!create)
+		return NULL;
+	if (!free_slot) {
+		m->jobs_dropped++;
+		return NULL;
+	}
+	memset(free_slot, 0, sizeof(*free_slot));
+	free_slot->present = true;
+	free_slot->id = *id;
+	free_slot->first_ns = now;
+	health_init(&free_slot->track);
+	return free_slot;
+}
+
+struct model_job_port *model_job_port(struct model_job *j, const struct model_port *p)
+{
+	struct model_job_port *jp;
+	unsigned int i;
+
+	for (i = 0; i < j->nr_ports; i++)
+		if (j->ports[i].port == p->port && !strcmp(j->ports[i].device, p->device))
+			return &j->ports[i];
+	if (j->nr_ports == MODEL_MAX_JOB_PORTS)
+		return NULL;
+	jp = &j->ports[j->nr_ports++];
+	memset(jp, 0, sizeof(*jp));
+	snprintf(jp->device, sizeof(jp->device), "%s", p->device);
+	jp->port = p->port;
+	snprintf(jp->netdev, sizeof(jp->netdev), "%s", p->netdev);
+	return jp;
+}
+
+void model_signal_job(struct model_job *j, enum health_sig sig, const char *dev, uint32_t port,
+		      uint64_t n, bool shared, uint64_t at_ns)
+{
+	struct health_signal s = { .at_ns = at_ns, .sig = sig, .port = port, .n = n,
+				   .shared = shared };
+
+	snprintf(s.device, sizeof(s.device), "%s", dev);
+	health_add(&j->track, &s);
+}

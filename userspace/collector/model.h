@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * model.h - the collector's model of the host: sources, RoCE ports, QPs,
+ * jobs, the event log and the rate history.
+ *
+ * The collector (collect.h) brings it up to date each pass; readers (fabteld's
+ * HTTP handlers, fabtop's standalone feed) take model->lock and read.  Nothing
+ * under the lock touches a source, so a slow source never blocks a reader.
+ */
+#ifndef FABTEL_MODEL_H
+#define FABTEL_MODEL_H
+
+#include <net/if.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "fabtel_schema.h"
+#include "health.h"
+#include "jobs.h"
+#include "mono.h"
+
+#define MODEL_MAX_PORTS		64
+#define MODEL_MAX_QPS		4096
+#define MODEL_QP_INDEX		(2 * MODEL_MAX_QPS)	/* a power of two */
+#define MODEL_MAX_JOBS		64
+#define MODEL_MAX_JOB_PORTS	8
+#define MODEL_PRIOS		8
+#define MODEL_MAX_EVENTS	256
+#define MODEL_HISTORY		300	/* samples of port rates kept for job traces */
+
+/* What the collector is told (fabteld's config, fabtop's options). */
+struct collect_opts {
+	char sysfs_root[256];		/* "" = "/"; fixture trees in tests */
+	char proc_root[256];
+	bool bpf;			/* false: never load BPF (bpf = off) */
+	bool wire;			/* false: no wire program (wire = off) */
+	unsigned int interval_ms;	/* the caller's sampling period, reported */
+	unsigned int job_linger_s;	/* a job without QPs stays this long */
+	struct health_cfg health;
+	const struct job_rule *job_rules;	/* owned by the caller */
+	size_t nr_job_rules;
+};
+
+/* The defaults Documentation/fabteld.rst gives (no job rules). */
+void collect_opts_default(struct collect_opts *o);
+
+enum model_source {
+	SRC_FABTEL_KO,
+	SRC_SYSFS,
+	SRC_BPF_FLAP,
+	SRC_BPF_QP,
+	SRC_BPF_RXE,
+	SRC_BPF_WIRE,
+	SRC_RDMA_NETLINK,
+	SRC_NR,
+};
+
+enum src_state {
+	SRC_STATE_STANDBY,	/* not needed (sysfs while fabtel.ko is there) */
+	SRC_STATE_UP,
+	SRC_STATE_UNAVAILABLE,	/* why says why */
+};
+
+/*
+ * The normalized counters are enum fabtel_counter, FABTEL_*, from the one
+ * schema fabtel.ko shares (include/fabtel_schema.h, schema.h).
+ */
+
+/* Per-port rates kept each sample: the counter tracks of a job's trace. */
+enum model_hist {
+	HIST_RX_GBPS, HIST_TX_GBPS, HIST_OOS, HIST_NAK, HIST_ACK_TIMEOUT, HIST_RETRY, HIST_CNP,
+	HIST_ECN, HIST_PAUSE_TX, HIST_PAUSE_RX, HIST_NR,
+};
+
+struct model_hist_point {
+	uint64_t at_ns;			/* CLOCK_REALTIME */
+	float v[HIST_NR];			/* per second (Gb/s); NAN when not known */
+};
+
+struct model_port {
+	bool present;
+	char device[64];
+	uint32_t port;
+	char netdev[IF_NAMESIZE];	/* "" if none */
+	int ifindex;
+	char driver[32];
+	char state[24];			/* IB port state, "ACTIVE", ... */
+	int carrier;			/* -1 unknown */
+	int carrier_logged;		/* the state the last link_down/up event said */
+	struct mono flaps;
+	bool have_flaps;
+	struct mono ctr[FABTEL_NR_COUNTERS];
+	bool have[FABTEL_NR_COUNTERS];
+	struct rate rate[FABTEL_NR_COUNTERS];		/* per second over the last interval */
+	struct mono bursts;		/* fabtel.ko error-burst events */
+	bool have_bursts;
+	bool pfc_read;
+	uint8_t pfc_enabled_mask;
+	bool prio_read[MODEL_PRIOS];
+	struct mono pause_tx[MODEL_PRIOS], pause_rx[MODEL_PRIOS], storms[MODEL_PRIOS];
+	struct rate pause_tx_rate[MODEL_PRIOS], pause_rx_rate[MODEL_PRIOS];
+	bool have_nd;			/* the netdev's byte counters were read */
+	struct mono nd_rx, nd_tx;
+	struct rate nd_rx_rate, nd_tx_rate;
+	bool storm[MODEL_PRIOS];
+	struct model_hist_point hist[MODEL_HISTORY];	/* a ring */
+	unsigned int hist_head, hist_count;
+	uint64_t bpf_transitions;	/* carrier events from the flap program */
+	uint64_t last_flap_ns;		/* CLOCK_REALTIME of the newest flap seen */
+};
+
+struct model_qp {
+	bool present;
+	uint32_t dev_index;
+	char device[64];
+	uint32_t port, qpn, rqpn, pid;
+	uint8_t state, type;
+	unsigned int err_samples;	/* consecutive samples seen in ERR */
+	char comm[16];
+	int job;			/* index in jobs, -1 none */
+	uint64_t rxe_prev[16];
+	uint64_t wire_prev;
+	uint64_t first_ns;
+};
+
+struct model_job_port {
+	char device[64];
+	uint32_t port;
+	char netdev[IF_NAMESIZE];
+	bool shared;
+	uint64_t events[HS_NR];		/* fabtel_job_qp_events_total by kind */
+	uint64_t flaps;
+};
+
+struct model_job {
+	bool present;
+	struct job_match id;
+	uint64_t first_ns, last_qp_ns;	/* CLOCK_REALTIME */
+	unsigned int nr_qps;
+	unsigned int nr_ports;
+	struct model_job_port ports[MODEL_MAX_JOB_PORTS];
+	struct health_track track;
+	struct health_result result;
+};
+
+/* The event log behind /api/v1/events and fabtop's Events pane. */
+enum model_event_kind {
+	EV_PORT_ADDED, EV_PORT_REMOVED, EV_LINK_DOWN, EV_LINK_UP, EV_LINK_FLAP,
+	EV_PAUSE_STORM, EV_PAUSE_STORM_END, EV_ERROR_BURST, EV_QP_ERROR, EV_NR,
+};
+
+struct model_event {
+	uint64_t seq;			/* from 1, never reused */
+	uint64_t at_ns;			/* CLOCK_REALTIME */
+	enum model_event_kind kind;
+	char device[64];
+	uint32_t port;
+	int priority;			/* pause storms, else -1 */
+	int64_t qpn;			/* QP errors, else -1 */
+	char job_id[JOB_ID_LEN];	/* "" if none */
+	uint64_t count;			/* flaps or bursts folded into this one */
+};
+
+struct model {
+	pthread_mutex_t lock;
+	struct collect_opts opts;	/* what collect_init was given */
+	enum src_state src[SRC_NR];
+	char why[SRC_NR][160];
+	uint64_t samples;
+	uint64_t sample_ns;		/* CLOCK_REALTIME of the last sample */
+	double sample_seconds;		/* how long it took */
+	struct model_port ports[MODEL_MAX_PORTS];
+	struct model_qp qps[MODEL_MAX_QPS];
+	/* (dev_index, qpn) -> 1 + index in qps; 0 empty (open addressing) */
+	uint16_t qp_index[MODEL_QP_INDEX];
+	struct model_job jobs[MODEL_MAX_JOBS];
+	uint64_t qps_dropped, jobs_dropped;
+	uint64_t bpf_pruned[2];		/* rxe, wire map entries of gone QPs deleted */
+	uint64_t bpf_read_errors[2];	/* rxe, wire map walks that failed */
+	struct model_event events[MODEL_MAX_EVENTS];	/* a ring, by seq */
+	uint64_t next_event_seq;
+	uint64_t started_ns;		/* CLOCK_REALTIME of collect_init: names this log */
+	/*
+	 * Called under lock each time an event is logged, with the new
+	 * next_event_seq (fabteld's long polls of /api/v1/events); must not
+	 * take lock.  NULL: nobody listens.
+	 */
+	void (*on_event)(void *arg, uint64_t next_seq);
+	void *on_event_arg;
+	struct source_bpf *bpf;		/* NULL without BPF */
+};
+
+const char *model_source_name(enum model_source s);
+/* "up", "standby", "unavailable" */
+const char *model_src_state_name(enum src_state s);
+/* The Prometheus name of a health signal kind in fabtel_job_qp_events_total. */
+const char *model_event_kind(enum health_sig s);
+/* "link_flap", "pause_storm", ... */
+const char *model_event_name(enum model_event_kind k);
+/* "rx_gbps", "oos", ... */
+const char *model_hist_name(enum model_hist h);
+
+/* A present port by device name and number, NULL if none. */
+const struct model_port *model_find_port(const struct model *m, const char *dev, uint32_t port);
+/* The same, writable (the collector's folds). */
+struct model_port *model_port_get(struct model *m, const char *dev, uint32_t port);
+
+/* The i-th newest history point of a port (0: the newest), NULL past the end. */
+const struct model_hist_point *model_hist_get(const struct model_port *p, unsigned int i);
+/* Keep this sample's rates of a port in its history ring. */
+void model_hist_record(struct model_port *p, uint64_t now_ns);
+
+/* The event with sequence number seq, NULL if never logged or overwritten. */
+const struct model_event *model_event_get(const struct model *m, uint64_t seq);
+/*
+ * Log an event (m->lock held); the oldest is overwritten when the ring is
+ * full.  on_event is told.
+ */
+struct model_event *model_log_event(struct model *m, enum model_event_kind kind,
+				    const char *device, uint32_t port, uint64_t at_ns);
+
+/*
+ * The QP table's index, (device index, QP number) -> slot: looked up once
+ * per QP per source each pass, so a hash, not a walk of every slot.
+ */
+void model_qp_index_add(struct model *m, unsigned int slot);
+void model_qp_index_rebuild(struct model *m);
+struct model_qp *model_find_qp(struct model *m, uint32_t dev_index, uint32_t qpn);
+
+/* A job by id; create: make it if absent (NULL if the table is full, counted). */
+struct model_job *model_find_job(struct model *m, const struct job_match *id, bool create,
+				 uint64_t now_ns);
+/* The job's entry for port p, added if new (NULL if the job has too many). */
+struct model_job_port *model_job_port(struct model_job *j, const struct model_port *p);
+/* Give a job a health signal. */
+void model_signal_job(struct model_job *j, enum health_sig sig, const char *dev, uint32_t port,
+		      uint64_t n, bool shared, uint64_t at_ns);
+
+#endif /* FABTEL_MODEL_H */

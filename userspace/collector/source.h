@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * source.h - the collector's sources and what they read.
+ *
+ * Each pass, collect_sample() asks every source, in the order of
+ * collect.c's table, to fill its part of one struct raw, without the model's
+ * lock; then it folds the readings into the model under the lock (fold.h).
+ * A source is one file with one struct source_ops: open (once, may be
+ * NULL), sample (each pass), close (may be NULL).  It says how it is
+ * (up, standby, unavailable) and why, in the raw readings for the model's
+ * source table (or in the model itself at open, for the BPF programs).
+ *
+ * A new source: a new source_<name>.c with its ops, a line in collect.c's
+ * table, a SRC_ entry if it has a state of its own (model.h).
+ */
+#ifndef FABTEL_SOURCE_H
+#define FABTEL_SOURCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "rdmanl.h"
+
+/* One RoCE port as a source read it. */
+struct raw_port {
+	char device[64];
+	uint32_t port;
+	char netdev[IF_NAMESIZE];
+	char driver[32];
+	char state[24];
+	int carrier;			/* -1 unknown */
+	uint64_t flaps;
+	bool have_flaps;
+	uint64_t ctr[FABTEL_NR_COUNTERS];
+	bool have[FABTEL_NR_COUNTERS];
+	uint64_t bursts;
+	bool have_bursts;
+	bool pfc_read;
+	uint8_t pfc_mask;
+	bool prio_read[MODEL_PRIOS];
+	uint64_t pause_tx[MODEL_PRIOS], pause_rx[MODEL_PRIOS], storms[MODEL_PRIOS];
+	bool storm[MODEL_PRIOS];
+	bool have_nd;			/* the netdev's byte counters */
+	uint64_t nd_rx_bytes, nd_tx_bytes;
+};
+
+/* A QP from RDMA netlink and its owner from /proc. */
+struct raw_qp {
+	struct rdmanl_qp nl;
+	char comm[16];
+	struct job_match job;
+	bool has_job;
+};
+
+#define RAW_RXE_KINDS	16
+
+struct raw_rxe {			/* the rxe program's counts of one QP */
+	uint32_t dev_index, qpn;
+	uint64_t n[RAW_RXE_KINDS];
+};
+
+struct raw_wire {			/* the wire program's packets of one QP key */
+	uint32_t ifindex, qpn, dir;
+	uint64_t pkts;
+};
+
+/* One pass's readings. */
+struct raw {
+	/* ports: fabtel.ko's, else plain sysfs's */
+	struct raw_port ports[MODEL_MAX_PORTS];
+	unsigned int nr_ports;
+	bool ko;			/* the ports are fabtel.ko's (64-bit counters) */
+	uint64_t ports_mono;		/* CLOCK_MONOTONIC when the ports were read */
+	/* QPs */
+	struct raw_qp qps[MODEL_MAX_QPS];
+	unsigned int nr_qps, qps_over;
+	int nl_err;
+	/* BPF: per-QP counts; *_err: a map walk failed, its entries are partial */
+	struct raw_rxe rxe[MODEL_MAX_QPS];
+	unsigned int nr_rxe;
+	struct raw_wire wire[MODEL_MAX_QPS];
+	unsigned int nr_wire;
+	bool rxe_err, wire_err;
+	/* the states the sources reported this pass (the others keep theirs) */
+	bool reported[SRC_NR];
+	enum src_state state[SRC_NR];
+	char why[SRC_NR][160];
+};
+
+/* A source's state and reason for this pass. */
+void raw_report(struct raw *r, enum model_source s, enum src_state st, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+struct source_ops {
+	const char *name;
+	void (*open)(struct model *m);
+	void (*sample)(struct model *m, struct raw *r);
+	void (*close)(struct model *m);
+};
+
+extern const struct source_ops source_ko;	/* source_ko.c */
+extern const struct source_ops source_sysfs;	/* source_sysfs.c */
+extern const struct source_ops source_qps;	/* source_qps.c */
+extern const struct source_ops source_bpf;	/* source_bpf.c */
+
+/* The BPF source's own calls (collect.h says when). */
+void source_bpf_attach_wire(struct model *m);
+void source_bpf_start_events(struct model *m);
+void source_bpf_wait(struct model *m, int ms);
+/* Map entries of gone QPs deleted so far: which 0 rxe, 1 wire. */
+uint64_t source_bpf_pruned(const struct model *m, int which);
+
+/*
+ * The parsers, public for their unit tests and fuzzers.
+ *
+ * ko_parse_snapshot: one fabtel.ko snapshot file's text (modified: it is
+ * tokenized in place) into p, which must be zeroed; 0, or -EPROTO if it is
+ * not a whole version 1 snapshot (Documentation/ABI/testing/sysfs-kernel-fabtel).
+ */
+int ko_parse_snapshot(char *text, struct raw_port *p);
+/*
+ * sysfs_read_port: the port directory base (<root>/sys/class/infiniband/
+ * <dev>/ports/<port>) and its netdev's files into p; 0, or -ENODEV if it
+ * is not an Ethernet port or went away.
+ */
+int sysfs_read_port(const struct collect_opts *o, const char *base, const char *dev,
+		    const char *port, struct raw_port *p);
+
+/*
+ * The netdev's byte counters (/sys/class/net/<netdev>/statistics): the
+ * throughput of a port whose RDMA device counts no bytes (rxe).  They
+ * include the netdev's non-RDMA traffic.
+ */
+void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p);
+
+/*
+ * A wire map entry as one sortable key: interface, direction, BTH QP number
+ * (24 bits): the fold looks QPs up by it and the pruning names dead entries
+ * by it.
+ */
+static inline uint64_t raw_wire_key(uint32_t ifindex, uint32_t dir, uint32_t qpn)
+{
+	return (uint64_t)ifindex << 32 | (uint64_t)(dir & 0xff) << 24 | (qpn & 0xffffff);
+}
+
+#endif /* FABTEL_SOURCE_H */

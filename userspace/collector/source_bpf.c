@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * source_bpf.c - fabtel's BPF programs as a source (lib/fabbpf.c,
+ * lib/wire_loader.c): the flap program's carrier events, handled as they
+ * come by a thread of their own; each pass, the rxe program's per-QP
+ * counts and the wire program's per-QP packets; and the pruning of map
+ * entries of QPs that are gone (prune.h).
+ *
+ * Loaded at open if the options allow and we are root (fabteld drops
+ * privileges after); each program's state and reason are set then, the
+ * wire program's when it is attached (source_bpf_attach_wire).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+#include "fabbpf.h"
+#include "prune.h"
+#include "source.h"
+#include "wire_loader.h"
+
+struct source_bpf {
+	struct fabbpf *fb;
+	struct wire_loader *wl;
+	struct model *m;
+	struct prune rxe_prune, wire_prune;	/* entries of QPs that are gone */
+	pthread_t events;		/* polls the ring buffers: flaps logged at once */
+	bool events_running;
+	atomic_bool events_stop;
+};
+
+static void on_flap(const struct flap_event *e, void *ctx)
+{
+	struct model *m = ctx;
+	uint64_t real = clock_ns(CLOCK_REALTIME), boot = clock_ns(CLOCK_BOOTTIME), at;
+	unsigned int i;
+
+	if (!e->ifindex)
+		return;
+	pthread_mutex_lock(&m->lock);
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		struct model_port *p = &m->ports[i];
+
+		if (!p->present || p->ifindex != (int)e->ifindex)
+			continue;
+		p->bpf_transitions++;
+		at = real - (boot > e->ns ? boot - e->ns : 0);
+		if (e->kind == FLAP_CARRIER_DOWN)
+			p->last_flap_ns = at;
+		/* logged now, with the kernel's time, not at the next sample */
+		if ((e->kind == FLAP_CARRIER_DOWN || e->kind == FLAP_CARRIER_UP) &&
+		    p->carrier_logged != (e->kind == FLAP_CARRIER_UP)) {
+			p->carrier_logged = e->kind == FLAP_CARRIER_UP;
+			model_log_event(m, p->carrier_logged ? EV_LINK_UP : EV_LINK_DOWN,
+					p->device, p->port, at);
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+static int rxe_cb(const struct rxe_qp_key *k, const struct rxe_qp_counts *c, void *ctx)
+{
+	struct raw *r = ctx;
+	unsigned int i;
+
+	if (r->nr_rxe == MODEL_MAX_QPS)
+		return 1;
+	r->rxe[r->nr_rxe].dev_index = k->dev_index;
+	r->rxe[r->nr_rxe].qpn = k->qpn;
+	for (i = 0; i < RXE_NR_KINDS && i < RAW_RXE_KINDS; i++)
+		r->rxe[r->nr_rxe].n[i] = c->n[i];
+	r->nr_rxe++;
+	return 0;
+}
+
+static int wire_cb(const struct wire_qp_key *k, const struct wire_qp_val *v, void *ctx)
+{
+	struct raw *r = ctx;
+
+	if (r->nr_wire == MODEL_MAX_QPS)
+		return 1;
+	r->wire[r->nr_wire].ifindex = k->ifindex;
+	r->wire[r->nr_wire].qpn = k->qpn;
+	r->wire[r->nr_wire].dir = k->dir;
+	r->wire[r->nr_wire].pkts = v->pkts;
+	r->nr_wire++;
+	return 0;
+}
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_WARN)
+		return vfprintf(stderr, fmt, args);
+	return 0;
+}
+
+static void set_why(struct model *m, enum model_source s, const char *why)
+{
+	snprintf(m->why[s], sizeof(m->why[s]), "%s", why);
+}
+
+/* the flap, qp and rxe programs, then the wire program's object */
+static void load_programs(struct model *m)
+{
+	static const enum fabbpf_prog progs[] = { FABBPF_FLAP, FABBPF_QP, FABBPF_RXE };
+	static const enum model_source srcs[] = { SRC_BPF_FLAP, SRC_BPF_QP, SRC_BPF_RXE };
+	struct fabbpf_handlers h = { on_flap, NULL, NULL, m };
+	const char *why;
+	unsigned int i;
+	int err;
+
+	libbpf_set_print(quiet_print);
+	m->bpf = calloc(1, sizeof(*m->bpf));
+	if (!m->bpf)
+		return;
+	m->bpf->m = m;
+	err = fabbpf_open(&m->bpf->fb, (1u << FABBPF_FLAP) | (1u << FABBPF_QP) |
+			  (1u << FABBPF_RXE), &h);
+	for (i = 0; i < 3; i++) {
+		why = err ? strerror(-err) : fabbpf_unavailable(m->bpf->fb, progs[i]);
+		m->src[srcs[i]] = why ? SRC_STATE_UNAVAILABLE : SRC_STATE_UP;
+		if (why)
+			set_why(m, srcs[i], why);
+	}
+	if (!m->opts.wire) {
+		set_why(m, SRC_BPF_WIRE, "disabled (wire = off)");
+		return;
+	}
+	err = wire_loader_open(&m->bpf->wl);
+	if (err)
+		snprintf(m->why[SRC_BPF_WIRE], sizeof(m->why[0]), "loading: %s", strerror(-err));
+	else
+		set_why(m, SRC_BPF_WIRE, "no RoCE netdev to attach to");
+}
+
+static void bpf_open(struct model *m)
+{
+	int s;
+
+	for (s = SRC_BPF_FLAP; s <= SRC_BPF_WIRE; s++)
+		m->src[s] = SRC_STATE_UNAVAILABLE;
+	if (!m->opts.bpf) {
+		for (s = SRC_BPF_FLAP; s <= SRC_BPF_WIRE; s++)
+			set_why(m, s, "disabled (bpf = off)");
+		return;
+	}
+	if (geteuid() != 0) {
+		for (s = SRC_BPF_FLAP; s <= SRC_BPF_WIRE; s++)
+			set_why(m, s, "not root: start fabteld as root to load BPF "
+				"(it drops privileges after)");
+		return;
+	}
+	load_programs(m);
+}
+
+void source_bpf_attach_wire(struct model *m)
+{
+	unsigned int i, ok = 0, bad = 0;
+	int err = 0;
+
+	if (!m->bpf || !m->bpf->wl)
+		return;
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		if (!m->ports[i].present || m->ports[i].ifindex <= 0)
+			continue;
+		err = wire_loader_attach(m->bpf->wl, m->ports[i].ifindex);
+		if (err) {
+			bad++;
+			snprintf(m->why[SRC_BPF_WIRE], sizeof(m->why[0]), "attaching to %s: %s",
+				 m->ports[i].netdev, strerror(-err));
+		} else {
+			ok++;
+		}
+	}
+	if (ok && !bad)
+		m->src[SRC_BPF_WIRE] = SRC_STATE_UP;
+}
+
+/* any of the programs with a ring buffer up */
+static bool rings_up(const struct model *m)
+{
+	return m->bpf && m->bpf->fb &&
+	       (m->src[SRC_BPF_FLAP] == SRC_STATE_UP || m->src[SRC_BPF_QP] == SRC_STATE_UP ||
+		m->src[SRC_BPF_RXE] == SRC_STATE_UP);
+}
+
+/*
+ * The BPF ring buffers are polled by a thread of their own, so a carrier
+ * event is logged (with the kernel's time) when it comes, not after the
+ * collection pass that happens to be running.  The handlers take m->lock.
+ */
+static void *events_thread(void *arg)
+{
+	struct source_bpf *b = arg;
+
+	while (!b->events_stop)
+		fabbpf_poll(b->fb, 200);
+	return NULL;
+}
+
+void source_bpf_start_events(struct model *m)
+{
+	if (!rings_up(m) || m->bpf->events_running)
+		return;
+	m->bpf->events_running = !pthread_create(&m->bpf->events, NULL, events_thread, m->bpf);
+}
+
+void source_bpf_wait(struct model *m, int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	if (rings_up(m) && !m->bpf->events_running) {
+		fabbpf_poll(m->bpf->fb, ms);
+		return;
+	}
+	nanosleep(&ts, NULL);
+}
+
+static void bpf_close(struct model *m)
+{
+	if (!m->bpf)
+		return;
+	if (m->bpf->events_running) {
+		m->bpf->events_stop = true;
+		pthread_join(m->bpf->events, NULL);
+		m->bpf->events_running = false;
+	}
+	prune_free(&m->bpf->rxe_prune);
+	prune_free(&m->bpf->wire_prune);
+	wire_loader_close(m->bpf->wl);
+	fabbpf_close(m->bpf->fb);
+	free(m->bpf);
+	m->bpf = NULL;
+}
+
+/* the rxe map entries of dead QPs (keys: device index, QP number) */
+static void prune_rxe(struct source_bpf *b, const struct raw *r, const uint64_t *live)
+{
+	static uint64_t dead[MODEL_MAX_QPS], out[MODEL_MAX_QPS];
+	unsigned int i;
+	size_t n = 0;
+	long k;
+
+	for (i = 0; i < r->nr_rxe; i++) {
+		uint64_t key = (uint64_t)r->rxe[i].dev_index << 32 | r->rxe[i].qpn;
+
+		if (!prune_has(live, r->nr_qps, key))
+			dead[n++] = key;
+	}
+	k = prune_step(&b->rxe_prune, dead, n, out);
+	for (i = 0; k > 0 && i < (unsigned long)k; i++) {
+		struct rxe_qp_key key = { (uint32_t)(out[i] >> 32), (uint32_t)out[i] };
+
+		fabbpf_forget_rxe_qp(b->fb, &key);
+	}
+}
+
+/*
+ * the wire map entries of dead QPs: an ingress key's QP number is a local
+ * QP's, an egress key's a local QP's peer's (any port: the interface is not
+ * checked).  QP 1, the GSI QP, is always there.
+ */
+static void prune_wire(struct source_bpf *b, const struct raw *r, const uint64_t *local,
+		       const uint64_t *peer, size_t np)
+{
+	static uint64_t dead[MODEL_MAX_QPS], out[MODEL_MAX_QPS];
+	unsigned int i;
+	size_t n = 0;
+	long k;
+
+	for (i = 0; i < r->nr_wire; i++) {
+		bool alive = r->wire[i].dir == WIRE_DIR_INGRESS ?
+			     prune_has(local, r->nr_qps, r->wire[i].qpn) :
+			     prune_has(peer, np, r->wire[i].qpn);
+
+		if (r->wire[i].qpn > 1 && !alive)
+			dead[n++] = raw_wire_key(r->wire[i].ifindex, r->wire[i].dir,
+						 r->wire[i].qpn);
+	}
+	k = prune_step(&b->wire_prune, dead, n, out);
+	for (i = 0; k > 0 && i < (unsigned long)k; i++) {
+		struct wire_qp_key key = {
+			.ifindex = (uint32_t)(out[i] >> 32),
+			.qpn = (uint32_t)out[i] & 0xffffff,
+			.dir = (uint8_t)(out[i] >> 24),
+		};
+
+		wire_loader_forget_qp(b->wl, &key);
+	}
+}
+
+/*
+ * Delete the map entries of QPs RDMA netlink no longer lists (prune.h: dead
+ * in two passes in a row).  Only on a complete QP list and complete walks.
+ */
+static void prune_maps(struct source_bpf *b, const struct raw *r)
+{
+	/* the live QPs as sorted keys: (device, QP), local QP, peer's QP */
+	static uint64_t live[MODEL_MAX_QPS], local[MODEL_MAX_QPS], peer[MODEL_MAX_QPS];
+	unsigned int i;
+	size_t np = 0;
+
+	if (r->nl_err || r->qps_over || r->rxe_err || r->wire_err) {
+		prune_forget(&b->rxe_prune);
+		prune_forget(&b->wire_prune);
+		return;
+	}
+	for (i = 0; i < r->nr_qps; i++) {
+		live[i] = (uint64_t)r->qps[i].nl.dev_index << 32 | r->qps[i].nl.qpn;
+		local[i] = r->qps[i].nl.qpn;
+		if (r->qps[i].nl.rqpn)
+			peer[np++] = r->qps[i].nl.rqpn;
+	}
+	prune_sort(live, r->nr_qps);
+	prune_sort(local, r->nr_qps);
+	prune_sort(peer, np);
+	prune_rxe(b, r, live);
+	prune_wire(b, r, local, peer, np);
+}
+
+/* after the QP source: pruning needs this pass's QP list */
+static void bpf_sample(struct model *m, struct raw *r)
+{
+	bool rxe = m->src[SRC_BPF_RXE] == SRC_STATE_UP;
+	bool wire = m->src[SRC_BPF_WIRE] == SRC_STATE_UP;
+
+	r->nr_rxe = r->nr_wire = 0;
+	r->rxe_err = rxe && fabbpf_for_each_rxe_qp(m->bpf->fb, rxe_cb, r) < 0;
+	r->wire_err = wire && wire_loader_for_each_qp(m->bpf->wl, wire_cb, r) < 0;
+	if (rxe || wire)
+		prune_maps(m->bpf, r);
+}
+
+const struct source_ops source_bpf = {
+	.name = "bpf",
+	.open = bpf_open,
+	.sample = bpf_sample,
+	.close = bpf_close,
+};
+
+uint64_t source_bpf_pruned(const struct model *m, int which)
+{
+	if (!m->bpf)
+		return 0;
+	return which ? m->bpf->wire_prune.removed : m->bpf->rxe_prune.removed;
+}

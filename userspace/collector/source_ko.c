@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * source_ko.c - the ports as fabtel.ko samples them: one snapshot file per
+ * port, /sys/kernel/fabtel/<dev>/ports/<n>/snapshot, read whole (one read,
+ * one consistent sample; Documentation/ABI/testing/sysfs-kernel-fabtel).
+ *
+ * Up while /sys/kernel/fabtel exists and every snapshot parses; while it
+ * exists, the plain sysfs source stands by (source_sysfs.c).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsread.h"
+#include "schema.h"
+#include "source.h"
+
+/* "key value..." lines other than counters and PFC */
+static void parse_link_line(const char *key, const char *line, struct raw_port *p)
+{
+	unsigned long long a;
+	int n;
+
+	if (!strcmp(key, "device")) {
+		sscanf(line, "device %63s", p->device);
+	} else if (!strcmp(key, "port")) {
+		sscanf(line, "port %u", &p->port);
+	} else if (!strcmp(key, "driver")) {
+		sscanf(line, "driver %31s", p->driver);
+	} else if (!strcmp(key, "netdev")) {
+		if (sscanf(line, "netdev %15s", p->netdev) == 1 && !strcmp(p->netdev, "-"))
+			p->netdev[0] = '\0';
+	} else if (!strcmp(key, "link_state")) {
+		sscanf(line, "link_state %23s", p->state);
+	} else if (!strcmp(key, "link_carrier")) {
+		if (sscanf(line, "link_carrier %d", &n) == 1)
+			p->carrier = n;
+	} else if (!strcmp(key, "link_flaps")) {
+		if (sscanf(line, "link_flaps %llu", &a) == 1) {
+			p->flaps = a;
+			p->have_flaps = true;
+		}
+	} else if (!strcmp(key, "events_seq")) {
+		if (sscanf(line, "events_seq %llu", &a) == 1) {
+			p->bursts = a;
+			p->have_bursts = true;
+		}
+	}
+}
+
+static void parse_counter_line(const char *line, struct raw_port *p)
+{
+	char name[64], val[32];
+	int c;
+
+	if (sscanf(line, "counter %63s %31s", name, val) != 2)
+		return;
+	c = schema_ctr_find(name);
+	if (c >= 0 && strcmp(val, "-")) {
+		p->ctr[c] = strtoull(val, NULL, 10);
+		p->have[c] = true;
+	}
+}
+
+static void parse_pfc_line(const char *key, const char *line, struct raw_port *p)
+{
+	unsigned long long a, b, c, d, e, f;
+	unsigned int prio;
+
+	if (!strcmp(key, "pfc_enabled_mask")) {
+		if (sscanf(line, "pfc_enabled_mask %llx", &a) == 1) {
+			p->pfc_mask = (uint8_t)a;
+			p->pfc_read = true;
+		}
+	} else if (!strcmp(key, "pfc_prio")) {
+		if (sscanf(line, "pfc_prio %u %llu %llu %llu %llu %llu %llu", &prio, &a, &b,
+			   &c, &d, &e, &f) == 7 && prio < MODEL_PRIOS) {
+			p->prio_read[prio] = true;
+			p->pause_tx[prio] = b;
+			p->pause_rx[prio] = c;
+			p->storm[prio] = d;
+			p->storms[prio] = e;
+		}
+	}
+}
+
+int ko_parse_snapshot(char *text, struct raw_port *p)
+{
+	char *save = NULL, *line, key[32];
+	bool ended = false;
+
+	line = strtok_r(text, "\n", &save);
+	if (!line || strcmp(line, "fabtel-snapshot 1"))
+		return -EPROTO;
+	p->carrier = -1;
+	for (line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(line, "end") || !strcmp(line, "truncated")) {
+			ended = true;
+			break;
+		}
+		if (sscanf(line, "%31s", key) != 1)
+			continue;
+		if (!strcmp(key, "counter"))
+			parse_counter_line(line, p);
+		else if (!strncmp(key, "pfc_", 4))
+			parse_pfc_line(key, line, p);
+		else
+			parse_link_line(key, line, p);
+	}
+	return ended && p->device[0] && p->port ? 0 : -EPROTO;
+}
+
+struct ko_walk {
+	const struct collect_opts *o;
+	struct raw *r;
+	bool bad;
+	char why[160];
+};
+
+static int read_ko_port(void *ctx, const char *base, const char *dev, const char *port)
+{
+	struct ko_walk *w = ctx;
+	struct raw_port *p = &w->r->ports[w->r->nr_ports];
+	char path[1000], buf[8192];
+
+	(void)dev;
+	(void)port;
+	snprintf(path, sizeof(path), "%s/snapshot", base);
+	if (fs_read_text(path, buf, sizeof(buf)) < 0)
+		return 0;	/* device removed mid-read */
+	memset(p, 0, sizeof(*p));
+	if (ko_parse_snapshot(buf, p)) {
+		w->bad = true;
+		snprintf(w->why, sizeof(w->why), "%s: not a version 1 snapshot", path);
+		return 0;
+	}
+	sysfs_read_netdev_bytes(w->o, p);
+	w->r->nr_ports++;
+	return w->r->nr_ports == MODEL_MAX_PORTS;
+}
+
+static void ko_sample(struct model *m, struct raw *r)
+{
+	struct ko_walk w = { .o = &m->opts, .r = r };
+	char dir[600];
+	int err;
+
+	r->nr_ports = 0;
+	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/kernel/fabtel");
+	err = fs_walk_ports(dir, read_ko_port, &w);
+	r->ko = !err;
+	if (err)
+		raw_report(r, SRC_FABTEL_KO, SRC_STATE_UNAVAILABLE,
+			   "fabtel.ko not loaded (%s: %s)", dir, strerror(-err));
+	else if (w.bad)
+		raw_report(r, SRC_FABTEL_KO, SRC_STATE_UNAVAILABLE, "%s", w.why);
+	else
+		raw_report(r, SRC_FABTEL_KO, SRC_STATE_UP, "%s", "");
+}
+
+const struct source_ops source_ko = {
+	.name = "fabtel_ko",
+	.sample = ko_sample,
+};

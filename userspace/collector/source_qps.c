@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * source_qps.c - the QPs the kernel knows (RDMA netlink, what `rdma res show
+ * qp` lists: lib/rdmanl.c) and their owners: each owning process's comm and
+ * job, from /proc/<pid>/comm and /proc/<pid>/cgroup (jobs.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fsread.h"
+#include "source.h"
+
+static int qp_cb(const struct rdmanl_qp *qp, void *ctx)
+{
+	struct raw *r = ctx;
+
+	if (r->nr_qps == MODEL_MAX_QPS) {
+		r->qps_over++;
+		return 0;
+	}
+	memset(&r->qps[r->nr_qps], 0, sizeof(r->qps[0]));
+	r->qps[r->nr_qps++].nl = *qp;
+	return 0;
+}
+
+/* Owner's comm and job, from /proc (the process may be gone: no job). */
+static void qp_owner(const struct collect_opts *o, struct raw_qp *q)
+{
+	char path[400], text[8192];
+
+	if (!q->nl.pid)
+		return;
+	snprintf(path, sizeof(path), "%s/proc/%u/comm", o->proc_root, q->nl.pid);
+	if (fs_read_text(path, q->comm, sizeof(q->comm)) < 0)
+		q->comm[0] = '\0';
+	snprintf(path, sizeof(path), "%s/proc/%u/cgroup", o->proc_root, q->nl.pid);
+	if (fs_read_text(path, text, sizeof(text)) < 0)
+		return;
+	q->has_job = job_match_proc_cgroup(text, o->job_rules, o->nr_job_rules, &q->job);
+}
+
+static void qps_sample(struct model *m, struct raw *r)
+{
+	unsigned int i, k;
+
+	r->nr_qps = 0;
+	r->qps_over = 0;
+	r->nl_err = rdmanl_for_each_qp(qp_cb, r);
+	for (i = 0; i < r->nr_qps; i++) {
+		/* a process's QPs are listed together: read its /proc files once */
+		for (k = i < 8 ? 0 : i - 8; k < i && r->qps[k].nl.pid != r->qps[i].nl.pid; k++)
+			;
+		if (k < i && r->qps[i].nl.pid) {
+			memcpy(r->qps[i].comm, r->qps[k].comm, sizeof(r->qps[i].comm));
+			r->qps[i].job = r->qps[k].job;
+			r->qps[i].has_job = r->qps[k].has_job;
+		} else {
+			qp_owner(&m->opts, &r->qps[i]);
+		}
+	}
+	if (r->nl_err)
+		raw_report(r, SRC_RDMA_NETLINK, SRC_STATE_UNAVAILABLE, "%s", strerror(-r->nl_err));
+	else
+		raw_report(r, SRC_RDMA_NETLINK, SRC_STATE_UP, "%s", "");
+}
+
+const struct source_ops source_qps = {
+	.name = "rdma_netlink",
+	.sample = qps_sample,
+};

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * source_sysfs.c - the ports of a host without fabtel.ko: plain
+ * /sys/class/infiniband/<dev>/ports/<n> (link layer, state, the netdev, the
+ * driver's hw_counters mapped through the one counter schema, schema.h) and
+ * /sys/class/net/<netdev> (carrier, carrier_down_count as the flap count,
+ * byte totals).  Stands by while fabtel.ko's snapshots are there.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsread.h"
+#include "schema.h"
+#include "source.h"
+
+void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p)
+{
+	char path[600];
+
+	if (!p->netdev[0])
+		return;
+	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/statistics/rx_bytes",
+		p->netdev);
+	if (fs_read_u64(path, &p->nd_rx_bytes))
+		return;
+	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/statistics/tx_bytes",
+		p->netdev);
+	p->have_nd = !fs_read_u64(path, &p->nd_tx_bytes);
+}
+
+/* carrier and carrier_down_count of the port's netdev */
+static void read_netdev_link(const struct collect_opts *o, struct raw_port *p)
+{
+	char path[600];
+	uint64_t v;
+
+	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/carrier", p->netdev);
+	if (!fs_read_u64(path, &v))
+		p->carrier = (int)v;
+	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/carrier_down_count",
+		p->netdev);
+	if (!fs_read_u64(path, &v)) {
+		p->flaps = v;
+		p->have_flaps = true;
+	}
+}
+
+struct hw_walk {
+	const char *base;
+	struct raw_port *p;
+};
+
+static int read_hw_counter(void *ctx, const char *name)
+{
+	struct hw_walk *w = ctx;
+	char path[1200];
+	uint64_t v;
+	int k;
+
+	k = schema_hw_find(NULL, name);
+	if (k < 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/hw_counters/%s", w->base, name);
+	if (!fs_read_u64(path, &v)) {
+		w->p->ctr[k] = v;
+		w->p->have[k] = true;
+	}
+	return 0;
+}
+
+/* hw_counters/<name> files the schema maps, whatever the driver */
+static void read_hw_counters(const char *base, struct raw_port *p)
+{
+	struct hw_walk w = { base, p };
+	char path[1200];
+
+	snprintf(path, sizeof(path), "%s/hw_counters", base);
+	fs_list(path, read_hw_counter, &w);
+}
+
+int sysfs_read_port(const struct collect_opts *o, const char *base, const char *dev,
+		    const char *port, struct raw_port *p)
+{
+	char path[1200], buf[256];
+
+	snprintf(path, sizeof(path), "%s/link_layer", base);
+	if (fs_read_text(path, buf, sizeof(buf)) < 0 || strcmp(buf, "Ethernet"))
+		return -ENODEV;
+	memset(p, 0, sizeof(*p));
+	snprintf(p->device, sizeof(p->device), "%s", dev);
+	p->port = (uint32_t)strtoul(port, NULL, 10);
+	p->carrier = -1;
+	snprintf(p->driver, sizeof(p->driver), "-");
+	snprintf(path, sizeof(path), "%s/state", base);
+	if (fs_read_text(path, buf, sizeof(buf)) > 0)	/* "4: ACTIVE" */
+		snprintf(p->state, sizeof(p->state), "%s",
+			 strchr(buf, ' ') ? strchr(buf, ' ') + 1 : buf);
+	snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/0", base);
+	if (fs_read_text(path, buf, sizeof(buf)) > 0 && strlen(buf) < sizeof(p->netdev))
+		snprintf(p->netdev, sizeof(p->netdev), "%s", buf);
+	if (p->netdev[0])
+		read_netdev_link(o, p);
+	read_hw_counters(base, p);
+	sysfs_read_netdev_bytes(o, p);
+	return 0;
+}
+
+struct sysfs_walk {
+	const struct collect_opts *o;
+	struct raw *r;
+};
+
+static int read_sysfs_port(void *ctx, const char *base, const char *dev, const char *port)
+{
+	struct sysfs_walk *w = ctx;
+
+	if (sysfs_read_port(w->o, base, dev, port, &w->r->ports[w->r->nr_ports]))
+		return 0;
+	w->r->nr_ports++;
+	return w->r->nr_ports == MODEL_MAX_PORTS;
+}
+
+static void sysfs_sample(struct model *m, struct raw *r)
+{
+	struct sysfs_walk w = { .o = &m->opts, .r = r };
+	char dir[600];
+	int err;
+
+	if (r->ko) {
+		raw_report(r, SRC_SYSFS, SRC_STATE_STANDBY, "fabtel.ko is loaded");
+		return;
+	}
+	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/class/infiniband");
+	err = fs_walk_ports(dir, read_sysfs_port, &w);
+	if (err)
+		raw_report(r, SRC_SYSFS, SRC_STATE_UNAVAILABLE, "no RDMA devices (%s: %s)", dir,
+			   strerror(-err));
+	else
+		raw_report(r, SRC_SYSFS, SRC_STATE_UP, "%s", "");
+}
+
+const struct source_ops source_sysfs = {
+	.name = "sysfs",
+	.sample = sysfs_sample,
+};

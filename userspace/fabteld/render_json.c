@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render_json.c - the model as JSON: /api/v1/snapshot, /api/v1/jobs,
+ * /api/v1/events (see render.h).  fabtop's standalone mode uses it too.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <json-c/json.h>
+
+#include "render.h"
+#include "schema.h"
+
+static struct json_object *jstr(const char *s)
+{
+	return json_object_new_string(s);
+}
+
+static struct json_object *jsources(const struct model *m)
+{
+	struct json_object *o = json_object_new_object(), *s;
+	unsigned int i;
+
+	for (i = 0; i < SRC_NR; i++) {
+		s = json_object_new_object();
+		json_object_object_add(s, "state", jstr(model_src_state_name(m->src[i])));
+		if (m->src[i] != SRC_STATE_UP && m->why[i][0])
+			json_object_object_add(s, "why", jstr(m->why[i]));
+		json_object_object_add(o, model_source_name(i), s);
+	}
+	return o;
+}
+
+static struct json_object *jtime(uint64_t ns)
+{
+	return json_object_new_double((double)(ns / 1000000) / 1e3);
+}
+
+/* a rate per second, null until two readings made one */
+static struct json_object *jrate(const struct rate *r)
+{
+	return r->valid ? json_object_new_double(r->per_s) : NULL;
+}
+
+/* every counter the port has, per second over the last interval */
+static struct json_object *jrates(const struct model_port *p)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned int k;
+
+	for (k = 0; k < FABTEL_NR_COUNTERS; k++)
+		if (p->have[k])
+			json_object_object_add(o, schema_ctr_name(k), jrate(&p->rate[k]));
+	return o;
+}
+
+static struct json_object *jport(const struct model_port *p)
+{
+	struct json_object *o = json_object_new_object(), *c, *pfc, *pr;
+	unsigned int k;
+
+	json_object_object_add(o, "device", jstr(p->device));
+	json_object_object_add(o, "port", json_object_new_int64(p->port));
+	json_object_object_add(o, "netdev", p->netdev[0] ? jstr(p->netdev) : NULL);
+	json_object_object_add(o, "driver", jstr(p->driver));
+	json_object_object_add(o, "state", p->state[0] ? jstr(p->state) : NULL);
+	json_object_object_add(o, "carrier", p->carrier >= 0 ?
+			       json_object_new_boolean(p->carrier) : NULL);
+	json_object_object_add(o, "link_flaps", p->have_flaps ?
+			       json_object_new_uint64(p->flaps.total) : NULL);
+	json_object_object_add(o, "last_flap", p->last_flap_ns ? jtime(p->last_flap_ns) : NULL);
+	c = json_object_new_object();
+	for (k = 0; k < FABTEL_NR_COUNTERS; k++)
+		if (p->have[k])
+			json_object_object_add(c, schema_ctr_name(k),
+					       json_object_new_uint64(p->ctr[k].total));
+	json_object_object_add(o, "counters", c);
+	json_object_object_add(o, "rates", jrates(p));
+	if (p->have_nd) {
+		c = json_object_new_object();
+		json_object_object_add(c, "rx_bytes", json_object_new_uint64(p->nd_rx.total));
+		json_object_object_add(c, "tx_bytes", json_object_new_uint64(p->nd_tx.total));
+		json_object_object_add(c, "rx_bytes_rate", jrate(&p->nd_rx_rate));
+		json_object_object_add(c, "tx_bytes_rate", jrate(&p->nd_tx_rate));
+		json_object_object_add(o, "netdev_stats", c);
+	}
+	if (p->pfc_read) {
+		pfc = json_object_new_array();
+		for (k = 0; k < MODEL_PRIOS; k++) {
+			if (!p->prio_read[k])
+				continue;
+			pr = json_object_new_object();
+			json_object_object_add(pr, "priority", json_object_new_int(k));
+			json_object_object_add(pr, "enabled",
+					       json_object_new_boolean((p->pfc_enabled_mask >> k) & 1));
+			json_object_object_add(pr, "pause_tx", json_object_new_uint64(p->pause_tx[k].total));
+			json_object_object_add(pr, "pause_rx", json_object_new_uint64(p->pause_rx[k].total));
+			json_object_object_add(pr, "storm", json_object_new_boolean(p->storm[k]));
+			json_object_object_add(pr, "storms", json_object_new_uint64(p->storms[k].total));
+			json_object_object_add(pr, "pause_tx_rate", jrate(&p->pause_tx_rate[k]));
+			json_object_object_add(pr, "pause_rx_rate", jrate(&p->pause_rx_rate[k]));
+			json_object_array_add(pfc, pr);
+		}
+		json_object_object_add(o, "pfc", pfc);
+	}
+	return o;
+}
+
+struct json_object *render_snapshot(const struct model *m)
+{
+	struct json_object *o = json_object_new_object(), *a, *q;
+	unsigned int i;
+
+	json_object_object_add(o, "version", jstr(FABTEL_VERSION));
+	json_object_object_add(o, "sample_time", jtime(m->sample_ns));
+	json_object_object_add(o, "samples", json_object_new_uint64(m->samples));
+	json_object_object_add(o, "interval_ms", json_object_new_int64(m->opts.interval_ms));
+	json_object_object_add(o, "sources", jsources(m));
+	a = json_object_new_array();
+	for (i = 0; i < MODEL_MAX_PORTS; i++)
+		if (m->ports[i].present)
+			json_object_array_add(a, jport(&m->ports[i]));
+	json_object_object_add(o, "ports", a);
+	a = json_object_new_array();
+	for (i = 0; i < MODEL_MAX_QPS; i++) {
+		const struct model_qp *p = &m->qps[i];
+
+		if (!p->present)
+			continue;
+		q = json_object_new_object();
+		json_object_object_add(q, "device", jstr(p->device));
+		json_object_object_add(q, "port", json_object_new_int64(p->port));
+		json_object_object_add(q, "qpn", json_object_new_int64(p->qpn));
+		json_object_object_add(q, "dest_qpn", json_object_new_int64(p->rqpn));
+		json_object_object_add(q, "pid", json_object_new_int64(p->pid));
+		json_object_object_add(q, "comm", jstr(p->comm));
+		json_object_object_add(q, "state", json_object_new_int(p->state));
+		json_object_object_add(q, "job_id", p->job >= 0 ? jstr(m->jobs[p->job].id.id) : NULL);
+		json_object_array_add(a, q);
+	}
+	json_object_object_add(o, "qps", a);
+	return o;
+}
+
+static struct json_object *jreason(const struct health_reason *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "reason", jstr(r->reason));
+	json_object_object_add(o, "severity", jstr(r->severity));
+	json_object_object_add(o, "device", jstr(r->device));
+	json_object_object_add(o, "port", json_object_new_int64(r->port));
+	json_object_object_add(o, "at", jtime(r->at_ns));
+	json_object_object_add(o, "count", json_object_new_uint64(r->count));
+	json_object_object_add(o, "shared", json_object_new_boolean(r->shared));
+	return o;
+}
+
+struct json_object *render_jobs(const struct model *m)
+{
+	struct json_object *o = json_object_new_object(), *jobs = json_object_new_array();
+	struct json_object *j, *a, *p, *ev;
+	const struct model_port *mp;
+	unsigned int i, k, s;
+
+	json_object_object_add(o, "sample_time", jtime(m->sample_ns));
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		const struct model_job *jb = &m->jobs[i];
+		const struct health_result *r = &jb->result;
+
+		if (!jb->present)
+			continue;
+		j = json_object_new_object();
+		json_object_object_add(j, "job_id", jstr(jb->id.id));
+		json_object_object_add(j, "kind", jstr(job_kind_name(jb->id.kind)));
+		json_object_object_add(j, "verdict", jstr(health_verdict_name(r->verdict)));
+		a = json_object_new_array();
+		for (k = 0; k < r->nr_reasons; k++)
+			json_object_array_add(a, jreason(&r->reasons[k]));
+		json_object_object_add(j, "reasons", a);
+		json_object_object_add(j, "culprit", r->culprit >= 0 ?
+				       jreason(&r->reasons[r->culprit]) : NULL);
+		json_object_object_add(j, "qps", json_object_new_int64(jb->nr_qps));
+		json_object_object_add(j, "first_seen", jtime(jb->first_ns));
+		a = json_object_new_array();
+		for (k = 0; k < jb->nr_ports; k++) {
+			p = json_object_new_object();
+			json_object_object_add(p, "device", jstr(jb->ports[k].device));
+			json_object_object_add(p, "port", json_object_new_int64(jb->ports[k].port));
+			json_object_object_add(p, "netdev", jstr(jb->ports[k].netdev));
+			json_object_object_add(p, "shared", json_object_new_boolean(jb->ports[k].shared));
+			json_object_object_add(p, "link_flaps",
+					       json_object_new_uint64(jb->ports[k].flaps));
+			ev = json_object_new_object();
+			for (s = 0; s <= HS_QP_ERROR; s++)
+				json_object_object_add(ev, model_event_kind(s),
+						       json_object_new_uint64(jb->ports[k].events[s]));
+			json_object_object_add(p, "qp_events", ev);
+			mp = model_find_port(m, jb->ports[k].device, jb->ports[k].port);
+			json_object_object_add(p, "rates", mp ? jrates(mp) : NULL);
+			json_object_array_add(a, p);
+		}
+		json_object_object_add(j, "ports", a);
+		json_object_array_add(jobs, j);
+	}
+	json_object_object_add(o, "jobs", jobs);
+	return o;
+}
+
+struct json_object *render_events(const struct model *m, uint64_t since)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array(), *e;
+	const struct model_event *ev;
+	uint64_t seq, first;
+
+	json_object_object_add(o, "sample_time", jtime(m->sample_ns));
+	/* which log the numbers belong to: a restarted fabteld starts a new one */
+	json_object_object_add(o, "log_started", jtime(m->started_ns));
+	json_object_object_add(o, "next_seq", json_object_new_uint64(m->next_event_seq ?
+								      m->next_event_seq : 1));
+	first = m->next_event_seq > MODEL_MAX_EVENTS ? m->next_event_seq - MODEL_MAX_EVENTS : 1;
+	if (since + 1 > first)
+		first = since + 1;
+	for (seq = first; (ev = model_event_get(m, seq)); seq++) {
+		e = json_object_new_object();
+		json_object_object_add(e, "seq", json_object_new_uint64(ev->seq));
+		json_object_object_add(e, "time", jtime(ev->at_ns));
+		json_object_object_add(e, "kind", jstr(model_event_name(ev->kind)));
+		json_object_object_add(e, "device", jstr(ev->device));
+		json_object_object_add(e, "port", json_object_new_int64(ev->port));
+		if (ev->priority >= 0)
+			json_object_object_add(e, "priority", json_object_new_int(ev->priority));
+		if (ev->qpn >= 0)
+			json_object_object_add(e, "qpn", json_object_new_int64(ev->qpn));
+		json_object_object_add(e, "job_id", ev->job_id[0] ? jstr(ev->job_id) : NULL);
+		json_object_object_add(e, "count", json_object_new_uint64(ev->count));
+		json_object_array_add(a, e);
+	}
+	json_object_object_add(o, "events", a);
+	/* how many the caller missed because the ring moved on */
+	json_object_object_add(o, "lost", json_object_new_uint64(first > since + 1 ?
+								   first - since - 1 : 0));
+	return o;
+}

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * render_metrics.c - the model as Prometheus text (see render.h,
+ * Documentation/metrics.rst).  Every family is written whole (its samples
+ * together), in a fixed order.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "render.h"
+#include "schema.h"
+
+#ifndef FABTEL_VERSION
+#define FABTEL_VERSION "0.0.0"
+#endif
+
+/* labels of a port: device, port, netdev (+ one extra pair, or none) */
+struct port_labels {
+	char port[16];
+	struct expo_label l[6];
+};
+
+static const struct expo_label *port_labels(struct port_labels *pl, const struct model_port *p,
+					    const char *extra, const char *extra_value)
+{
+	snprintf(pl->port, sizeof(pl->port), "%u", p->port);
+	pl->l[0] = (struct expo_label){ "device", p->device };
+	pl->l[1] = (struct expo_label){ "port", pl->port };
+	pl->l[2] = (struct expo_label){ "netdev", p->netdev };
+	pl->l[3] = (struct expo_label){ extra, extra_value };
+	pl->l[4] = (struct expo_label){ NULL, NULL };
+	return pl->l;
+}
+
+static void ports_family(const struct model *m, struct expo *e, const char *name,
+			 const char *type, const char *help,
+			 bool (*get)(const struct model_port *, uint64_t *))
+{
+	struct port_labels pl;
+	uint64_t v;
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		const struct model_port *p = &m->ports[i];
+
+		if (!p->present || !get(p, &v))
+			continue;
+		if (!any)
+			expo_family(e, name, type, help);
+		any = true;
+		expo_u64(e, name, port_labels(&pl, p, NULL, NULL), v);
+	}
+}
+
+static bool get_up(const struct model_port *p, uint64_t *v)
+{
+	*v = !strcmp(p->state, "ACTIVE");
+	return p->state[0];
+}
+
+static bool get_carrier(const struct model_port *p, uint64_t *v)
+{
+	*v = p->carrier > 0;
+	return p->carrier >= 0;
+}
+
+static bool get_flaps(const struct model_port *p, uint64_t *v)
+{
+	*v = p->flaps.total;
+	return p->have_flaps;
+}
+
+static bool get_bursts(const struct model_port *p, uint64_t *v)
+{
+	*v = p->bursts.total;
+	return p->have_bursts;
+}
+
+/* the per-QP BPF maps fabteld reads, in the order of its [2] counters */
+static const char *const bpf_qp_maps[2] = { "rxe_qp_counts", "wire_qps" };
+
+/* A counter family of two series told apart by one label. */
+static void counter_pair(struct expo *e, const char *name, const char *help, const char *label,
+			 const char *const value[2], const uint64_t v[2])
+{
+	struct expo_label l[2] = { { label, NULL }, { NULL, NULL } };
+	unsigned int i;
+
+	expo_family(e, name, "counter", help);
+	for (i = 0; i < 2; i++) {
+		l[0].value = value[i];
+		expo_u64(e, name, l, v[i]);
+	}
+}
+
+static void counter_families(const struct model *m, struct expo *e)
+{
+	char name[96], help[160];
+	struct port_labels pl;
+	unsigned int c, i;
+	bool any;
+
+	for (c = 0; c < FABTEL_NR_COUNTERS; c++) {
+		any = false;
+		snprintf(name, sizeof(name), "fabtel_port_%s_total", schema_ctr_name(c));
+		snprintf(help, sizeof(help),
+			 "Normalized RoCE counter %s (Documentation/counters.rst); absent when the NIC has no source for it.",
+			 schema_ctr_name(c));
+		for (i = 0; i < MODEL_MAX_PORTS; i++) {
+			const struct model_port *p = &m->ports[i];
+
+			if (!p->present || !p->have[c])
+				continue;
+			if (!any)
+				expo_family(e, name, "counter", help);
+			any = true;
+			expo_u64(e, name, port_labels(&pl, p, NULL, NULL), p->ctr[c].total);
+		}
+	}
+}
+
+enum prio_field { PF_ENABLED, PF_TX, PF_RX, PF_STORM, PF_STORMS };
+
+static void prio_family(const struct model *m, struct expo *e, const char *name,
+			const char *type, const char *help, enum prio_field f)
+{
+	struct port_labels pl;
+	char prio[4];
+	unsigned int i, k;
+	uint64_t v;
+	bool any = false;
+
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		const struct model_port *p = &m->ports[i];
+
+		if (!p->present)
+			continue;
+		for (k = 0; k < MODEL_PRIOS; k++) {
+			if (f == PF_ENABLED ? !p->pfc_read : !p->prio_read[k])
+				continue;
+			switch (f) {
+			case PF_ENABLED:
+				v = (p->pfc_enabled_mask >> k) & 1;
+				break;
+			case PF_TX:
+				v = p->pause_tx[k].total;
+				break;
+			case PF_RX:
+				v = p->pause_rx[k].total;
+				break;
+			case PF_STORM:
+				v = p->storm[k];
+				break;
+			default:
+				v = p->storms[k].total;
+				break;
+			}
+			if (!any)
+				expo_family(e, name, type, help);
+			any = true;
+			snprintf(prio, sizeof(prio), "%u", k);
+			expo_u64(e, name, port_labels(&pl, p, "priority", prio), v);
+		}
+	}
+}
+
+/* one gauge per present job, labelled job_id only */
+static void job_gauge(const struct model *m, struct expo *e, const char *name, const char *help,
+		      uint64_t (*get)(const struct model_job *))
+{
+	struct expo_label l[2] = { { "job_id", NULL }, { NULL, NULL } };
+	unsigned int i;
+
+	expo_family(e, name, "gauge", help);
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		if (!m->jobs[i].present)
+			continue;
+		l[0].value = m->jobs[i].id.id;
+		expo_u64(e, name, l, get(&m->jobs[i]));
+	}
+}
+
+static uint64_t get_verdict(const struct model_job *j)
+{
+	return j->result.verdict;
+}
+
+static uint64_t get_qps(const struct model_job *j)
+{
+	return j->nr_qps;
+}
+
+static void job_families(const struct model *m, struct expo *e)
+{
+	struct expo_label l[8];
+	char port[16];
+	unsigned int i, k, s;
+	bool any;
+
+	expo_family(e, "fabtel_job_info", "gauge",
+		    "A job with QPs on this host (or that had some within job_linger_s); kind: slurm, k8s, config.");
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		if (!m->jobs[i].present)
+			continue;
+		l[0] = (struct expo_label){ "job_id", m->jobs[i].id.id };
+		l[1] = (struct expo_label){ "kind", job_kind_name(m->jobs[i].id.kind) };
+		l[2] = (struct expo_label){ NULL, NULL };
+		expo_u64(e, "fabtel_job_info", l, 1);
+	}
+	job_gauge(m, e, "fabtel_job_verdict",
+		  "The job's fabric verdict on this host: 0 healthy, 1 degraded, 2 failing (reasons: /api/v1/jobs).",
+		  get_verdict);
+	job_gauge(m, e, "fabtel_job_qps", "The job's live QPs on this host.", get_qps);
+	any = false;
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		const struct model_job *j = &m->jobs[i];
+
+		for (k = 0; j->present && k < j->nr_ports; k++) {
+			if (!any)
+				expo_family(e, "fabtel_job_port", "gauge",
+					    "A port the job's QPs use; shared=\"1\" when other jobs use it too.");
+			any = true;
+			snprintf(port, sizeof(port), "%u", j->ports[k].port);
+			l[0] = (struct expo_label){ "job_id", j->id.id };
+			l[1] = (struct expo_label){ "device", j->ports[k].device };
+			l[2] = (struct expo_label){ "port", port };
+			l[3] = (struct expo_label){ "netdev", j->ports[k].netdev };
+			l[4] = (struct expo_label){ "shared", j->ports[k].shared ? "1" : "0" };
+			l[5] = (struct expo_label){ NULL, NULL };
+			expo_u64(e, "fabtel_job_port", l, 1);
+		}
+	}
+	any = false;
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		const struct model_job *j = &m->jobs[i];
+
+		for (k = 0; j->present && k < j->nr_ports; k++) {
+			for (s = 0; s <= HS_QP_ERROR; s++) {
+				if (!any)
+					expo_family(e, "fabtel_job_qp_events_total", "counter",
+						    "Events on the job's own QPs (BPF rxe program; QP errors from RDMA netlink), by port and kind.");
+				any = true;
+				snprintf(port, sizeof(port), "%u", j->ports[k].port);
+				l[0] = (struct expo_label){ "job_id", j->id.id };
+				l[1] = (struct expo_label){ "device", j->ports[k].device };
+				l[2] = (struct expo_label){ "port", port };
+				l[3] = (struct expo_label){ "kind", model_event_kind(s) };
+				l[4] = (struct expo_label){ NULL, NULL };
+				expo_u64(e, "fabtel_job_qp_events_total", l, j->ports[k].events[s]);
+			}
+		}
+	}
+	any = false;
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		const struct model_job *j = &m->jobs[i];
+
+		for (k = 0; j->present && k < j->nr_ports; k++) {
+			if (!any)
+				expo_family(e, "fabtel_job_link_flaps_total", "counter",
+					    "Link flaps on the job's ports while it ran here.");
+			any = true;
+			snprintf(port, sizeof(port), "%u", j->ports[k].port);
+			l[0] = (struct expo_label){ "job_id", j->id.id };
+			l[1] = (struct expo_label){ "device", j->ports[k].device };
+			l[2] = (struct expo_label){ "port", port };
+			l[3] = (struct expo_label){ NULL, NULL };
+			expo_u64(e, "fabtel_job_link_flaps_total", l, j->ports[k].flaps);
+		}
+	}
+}
+
+/* fabteld itself: version, sources, passes, what it dropped or failed to read */
+static void self_families(const struct model *m, struct expo *e)
+{
+	struct expo_label l[2] = { { "version", FABTEL_VERSION }, { NULL, NULL } };
+	unsigned int i;
+
+	expo_family(e, "fabtel_build_info", "gauge", "fabteld's version.");
+	expo_u64(e, "fabtel_build_info", l, 1);
+
+	expo_family(e, "fabtel_source_up", "gauge",
+		    "1 if the source works, 0 if it is unavailable (why: /api/v1/snapshot). Sources on standby are not listed.");
+	for (i = 0; i < SRC_NR; i++) {
+		if (m->src[i] == SRC_STATE_STANDBY)
+			continue;
+		l[0] = (struct expo_label){ "source", model_source_name(i) };
+		expo_u64(e, "fabtel_source_up", l, m->src[i] == SRC_STATE_UP);
+	}
+	expo_family(e, "fabtel_samples_total", "counter", "Collection passes over all sources.");
+	expo_u64(e, "fabtel_samples_total", NULL, m->samples);
+	expo_family(e, "fabtel_sample_duration_seconds", "gauge",
+		    "How long the last collection pass took.");
+	expo_double(e, "fabtel_sample_duration_seconds", NULL, m->sample_seconds);
+	expo_family(e, "fabtel_sample_timestamp_seconds", "gauge",
+		    "When the last collection pass ended (Unix time); the data below is that old.");
+	expo_double(e, "fabtel_sample_timestamp_seconds", NULL, (double)m->sample_ns / 1e9);
+	counter_pair(e, "fabtel_dropped_total",
+		     "QPs or jobs fabteld could not track (its tables were full).", "what",
+		     (const char *const[2]){ "qps", "jobs" },
+		     (const uint64_t[2]){ m->qps_dropped, m->jobs_dropped });
+	counter_pair(e, "fabtel_bpf_stale_entries_removed_total",
+		     "BPF map entries of QPs that are gone, deleted by fabteld.", "map",
+		     bpf_qp_maps, m->bpf_pruned);
+	counter_pair(e, "fabtel_bpf_map_read_errors_total",
+		     "Passes whose walk of a per-QP BPF map failed (that pass's per-QP counts are partial).",
+		     "map", bpf_qp_maps, m->bpf_read_errors);
+}
+
+static void port_info_family(const struct model *m, struct expo *e)
+{
+	struct port_labels pl;
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		const struct model_port *p = &m->ports[i];
+
+		if (!p->present)
+			continue;
+		if (!any)
+			expo_family(e, "fabtel_port_info", "gauge",
+				    "An RDMA port with an Ethernet link layer (RoCE).");
+		any = true;
+		expo_u64(e, "fabtel_port_info", port_labels(&pl, p, "driver", p->driver), 1);
+	}
+}
+
+void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
+{
+	struct timespec ts;
+
+	self_families(m, e);
+	port_info_family(m, e);
+	ports_family(m, e, "fabtel_port_up", "gauge", "1 if the IB port state is ACTIVE.", get_up);
+	ports_family(m, e, "fabtel_port_carrier", "gauge", "The netdev's carrier (1 up).",
+		     get_carrier);
+	ports_family(m, e, "fabtel_link_flaps_total", "counter",
+		     "Carrier flaps (down then up), including ones linkwatch coalesced.", get_flaps);
+	ports_family(m, e, "fabtel_port_error_bursts_total", "counter",
+		     "Error-burst events fabtel.ko recorded (/sys/kernel/fabtel/.../events).",
+		     get_bursts);
+	counter_families(m, e);
+	prio_family(m, e, "fabtel_pfc_enabled", "gauge", "PFC enabled on the priority (DCB).",
+		    PF_ENABLED);
+	prio_family(m, e, "fabtel_pfc_pause_tx_total", "counter", "PFC pause frames sent.", PF_TX);
+	prio_family(m, e, "fabtel_pfc_pause_rx_total", "counter", "PFC pause frames received.",
+		    PF_RX);
+	prio_family(m, e, "fabtel_pfc_storm", "gauge", "1 while a pause storm is in progress.",
+		    PF_STORM);
+	prio_family(m, e, "fabtel_pfc_storms_total", "counter", "Pause storms seen.", PF_STORMS);
+	job_families(m, e);
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	expo_family(e, "fabtel_scrape_duration_seconds", "gauge",
+		    "How long building this response took (from memory: sources are never read during a scrape).");
+	expo_double(e, "fabtel_scrape_duration_seconds", NULL,
+		    ((double)ts.tv_sec * 1e9 + (double)ts.tv_nsec - (double)start_ns) / 1e9);
+}

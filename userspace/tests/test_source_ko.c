@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_source_ko - the fabtel.ko source's snapshot parser (source.h) over
+ * the example snapshot in Documentation/ABI/testing/sysfs-kernel-fabtel
+ * (text read from fabtel.ko in the lab), checked line by line against the
+ * text itself; then the ways a snapshot can be wrong.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "schema.h"
+#include "source.h"
+
+#define EXAMPLE_MARK	"Example, read from fabtel.ko"
+
+static char example[16384];
+
+/* The example's lines, indentation removed, "fabtel-snapshot 1" to "end". */
+static int load_example(void **state)
+{
+	const char *repo = getenv("REPO") ? getenv("REPO") : ".";
+	char path[4096], line[1024], *s;
+	size_t len = 0;
+	int in = 0;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/Documentation/ABI/testing/sysfs-kernel-fabtel", repo);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		for (s = line; *s == ' ' || *s == '\t'; s++)
+			;
+		if (!in && strstr(s, EXAMPLE_MARK))
+			in = 1;
+		else if (in == 1 && !strcmp(s, "fabtel-snapshot 1\n"))
+			in = 2;
+		if (in == 2 && len + strlen(s) < sizeof(example)) {
+			memcpy(example + len, s, strlen(s) + 1);
+			len += strlen(s);
+		}
+		if (in == 2 && !strcmp(s, "end\n"))
+			break;
+	}
+	fclose(f);
+	return len && strstr(example, "\nend\n") ? 0 : -1;
+}
+
+static int parse(const char *text, struct raw_port *p)
+{
+	static char copy[sizeof(example)];
+
+	snprintf(copy, sizeof(copy), "%s", text);
+	memset(p, 0, sizeof(*p));
+	return ko_parse_snapshot(copy, p);
+}
+
+/* Every value line of the example, found in the parsed port. */
+static void example_whole(void **state)
+{
+	char *save = NULL, *line, copy[sizeof(example)], name[64], val[32];
+	unsigned long long v[6];
+	unsigned int prio, counters = 0, prios = 0;
+	struct raw_port p;
+	int c;
+
+	(void)state;
+	assert_int_equal(parse(example, &p), 0);
+	snprintf(copy, sizeof(copy), "%s", example);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "counter %63s %31s", name, val) == 2) {
+			c = schema_ctr_find(name);
+			assert_true(c >= 0);
+			assert_int_equal(p.have[c], strcmp(val, "-") != 0);
+			if (p.have[c])
+				assert_int_equal(p.ctr[c], strtoull(val, NULL, 10));
+			counters++;
+		} else if (sscanf(line, "pfc_prio %u %llu %llu %llu %llu %llu %llu", &prio, &v[0],
+				  &v[1], &v[2], &v[3], &v[4], &v[5]) == 7) {
+			assert_true(p.prio_read[prio]);
+			assert_int_equal(p.pause_tx[prio], v[1]);
+			assert_int_equal(p.pause_rx[prio], v[2]);
+			assert_int_equal(p.storm[prio], v[3] != 0);
+			assert_int_equal(p.storms[prio], v[4]);
+			prios++;
+		} else if (sscanf(line, "device %63s", name) == 1) {
+			assert_string_equal(p.device, name);
+		} else if (sscanf(line, "link_flaps %llu", &v[0]) == 1) {
+			assert_true(p.have_flaps);
+			assert_int_equal(p.flaps, v[0]);
+		} else if (sscanf(line, "events_seq %llu", &v[0]) == 1) {
+			assert_true(p.have_bursts);
+			assert_int_equal(p.bursts, v[0]);
+		} else if (sscanf(line, "netdev %31s", name) == 1) {
+			assert_string_equal(p.netdev, strcmp(name, "-") ? name : "");
+		}
+	}
+	assert_true(counters > 0);
+	assert_true(prios == 8 || prios == 0);
+	assert_int_not_equal(p.port, 0);
+}
+
+/* What the snapshot is not: another version, cut before its end. */
+static void not_a_snapshot(void **state)
+{
+	char text[sizeof(example)], *end;
+	struct raw_port p;
+
+	(void)state;
+	assert_int_equal(parse("", &p), -EPROTO);
+	snprintf(text, sizeof(text), "fabtel-snapshot 2%s", strchr(example, '\n'));
+	assert_int_equal(parse(text, &p), -EPROTO);
+	snprintf(text, sizeof(text), "%s", example);
+	end = strstr(text, "\nend\n");
+	end[1] = '\0';
+	assert_int_equal(parse(text, &p), -EPROTO);
+	/* a page that ran out is still a snapshot: its lines are whole */
+	snprintf(end + 1, sizeof(text) - (size_t)(end + 1 - text), "truncated\n");
+	assert_int_equal(parse(text, &p), 0);
+	/* device and port are what the port is: without them, no port */
+	assert_int_equal(parse("fabtel-snapshot 1\nport 1\nend\n", &p), -EPROTO);
+	assert_int_equal(parse("fabtel-snapshot 1\ndevice x\nend\n", &p), -EPROTO);
+}
+
+static void absent_and_unknown(void **state)
+{
+	struct raw_port p;
+
+	(void)state;
+	assert_int_equal(parse("fabtel-snapshot 1\ndevice mlx5_0\nport 1\nnetdev -\n"
+			       "counter out_of_sequence -\ncounter no_such_counter 5\n"
+			       "a_key_of_tomorrow 1 2 3\nlink_carrier -\n"
+			       "pfc_prio 9 1 2 3 0 0 0\nend\n", &p), 0);
+	assert_string_equal(p.netdev, "");
+	assert_false(p.have[FABTEL_OUT_OF_SEQUENCE]);
+	assert_int_equal(p.carrier, -1);
+	assert_false(p.have_flaps);
+	assert_false(p.pfc_read);
+	for (int i = 0; i < MODEL_PRIOS; i++)
+		assert_false(p.prio_read[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(example_whole),
+		cmocka_unit_test(not_a_snapshot),
+		cmocka_unit_test(absent_and_unknown),
+	};
+
+	return cmocka_run_group_tests(tests, load_example, NULL);
+}
