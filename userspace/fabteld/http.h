@@ -6,7 +6,7 @@
 #ifndef FABTELD_HTTP_H
 #define FABTELD_HTTP_H
 
-#include "collect.h"
+#include "model.h"
 #include "config.h"
 
 struct http;

@@ -7,7 +7,7 @@
 #ifndef FABTELD_RENDER_H
 #define FABTELD_RENDER_H
 
-#include "collect.h"
+#include "model.h"
 #include "expo.h"
 
 struct json_object;

@@ -7,6 +7,7 @@
  * stale.  Every line is cut to the width (cells are ASCII; the bottom right
  * corner is never written), so a narrow or resized terminal never wraps.
  * Drawing only reads the newest frame the fetcher thread published.
+ * The keys are ui_keys.c's.
  */
 #include <curses.h>
 #include <math.h>
@@ -16,39 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "panes.h"
-#include "ui.h"
-
-#define FILTER_LEN	64
-#define IDLE_REDRAW_S	0.5
-
-enum { CP_GOOD = 1, CP_WARN, CP_BAD, CP_HEAD, CP_FOCUS };
-
-#define NOTICE_S	8	/* how long a trace export's outcome stays shown */
-
-struct pane {
-	int sort_col;
-	bool reverse;
-	char filter[FILTER_LEN];
-	unsigned int cursor, top;
-	char sel[TABLE_ID_LEN];		/* the cursor row's first cell: it follows the row */
-	unsigned int w[TABLE_MAX_COLS];	/* the last layout */
-	bool sorted;			/* sort_col set from the table's default */
-};
-
-struct ui {
-	struct feed *feed;
-	struct frame *fr;		/* shown; a reference */
-	struct feed_status st;
-	bool paused, help, editing, detail, gone, colors;
-	char job[TABLE_ID_LEN];		/* detail: whose */
-	struct table dtab[DTAB_NR];
-	bool have_dtab;
-	struct pane main[TAB_NR], det[DTAB_NR];
-	int focus_main, focus_det;
-	unsigned int *idx;		/* a pane's visible rows, scratch */
-	unsigned int idx_cap;
-};
+#include "ui_int.h"
 
 static volatile sig_atomic_t quit_signal;
 
@@ -60,24 +29,24 @@ static void on_quit(int sig)
 
 /* ---- which tables are on screen ---------------------------------------------- */
 
-static unsigned int nr_panes(const struct ui *u)
+unsigned int nr_panes(const struct ui *u)
 {
 	return u->detail ? DTAB_NR : TAB_NR;
 }
 
-static struct table *pane_table(struct ui *u, unsigned int i)
+struct table *pane_table(struct ui *u, unsigned int i)
 {
 	if (u->detail)
 		return u->have_dtab ? &u->dtab[i] : NULL;
 	return u->fr ? &u->fr->tab[i] : NULL;
 }
 
-static struct pane *pane_of(struct ui *u, unsigned int i)
+struct pane *pane_of(struct ui *u, unsigned int i)
 {
 	return u->detail ? &u->det[i] : &u->main[i];
 }
 
-static int *focus(struct ui *u)
+int *focus(struct ui *u)
 {
 	return u->detail ? &u->focus_det : &u->focus_main;
 }
@@ -91,7 +60,7 @@ static const char *pane_name(const struct ui *u, unsigned int i)
 }
 
 /* The pane's rows in display order into u->idx; how many. */
-static unsigned int pane_view(struct ui *u, unsigned int i)
+unsigned int pane_view(struct ui *u, unsigned int i)
 {
 	struct table *t = pane_table(u, i);
 	struct pane *p = pane_of(u, i);
@@ -113,7 +82,7 @@ static unsigned int pane_view(struct ui *u, unsigned int i)
 	return table_view(t, p->sort_col, p->reverse, p->filter, u->idx);
 }
 
-static void rebuild_detail(struct ui *u)
+void rebuild_detail(struct ui *u)
 {
 	struct table fresh[DTAB_NR];
 
@@ -465,182 +434,6 @@ static void draw(struct ui *u)
 	refresh();
 }
 
-/* ---- keys ----------------------------------------------------------------------- */
-
-static void move_cursor(struct ui *u, int delta)
-{
-	struct pane *p = pane_of(u, (unsigned int)*focus(u));
-	unsigned int n = pane_view(u, (unsigned int)*focus(u));
-	long c = (long)p->cursor + delta;
-
-	if (c < 0)
-		c = 0;
-	if (n && c >= (long)n)
-		c = n - 1;
-	p->cursor = (unsigned int)c;
-	p->sel[0] = '\0';		/* moved on purpose: stop following the row */
-	if (n) {
-		struct table *t = pane_table(u, (unsigned int)*focus(u));
-
-		snprintf(p->sel, sizeof(p->sel), "%s", t->row[u->idx[p->cursor]].cell[0]);
-	}
-}
-
-static void next_sort(struct ui *u)
-{
-	struct pane *p = pane_of(u, (unsigned int)*focus(u));
-	struct table *t = pane_table(u, (unsigned int)*focus(u));
-	unsigned int k, c = 0;
-
-	if (!t)
-		return;
-	/* the next column that is on screen */
-	for (k = 1; k <= t->ncols; k++) {
-		c = ((unsigned int)p->sort_col + k) % t->ncols;
-		if (p->w[c])
-			break;
-	}
-	p->sort_col = (int)c;
-	p->reverse = false;
-}
-
-static void open_detail(struct ui *u)
-{
-	struct pane *p = &u->main[TAB_JOBS];
-	struct table *t = pane_table(u, TAB_JOBS);
-	unsigned int n = pane_view(u, TAB_JOBS);
-
-	if (u->detail || u->focus_main != TAB_JOBS || !t || !n || p->cursor >= n)
-		return;
-	snprintf(u->job, sizeof(u->job), "%s", t->row[u->idx[p->cursor]].id);
-	memset(u->det, 0, sizeof(u->det));
-	u->focus_det = DTAB_QPS;
-	u->detail = true;
-	rebuild_detail(u);
-	if (!u->have_dtab)
-		u->detail = false;
-}
-
-/* t: save the job's trace (the one open, else the one under the cursor) */
-static void save_trace(struct ui *u)
-{
-	struct pane *p = &u->main[TAB_JOBS];
-	struct table *t = pane_table(u, TAB_JOBS);
-	unsigned int n = pane_view(u, TAB_JOBS);
-
-	if (u->detail)
-		feed_request_trace(u->feed, u->job);
-	else if (u->focus_main == TAB_JOBS && t && n && p->cursor < n)
-		feed_request_trace(u->feed, t->row[u->idx[p->cursor]].id);
-}
-
-static void close_detail(struct ui *u)
-{
-	if (u->have_dtab)
-		frame_detail_free(u->dtab);
-	u->have_dtab = false;
-	u->detail = false;
-}
-
-static void edit_key(struct ui *u, int ch)
-{
-	struct pane *p = pane_of(u, (unsigned int)*focus(u));
-	size_t n = strlen(p->filter);
-
-	if (ch == 27) {
-		p->filter[0] = '\0';
-		u->editing = false;
-	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		u->editing = false;
-	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-		if (n)
-			p->filter[n - 1] = '\0';
-	} else if (ch >= 0x20 && ch < 0x7f && n + 1 < sizeof(p->filter)) {
-		p->filter[n] = (char)ch;
-		p->filter[n + 1] = '\0';
-	}
-	p->cursor = p->top = 0;
-	p->sel[0] = '\0';
-}
-
-/* false: quit */
-static bool key(struct ui *u, int ch)
-{
-	struct pane *p = pane_of(u, (unsigned int)*focus(u));
-	int page = LINES > 8 ? LINES / 3 : 1;
-
-	if (u->editing) {
-		edit_key(u, ch);
-		return true;
-	}
-	if (ch == 'q' || ch == 'Q')
-		return false;
-	if (u->help) {
-		u->help = false;
-		return true;
-	}
-	switch (ch) {
-	case 'h': case '?': case KEY_F(1):
-		u->help = true;
-		break;
-	case '\t':
-		*focus(u) = (*focus(u) + 1) % (int)nr_panes(u);
-		break;
-	case KEY_BTAB:
-		*focus(u) = (*focus(u) + (int)nr_panes(u) - 1) % (int)nr_panes(u);
-		break;
-	case KEY_UP: case 'k':
-		move_cursor(u, -1);
-		break;
-	case KEY_DOWN: case 'j':
-		move_cursor(u, 1);
-		break;
-	case KEY_PPAGE:
-		move_cursor(u, -page);
-		break;
-	case KEY_NPAGE: case ' ':
-		move_cursor(u, page);
-		break;
-	case KEY_HOME: case 'g':
-		move_cursor(u, -1000000);
-		break;
-	case KEY_END: case 'G':
-		move_cursor(u, 1000000);
-		break;
-	case 's':
-		next_sort(u);
-		break;
-	case 'S':
-		p->reverse = !p->reverse;
-		break;
-	case '/':
-		u->editing = true;
-		p->filter[0] = '\0';
-		break;
-	case 'p':
-		u->paused = !u->paused;
-		break;
-	case '\n': case '\r': case KEY_ENTER:
-		open_detail(u);
-		break;
-	case 't':
-		save_trace(u);
-		break;
-	case 12:	/* Ctrl-L: something else wrote on the terminal */
-		clearok(curscr, TRUE);
-		break;
-	case 27: case KEY_BACKSPACE: case KEY_LEFT: case 127:
-		if (p->filter[0] && ch == 27)
-			p->filter[0] = '\0';
-		else if (u->detail)
-			close_detail(u);
-		break;
-	default:
-		break;
-	}
-	return true;
-}
-
 /* ---- the loop --------------------------------------------------------------------- */
 
 static void setup_colors(struct ui *u)
@@ -688,13 +481,13 @@ int ui_run(struct feed *feed)
 		ch = getch();
 		if (ch == ERR)
 			continue;
-		if (ch != KEY_RESIZE && !key(&u, ch))
+		if (ch != KEY_RESIZE && !ui_key(&u, ch))
 			break;
 		draw(&u);
 		last = feed_now();
 	}
 	endwin();
-	close_detail(&u);
+	ui_close_detail(&u);
 	feed_put(feed, u.fr);
 	free(u.idx);
 	return 0;
