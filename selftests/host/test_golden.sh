@@ -12,7 +12,8 @@
 #                   hw_counters) and /sys/class/net, copied from the lab,
 #                   plus an InfiniBand port that must be left out
 # Volatile values (times, durations, version, the build host's RDMA
-# netlink) are blanked by the rules in golden/volatile.sed first.
+# netlink) are blanked by the rules in golden/volatile.sed first, and the
+# fixture's path (where the tree was cloned) is written <root>.
 #
 # A difference fails the case and is printed.  After an intended change:
 #   UPDATE_GOLDEN=1 bash selftests/host/test_golden.sh   (then review git diff)
@@ -25,13 +26,21 @@ H=$REPO/selftests/host
 FIXTURES=(ko sysfs)
 WHATS=(metrics jobs snapshot)
 
-ktap_begin $((${#FIXTURES[@]} * ${#WHATS[@]} + 1))
+ktap_begin $((${#FIXTURES[@]} * ${#WHATS[@]} + 2))
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
+# the fixture's root as <root>, in JSON ("\/" for "/") and in plain text
+root_rules() { # root
+	local plain=${1//|/\\|} json
+	json=${plain//\//\\\\/}
+	printf 's|%s|<root>|g\ns|%s|<root>|g\n' "$json" "$plain"
+}
+
 output() { # fixture what
 	"$FABTELD" --set "sysfs_root=$H/fixtures/$1" --set "proc_root=$H/fixtures/$1" \
-		--set bpf=off --once "$2" 2>"$TMP/err" | sed -f "$H/golden/volatile.sed"
+		--set bpf=off --once "$2" 2>"$TMP/err" |
+		sed -f "$H/golden/volatile.sed" -f <(root_rules "$H/fixtures/$1")
 }
 
 for f in "${FIXTURES[@]}"; do
@@ -60,5 +69,19 @@ if diff -u "$TMP/a" "$TMP/b" >"$TMP/diff" && ! grep -q '[0-9]\{10\}\.[0-9]' "$TM
 	ktap_pass "two runs a second apart give the same filtered output, no time left in it"
 else
 	ktap_fail "filtered output moved between runs" "$(head -30 "$TMP/diff")"
+fi
+# the order of the ports is fabteld's, not the directory's: a copy made in
+# sorted order on tmpfs (which lists the newest entry first) reads the same
+shm=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
+(cd "$H/fixtures/ko" && find . -type d | sort | while read -r d; do mkdir -p "$shm/$d"; done &&
+	find . -type f | sort | while read -r f; do cp "$f" "$shm/$f"; done)
+"$FABTELD" --set "sysfs_root=$shm" --set bpf=off --once metrics 2>"$TMP/err" |
+	sed -f "$H/golden/volatile.sed" -f <(root_rules "$shm") >"$TMP/out"
+listed=$(ls -U "$shm/sys/kernel/fabtel" | xargs)
+rm -rf "$shm"
+if diff -u "$H/golden/ko-metrics.txt" "$TMP/out" >"$TMP/diff"; then
+	ktap_pass "ko: the same metrics from a copy whose directory lists $listed"
+else
+	ktap_fail "ko: the copy listing $listed gives other metrics" "$(head -40 "$TMP/diff")"
 fi
 ktap_end

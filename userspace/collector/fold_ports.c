@@ -110,42 +110,38 @@ static void fold_pfc(struct model *m, struct model_port *p, const struct raw_por
 	}
 }
 
-/* fabtel.ko's error-burst events: a count and an event */
+/* Update a count read from a source; how much it rose (0 at its first reading). */
+static uint64_t count_rise(struct mono *c, uint64_t v)
+{
+	uint64_t before = c->primed ? c->total : v;
+
+	mono_update(c, v);
+	return c->total > before ? c->total - before : 0;
+}
+
+/* fabtel.ko's error-burst events and the port's flaps: counts and events */
 static void fold_bursts(struct model *m, struct model_port *p, const struct raw_port *rp,
 			uint64_t now)
 {
-	struct model_event *ev;
-	uint64_t before;
+	uint64_t n;
 
 	p->have_bursts = rp->have_bursts;
-	if (rp->have_bursts) {
-		before = p->bursts.primed ? p->bursts.total : rp->bursts;
-		mono_update(&p->bursts, rp->bursts);
-		if (p->bursts.total > before) {
-			ev = model_log_event(m, EV_ERROR_BURST, p->device, p->port, now);
-			ev->count = p->bursts.total - before;
-		}
-	}
+	if (rp->have_bursts && (n = count_rise(&p->bursts, rp->bursts)))
+		model_log_event(m, EV_ERROR_BURST, p->device, p->port, now)->count = n;
 }
 
-/* the port's flaps: a count and an event, timed by BPF when it saw them */
+/* a flap is timed by the flap program when it saw it, else now */
 static void fold_flaps(struct model *m, struct model_port *p, const struct raw_port *rp,
 		       uint64_t now)
 {
-	struct model_event *ev;
-	uint64_t before;
+	uint64_t n;
 
 	p->have_flaps = rp->have_flaps;
-	if (rp->have_flaps) {
-		before = p->flaps.primed ? p->flaps.total : rp->flaps;
-		mono_update(&p->flaps, rp->flaps);
-		if (p->flaps.total > before) {
-			if (!p->last_flap_ns || p->last_flap_ns + 30 * NS_PER_S < now)
-				p->last_flap_ns = now;	/* BPF did not time it */
-			ev = model_log_event(m, EV_LINK_FLAP, p->device, p->port, p->last_flap_ns);
-			ev->count = p->flaps.total - before;
-		}
-	}
+	if (!rp->have_flaps || !(n = count_rise(&p->flaps, rp->flaps)))
+		return;
+	if (!p->last_flap_ns || p->last_flap_ns + 30 * NS_PER_S < now)
+		p->last_flap_ns = now;	/* BPF did not time it */
+	model_log_event(m, EV_LINK_FLAP, p->device, p->port, p->last_flap_ns)->count = n;
 }
 
 void fold_ports(struct model *m, const struct raw *r, uint64_t now)

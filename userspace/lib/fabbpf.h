@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fabbpf.h - load fabtel's tracing BPF programs (flap, qp, rxe) and deliver
- * their events.  Used by fabtel-trace and, later, fabteld.
+ * their events.  Used by fabtel-trace and the collector (source_bpf.c).
  *
  * A program whose kernel module is not loaded (ib_core, ib_uverbs,
  * rdma_rxe) is not loaded either: fabbpf_unavailable() says why, and the
