@@ -30,6 +30,7 @@ int collect_init(struct model *m, const struct collect_opts *o)
 	memset(m, 0, sizeof(*m));
 	pthread_mutex_init(&m->lock, NULL);
 	m->opts = *o;
+	m->ports_ko = -1;
 	m->started_ns = clock_ns(CLOCK_REALTIME);
 	for (i = 0; i < NR_SOURCES; i++)
 		if (sources[i]->open)

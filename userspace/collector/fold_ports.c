@@ -57,7 +57,32 @@ static void fold_link(struct model *m, struct model_port *p, const struct raw_po
 	}
 }
 
-static void fold_counters(struct model_port *p, const struct raw_port *rp, bool ko,
+/*
+ * One reading into a total and its rate.  wide: the source's counter is 64
+ * bits, so a fall is a reset, never a 32-bit wrap.  rebase: the source
+ * changed since the last pass, so the reading is a new baseline, not a
+ * rise.  After a reset or a rebase the rate over the interval is unknown.
+ */
+static void fold_count(struct mono *c, struct rate *r, uint64_t raw, bool wide, bool rebase,
+		       uint64_t mono)
+{
+	uint64_t resets = c->resets;
+
+	if (rebase)
+		mono_rebase(c, raw);
+	else if (wide)
+		mono_update64(c, raw);
+	else
+		mono_update(c, raw);
+	if (!r)
+		return;
+	if (rebase || c->resets != resets)
+		rate_forget(r, c->total, mono);
+	else
+		rate_update(r, c->total, mono);
+}
+
+static void fold_counters(struct model_port *p, const struct raw_port *rp, bool ko, bool rebase,
 			  uint64_t mono)
 {
 	unsigned int c;
@@ -67,18 +92,13 @@ static void fold_counters(struct model_port *p, const struct raw_port *rp, bool 
 		if (!rp->have[c])
 			continue;
 		/* fabtel.ko extends 32-bit counters itself */
-		if (ko)
-			mono_update64(&p->ctr[c], rp->ctr[c]);
-		else
-			mono_update(&p->ctr[c], rp->ctr[c]);
-		rate_update(&p->rate[c], p->ctr[c].total, mono);
+		fold_count(&p->ctr[c], &p->rate[c], rp->ctr[c], ko || rp->width[c] == 64, rebase,
+			   mono);
 	}
 	p->have_nd = rp->have_nd;
 	if (rp->have_nd) {
-		mono_update64(&p->nd_rx, rp->nd_rx_bytes);
-		mono_update64(&p->nd_tx, rp->nd_tx_bytes);
-		rate_update(&p->nd_rx_rate, p->nd_rx.total, mono);
-		rate_update(&p->nd_tx_rate, p->nd_tx.total, mono);
+		fold_count(&p->nd_rx, &p->nd_rx_rate, rp->nd_rx_bytes, true, false, mono);
+		fold_count(&p->nd_tx, &p->nd_tx_rate, rp->nd_tx_bytes, true, false, mono);
 	}
 }
 
@@ -95,11 +115,9 @@ static void fold_pfc(struct model *m, struct model_port *p, const struct raw_por
 		p->prio_read[k] = rp->prio_read[k];
 		if (!rp->prio_read[k])
 			continue;
-		mono_update(&p->pause_tx[k], rp->pause_tx[k]);
-		mono_update(&p->pause_rx[k], rp->pause_rx[k]);
-		mono_update(&p->storms[k], rp->storms[k]);
-		rate_update(&p->pause_tx_rate[k], p->pause_tx[k].total, mono);
-		rate_update(&p->pause_rx_rate[k], p->pause_rx[k].total, mono);
+		fold_count(&p->pause_tx[k], &p->pause_tx_rate[k], rp->pause_tx[k], true, false, mono);
+		fold_count(&p->pause_rx[k], &p->pause_rx_rate[k], rp->pause_rx[k], true, false, mono);
+		fold_count(&p->storms[k], NULL, rp->storms[k], true, false, mono);
 		was_storm = p->storm[k];
 		p->storm[k] = rp->storm[k];
 		if (was_storm != p->storm[k]) {
@@ -110,34 +128,40 @@ static void fold_pfc(struct model *m, struct model_port *p, const struct raw_por
 	}
 }
 
-/* Update a count read from a source; how much it rose (0 at its first reading). */
-static uint64_t count_rise(struct mono *c, uint64_t v)
+/*
+ * Update a count read from a source; how much it rose (0 at its first
+ * reading, and when its source changed: a new baseline, never a rise).
+ */
+static uint64_t count_rise(struct mono *c, uint64_t v, bool rebase)
 {
 	uint64_t before = c->primed ? c->total : v;
 
-	mono_update(c, v);
+	if (rebase)
+		mono_rebase(c, v);
+	else
+		mono_update(c, v);
 	return c->total > before ? c->total - before : 0;
 }
 
 /* fabtel.ko's error-burst events and the port's flaps: counts and events */
 static void fold_bursts(struct model *m, struct model_port *p, const struct raw_port *rp,
-			uint64_t now)
+			bool rebase, uint64_t now)
 {
 	uint64_t n;
 
 	p->have_bursts = rp->have_bursts;
-	if (rp->have_bursts && (n = count_rise(&p->bursts, rp->bursts)))
+	if (rp->have_bursts && (n = count_rise(&p->bursts, rp->bursts, rebase)))
 		model_log_event(m, EV_ERROR_BURST, p->device, p->port, now)->count = n;
 }
 
 /* a flap is timed by the flap program when it saw it, else now */
 static void fold_flaps(struct model *m, struct model_port *p, const struct raw_port *rp,
-		       uint64_t now)
+		       bool rebase, uint64_t now)
 {
 	uint64_t n;
 
 	p->have_flaps = rp->have_flaps;
-	if (!rp->have_flaps || !(n = count_rise(&p->flaps, rp->flaps)))
+	if (!rp->have_flaps || !(n = count_rise(&p->flaps, rp->flaps, rebase)))
 		return;
 	if (!p->last_flap_ns || p->last_flap_ns + 30 * NS_PER_S < now)
 		p->last_flap_ns = now;	/* BPF did not time it */
@@ -147,7 +171,15 @@ static void fold_flaps(struct model *m, struct model_port *p, const struct raw_p
 void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 {
 	bool seen[MODEL_MAX_PORTS] = { false };
+	/*
+	 * fabtel.ko loaded or unloaded since the last pass: the same ports'
+	 * counts now come from elsewhere (a flap count that includes the down
+	 * at device setup, 32-bit values): a new baseline, not a flap.
+	 */
+	bool rebase = m->ports_ko >= 0 && m->ports_ko != r->ko;
 	unsigned int i;
+
+	m->ports_ko = r->ko;
 
 	for (i = 0; i < r->nr_ports; i++) {
 		const struct raw_port *rp = &r->ports[i];
@@ -157,10 +189,10 @@ void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 			continue;
 		seen[p - m->ports] = true;
 		fold_link(m, p, rp, now);
-		fold_counters(p, rp, r->ko, r->ports_mono);
-		fold_bursts(m, p, rp, now);
+		fold_counters(p, rp, r->ko, rebase, r->ports_mono);
+		fold_bursts(m, p, rp, rebase, now);
 		fold_pfc(m, p, rp, r->ports_mono, now);
-		fold_flaps(m, p, rp, now);
+		fold_flaps(m, p, rp, rebase, now);
 	}
 	for (i = 0; i < MODEL_MAX_PORTS; i++)
 		if (m->ports[i].present && seen[i])

@@ -169,6 +169,7 @@ struct model {
 	enum src_state src[SRC_NR];
 	char why[SRC_NR][160];
 	uint64_t samples;
+	int ports_ko;			/* the last pass's ports were fabtel.ko's; -1 none yet */
 	uint64_t sample_ns;		/* CLOCK_REALTIME of the last sample */
 	double sample_seconds;		/* how long it took */
 	struct model_port ports[MODEL_MAX_PORTS];

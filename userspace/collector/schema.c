@@ -94,28 +94,64 @@ int schema_vendor_entry(unsigned int v, unsigned int i, const char **hw, unsigne
 	return (int)vendors[v].map[i].ctr;
 }
 
-static int vendor_find(const struct schema_vendor *v, const char *hw_name)
+static const struct schema_entry *vendor_find(const struct schema_vendor *v, const char *hw_name)
 {
 	unsigned int i;
 
 	for (i = 0; i < v->len; i++)
 		if (!strcmp(v->map[i].hw, hw_name))
-			return (int)v->map[i].ctr;
-	return -1;
+			return &v->map[i];
+	return NULL;
+}
+
+int schema_hw_lookup(const char *driver, const char *hw_name, unsigned int *width)
+{
+	const struct schema_entry *e, *found = NULL;
+	unsigned int v;
+
+	for (v = 0; driver && v < NR_VENDORS; v++) {
+		if (strcmp(vendors[v].name, driver))
+			continue;
+		e = vendor_find(&vendors[v], hw_name);
+		if (e)
+			*width = e->width;
+		return e ? (int)e->ctr : -1;
+	}
+	*width = 64;
+	for (v = 0; v < NR_VENDORS; v++) {
+		e = vendor_find(&vendors[v], hw_name);
+		if (!e)
+			continue;
+		if (!found)
+			found = e;
+		if (e->width < *width)
+			*width = e->width;
+	}
+	return found ? (int)found->ctr : -1;
 }
 
 int schema_hw_find(const char *driver, const char *hw_name)
 {
-	unsigned int v;
-	int c;
+	unsigned int width;
 
-	for (v = 0; driver && v < NR_VENDORS; v++)
-		if (!strcmp(vendors[v].name, driver))
-			return vendor_find(&vendors[v], hw_name);
+	return schema_hw_lookup(driver, hw_name, &width);
+}
+
+const char *schema_vendor_guess(const char *const *hw_names, unsigned int n)
+{
+	unsigned int v, i, hits, best = 0, best_v = 0;
+	bool tie = false;
+
 	for (v = 0; v < NR_VENDORS; v++) {
-		c = vendor_find(&vendors[v], hw_name);
-		if (c >= 0)
-			return c;
+		for (hits = 0, i = 0; i < n; i++)
+			hits += vendor_find(&vendors[v], hw_names[i]) != NULL;
+		if (hits > best) {
+			best = hits;
+			best_v = v;
+			tie = false;
+		} else if (hits && hits == best) {
+			tie = true;
+		}
 	}
-	return -1;
+	return best && !tie ? vendors[best_v].name : NULL;
 }

@@ -39,5 +39,16 @@ int schema_vendor_entry(unsigned int v, unsigned int i, const char **hw, unsigne
  * different counters (test_schema checks).
  */
 int schema_hw_find(const char *driver, const char *hw_name);
+/*
+ * The same, and the width in bits of the driver's counter: with no driver,
+ * 32 if any vendor's counter of that name is 32 bits wide (it may wrap).
+ */
+int schema_hw_lookup(const char *driver, const char *hw_name, unsigned int *width);
+/*
+ * The vendor whose map names the most of these driver counters, NULL if
+ * none or a tie: plain sysfs does not say which driver a device has, its
+ * hw_counters do.
+ */
+const char *schema_vendor_guess(const char *const *hw_names, unsigned int n);
 
 #endif /* FABTEL_SCHEMA_USER_H */

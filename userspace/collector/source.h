@@ -34,6 +34,7 @@ struct raw_port {
 	bool have_flaps;
 	uint64_t ctr[FABTEL_NR_COUNTERS];
 	bool have[FABTEL_NR_COUNTERS];
+	uint8_t width[FABTEL_NR_COUNTERS];	/* bits of the source's counter: 32 may wrap */
 	uint64_t bursts;
 	bool have_bursts;
 	bool pfc_read;

@@ -47,37 +47,56 @@ static void read_netdev_link(const struct collect_opts *o, struct raw_port *p)
 	}
 }
 
-struct hw_walk {
-	const char *base;
-	struct raw_port *p;
+#define HW_MAX	256	/* hw_counters files of one port looked at */
+
+struct hw_names {
+	char name[HW_MAX][64];
+	const char *ptr[HW_MAX];
+	unsigned int n;
 };
 
-static int read_hw_counter(void *ctx, const char *name)
+static int add_hw_name(void *ctx, const char *name)
 {
-	struct hw_walk *w = ctx;
-	char path[1200];
-	uint64_t v;
-	int k;
+	struct hw_names *l = ctx;
 
-	k = schema_hw_find(NULL, name);
-	if (k < 0)
-		return 0;
-	snprintf(path, sizeof(path), "%s/hw_counters/%s", w->base, name);
-	if (!fs_read_u64(path, &v)) {
-		w->p->ctr[k] = v;
-		w->p->have[k] = true;
+	if (l->n < HW_MAX && strlen(name) < sizeof(l->name[0])) {
+		snprintf(l->name[l->n], sizeof(l->name[0]), "%s", name);
+		l->ptr[l->n] = l->name[l->n];
+		l->n++;
 	}
 	return 0;
 }
 
-/* hw_counters/<name> files the schema maps, whatever the driver */
+/*
+ * hw_counters/<name> files the schema maps, with the width of the driver's
+ * counter: the vendor is the one whose map names the most of the port's
+ * files (plain sysfs does not say which driver it is), else any vendor's,
+ * taken as 32 bits wide where any vendor's is (it may wrap).
+ */
 static void read_hw_counters(const char *base, struct raw_port *p)
 {
-	struct hw_walk w = { base, p };
+	static struct hw_names l;	/* the collector thread's */
+	const char *vendor;
 	char path[1200];
+	unsigned int i, width;
+	uint64_t v;
+	int k;
 
+	l.n = 0;
 	snprintf(path, sizeof(path), "%s/hw_counters", base);
-	fs_list(path, read_hw_counter, &w);
+	fs_list(path, add_hw_name, &l);
+	vendor = schema_vendor_guess(l.ptr, l.n);
+	for (i = 0; i < l.n; i++) {
+		k = schema_hw_lookup(vendor, l.name[i], &width);
+		if (k < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/hw_counters/%s", base, l.name[i]);
+		if (!fs_read_u64(path, &v)) {
+			p->ctr[k] = v;
+			p->have[k] = true;
+			p->width[k] = (uint8_t)width;
+		}
+	}
 }
 
 int sysfs_read_port(const struct collect_opts *o, const char *base, const char *dev,

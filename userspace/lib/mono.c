@@ -45,6 +45,23 @@ uint64_t mono_update64(struct mono *m, uint64_t raw)
 	return update(m, raw, false);
 }
 
+void mono_rebase(struct mono *m, uint64_t raw)
+{
+	if (!m->primed) {
+		m->total = raw;
+		m->primed = true;
+	}
+	m->last = raw;
+}
+
+void rate_forget(struct rate *r, uint64_t total, uint64_t now_ns)
+{
+	r->prev = total;
+	r->prev_ns = now_ns;
+	r->primed = true;
+	r->valid = false;
+}
+
 void rate_update(struct rate *r, uint64_t total, uint64_t now_ns)
 {
 	if (r->primed && now_ns <= r->prev_ns)

@@ -33,6 +33,12 @@ uint64_t mono_update(struct mono *m, uint64_t raw);
  */
 uint64_t mono_update64(struct mono *m, uint64_t raw);
 
+/*
+ * The counter's source changed (fabtel.ko unloaded or loaded, its values
+ * now read elsewhere): the next rises count from raw, the total stays.
+ */
+void mono_rebase(struct mono *m, uint64_t raw);
+
 struct rate {
 	uint64_t prev;		/* the total at prev_ns */
 	uint64_t prev_ns;	/* CLOCK_MONOTONIC */
@@ -48,5 +54,11 @@ struct rate {
  * the next reading.
  */
 void rate_update(struct rate *r, uint64_t total, uint64_t now_ns);
+/*
+ * The same reading, when the counter was reset or its source changed in
+ * the interval: the rate over it is not known (not valid); the next
+ * reading's is.
+ */
+void rate_forget(struct rate *r, uint64_t total, uint64_t now_ns);
 
 #endif /* FABTEL_MONO_H */

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_fold - the folds (fold.h) over readings made by hand, pass by pass
+ * as collect_sample() runs them: a change of port source (fabtel.ko
+ * unloaded, plain sysfs read instead) is a new baseline, not a flap; a
+ * 64-bit driver counter that falls was reset, it did not wrap; a 32-bit
+ * one (mlx5's Q counters) wraps; after a reset the rate is unknown.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "fold.h"
+#include "memfs.h"
+
+#define S(x)	((uint64_t)(x) * NS_PER_S)
+#define T0	S(1790000000)
+
+static struct model m;
+static struct raw r;
+static uint64_t t;	/* seconds since T0 */
+
+static void pass(void)
+{
+	static struct fold_prev prev;
+
+	t++;
+	r.ports_mono = S(t);
+	fold_prev_take(&m, &prev);
+	fold_ports(&m, &r, T0 + S(t));
+	fold_qps(&m, &r, T0 + S(t));
+	fold_bpf(&m, &r, T0 + S(t));
+	fold_jobs(&m, T0 + S(t), &prev);
+	m.samples++;
+}
+
+/* rxa port 1 as fabtel.ko or plain sysfs gives it; job 7 has a QP on it */
+static int setup(void **state)
+{
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	memset(&r, 0, sizeof(r));
+	collect_opts_default(&m.opts);
+	m.ports_ko = -1;
+	t = 0;
+	r.nr_ports = 1;
+	snprintf(r.ports[0].device, sizeof(r.ports[0].device), "rxa");
+	r.ports[0].port = 1;
+	snprintf(r.ports[0].state, sizeof(r.ports[0].state), "ACTIVE");
+	r.ports[0].carrier = 1;
+	r.ports[0].have_flaps = true;
+	r.nr_qps = 1;
+	r.qps[0].nl = (struct rdmanl_qp){ .dev_index = 1, .dev_name = "rxa", .port = 1,
+					  .type = 2, .qpn = 17, .pid = 4242, .rqpn = 18,
+					  .state = 3, .has_state = true };
+	r.qps[0].has_job = true;
+	r.qps[0].job.kind = JOB_SLURM;
+	snprintf(r.qps[0].job.id, sizeof(r.qps[0].job.id), "7");
+	return 0;
+}
+
+static unsigned int events(enum model_event_kind kind)
+{
+	const struct model_event *ev;
+	unsigned int n = 0;
+	uint64_t s;
+
+	for (s = 1; s < m.next_event_seq; s++)
+		if ((ev = model_event_get(&m, s)) && ev->kind == kind)
+			n++;
+	return n;
+}
+
+static bool job_has_reason(const char *dev, enum health_sig sig)
+{
+	const struct model_job *j = &m.jobs[0];
+	unsigned int i;
+
+	for (i = 0; j->present && i < j->result.nr_reasons; i++)
+		if (!strcmp(j->result.reasons[i].reason, health_sig_name(sig)) &&
+		    !strcmp(j->result.reasons[i].device, dev))
+			return true;
+	return false;
+}
+
+static void source_change_is_no_flap(void **state)
+{
+	const struct model_port *p;
+
+	(void)state;
+	r.ko = true;
+	r.ports[0].flaps = 0;		/* fabtel.ko's link_flaps */
+	pass();
+	pass();
+	/* fabtel.ko unloaded: carrier_down_count counts the down at setup too */
+	r.ko = false;
+	r.ports[0].flaps = 7;
+	pass();
+	p = model_find_port(&m, "rxa", 1);
+	assert_non_null(p);
+	assert_int_equal(p->flaps.total, 0);
+	assert_int_equal(events(EV_LINK_FLAP), 0);
+	assert_true(m.jobs[0].present);
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_HEALTHY);
+	assert_false(job_has_reason("rxa", HS_LINK_FLAP));
+	/* and back: fabtel.ko loaded again, its count from 0 */
+	r.ko = true;
+	r.ports[0].flaps = 0;
+	pass();
+	assert_int_equal(p->flaps.total, 0);
+	assert_int_equal(events(EV_LINK_FLAP), 0);
+	/* a real flap after that still counts, and fails the job */
+	r.ports[0].flaps = 1;
+	pass();
+	assert_int_equal(p->flaps.total, 1);
+	assert_int_equal(events(EV_LINK_FLAP), 1);
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_FAILING);
+	assert_true(job_has_reason("rxa", HS_LINK_FLAP));
+}
+
+static void source_change_keeps_counters(void **state)
+{
+	const struct model_port *p;
+
+	(void)state;
+	r.ko = true;
+	r.ports[0].have[FABTEL_NAK_SEQ_ERR_RCVD] = true;
+	r.ports[0].ctr[FABTEL_NAK_SEQ_ERR_RCVD] = 500;
+	pass();
+	r.ports[0].ctr[FABTEL_NAK_SEQ_ERR_RCVD] = 520;
+	pass();
+	p = model_find_port(&m, "rxa", 1);
+	assert_true(p->rate[FABTEL_NAK_SEQ_ERR_RCVD].valid);
+	assert_int_equal(p->ctr[FABTEL_NAK_SEQ_ERR_RCVD].total, 520);
+	/* sysfs gives the driver's own value, which fabtel.ko had not: 3 */
+	r.ko = false;
+	r.ports[0].ctr[FABTEL_NAK_SEQ_ERR_RCVD] = 3;
+	r.ports[0].width[FABTEL_NAK_SEQ_ERR_RCVD] = 64;
+	pass();
+	assert_int_equal(p->ctr[FABTEL_NAK_SEQ_ERR_RCVD].total, 520);
+	assert_false(p->rate[FABTEL_NAK_SEQ_ERR_RCVD].valid);
+	assert_false(job_has_reason("rxa", HS_NAK_SEQ_RCVD));
+	r.ports[0].ctr[FABTEL_NAK_SEQ_ERR_RCVD] = 5;
+	pass();
+	assert_int_equal(p->ctr[FABTEL_NAK_SEQ_ERR_RCVD].total, 522);
+	assert_true(p->rate[FABTEL_NAK_SEQ_ERR_RCVD].valid);
+	assert_true(p->rate[FABTEL_NAK_SEQ_ERR_RCVD].per_s > 1.99);
+}
+
+/* a 64-bit counter falling from between 2^31 and 2^32 was reset */
+static void wide_counter_reset_is_no_wrap(void **state)
+{
+	const struct model_port *p;
+
+	(void)state;
+	r.ko = false;
+	r.ports[0].have[FABTEL_OUT_OF_SEQUENCE] = true;
+	r.ports[0].width[FABTEL_OUT_OF_SEQUENCE] = 64;
+	r.ports[0].ctr[FABTEL_OUT_OF_SEQUENCE] = 3000000000ULL;
+	pass();
+	pass();
+	r.ports[0].ctr[FABTEL_OUT_OF_SEQUENCE] = 2;	/* reset, then 2 */
+	pass();
+	p = model_find_port(&m, "rxa", 1);
+	assert_int_equal(p->ctr[FABTEL_OUT_OF_SEQUENCE].total, 3000000002ULL);
+	assert_int_equal(p->ctr[FABTEL_OUT_OF_SEQUENCE].resets, 1);
+	assert_false(p->rate[FABTEL_OUT_OF_SEQUENCE].valid);	/* unknown, not 1.29e9/s */
+	/* 2 out-of-sequence since the reset: below oos_events, still healthy */
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_HEALTHY);
+	r.ports[0].ctr[FABTEL_OUT_OF_SEQUENCE] = 6;
+	pass();
+	assert_true(p->rate[FABTEL_OUT_OF_SEQUENCE].valid);
+	assert_true(p->rate[FABTEL_OUT_OF_SEQUENCE].per_s > 3.99 &&
+		    p->rate[FABTEL_OUT_OF_SEQUENCE].per_s < 4.01);
+}
+
+/* mlx5's Q counters are 32-bit: a small step over 2^32 is a wrap */
+static void narrow_counter_wraps(void **state)
+{
+	const struct model_port *p;
+
+	(void)state;
+	r.ko = false;
+	r.ports[0].have[FABTEL_OUT_OF_SEQUENCE] = true;
+	r.ports[0].width[FABTEL_OUT_OF_SEQUENCE] = 32;
+	r.ports[0].ctr[FABTEL_OUT_OF_SEQUENCE] = 4294967290ULL;
+	pass();
+	r.ports[0].ctr[FABTEL_OUT_OF_SEQUENCE] = 10;
+	pass();
+	p = model_find_port(&m, "rxa", 1);
+	assert_int_equal(p->ctr[FABTEL_OUT_OF_SEQUENCE].total, 4294967306ULL);
+	assert_true(p->rate[FABTEL_OUT_OF_SEQUENCE].valid);
+	assert_true(p->rate[FABTEL_OUT_OF_SEQUENCE].per_s > 15.99);
+}
+
+#define P	"/sys/class/infiniband/x0/ports/1"
+
+/* the plain-sysfs parser gives each counter its driver's width */
+static void widths_from_the_driver(void **state)
+{
+	struct collect_opts o;
+	struct memfs fs;
+	struct raw_port p;
+
+	(void)state;
+	collect_opts_default(&o);
+	memfs_init(&fs);
+	fs_set_backend(&fs.be);
+	memfs_put(&fs, P "/link_layer", "Ethernet");
+	/* rxe's names: duplicate_request is rxe's (64) though mlx5 has one too */
+	memfs_put(&fs, P "/hw_counters/rcvd_seq_err", "1");
+	memfs_put(&fs, P "/hw_counters/out_of_seq_request", "1");
+	memfs_put(&fs, P "/hw_counters/duplicate_request", "1");
+	memfs_put(&fs, P "/hw_counters/rcvd_pkts", "1");
+	assert_int_equal(sysfs_read_port(&o, P, "x0", "1", &p), 0);
+	assert_int_equal(p.width[FABTEL_NAK_SEQ_ERR_RCVD], 64);
+	assert_int_equal(p.width[FABTEL_DUPLICATE_REQUEST], 64);
+	/* mlx5's: its Q counters are 32 bits, its CNP counters 64 */
+	memfs_init(&fs);
+	memfs_put(&fs, P "/link_layer", "Ethernet");
+	memfs_put(&fs, P "/hw_counters/out_of_sequence", "1");
+	memfs_put(&fs, P "/hw_counters/packet_seq_err", "1");
+	memfs_put(&fs, P "/hw_counters/duplicate_request", "1");
+	memfs_put(&fs, P "/hw_counters/np_cnp_sent", "1");
+	assert_int_equal(sysfs_read_port(&o, P, "x0", "1", &p), 0);
+	assert_int_equal(p.width[FABTEL_OUT_OF_SEQUENCE], 32);
+	assert_int_equal(p.width[FABTEL_DUPLICATE_REQUEST], 32);
+	assert_int_equal(p.width[FABTEL_CNP_SENT], 64);
+	/* one name alone, in two vendors' maps: taken as 32 bits (it may wrap) */
+	memfs_init(&fs);
+	memfs_put(&fs, P "/link_layer", "Ethernet");
+	memfs_put(&fs, P "/hw_counters/duplicate_request", "1");
+	assert_int_equal(sysfs_read_port(&o, P, "x0", "1", &p), 0);
+	assert_int_equal(p.width[FABTEL_DUPLICATE_REQUEST], 32);
+	fs_set_backend(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(source_change_is_no_flap, setup),
+		cmocka_unit_test_setup(source_change_keeps_counters, setup),
+		cmocka_unit_test_setup(wide_counter_reset_is_no_wrap, setup),
+		cmocka_unit_test_setup(narrow_counter_wraps, setup),
+		cmocka_unit_test(widths_from_the_driver),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
