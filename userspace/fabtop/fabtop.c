@@ -162,6 +162,7 @@ static void print_text(const struct feed *feed, const struct frame *f, unsigned 
 		 f->sample_time > 0 ? feed_now() - f->sample_time : 0.0, f->port_source,
 		 f->rates_from ? f->rates_from : "- (one sample only)");
 	line[width < sizeof(line) ? width : sizeof(line) - 1] = '\0';
+	ascii_copy(line, sizeof(line), line);	/* the source and port source are fabteld's words */
 	puts(line);
 	for (i = 0; i < TAB_NR; i++) {
 		putchar('\n');
@@ -271,6 +272,7 @@ static int run_once(struct feed *feed)
 	struct frame *f = feed_fetch(feed, &st);
 
 	if (!f) {
+		ascii_copy(st.error, sizeof(st.error), st.error);
 		fprintf(stderr, "fabtop: %s\n", st.error);
 		if (!opt.feed.standalone)
 			fprintf(stderr, "fabtop: start fabteld, point --url at it, or use --standalone to read sysfs directly\n");

@@ -116,8 +116,15 @@ static void take_frame(struct ui *u)
 
 /* ---- drawing ------------------------------------------------------------------- */
 
-static void put_line(int y, const char *s, attr_t attr, short pair)
+/*
+ * Every line goes out through here, cut to the width and with anything
+ * that is not printable ASCII as '?': device names, comm, job ids, reasons
+ * and errors come from fabteld (or the kernel) and must never move the
+ * cursor or set terminal modes.
+ */
+static void put_line(int y, const char *raw, attr_t attr, short pair)
 {
+	char s[1024];
 	int n = COLS;
 
 	if (y < 0 || y >= LINES)
@@ -126,6 +133,7 @@ static void put_line(int y, const char *s, attr_t attr, short pair)
 		n--;			/* the corner would scroll some terminals */
 	if (n <= 0)
 		return;			/* addnstr takes -1 for "all of it" */
+	ascii_copy(s, sizeof(s), raw);
 	attr_set(attr, pair, NULL);
 	mvaddnstr(y, 0, s, n);
 	attr_set(A_NORMAL, 0, NULL);
