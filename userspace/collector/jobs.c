@@ -165,9 +165,13 @@ int job_rule_parse(const char *arg, struct job_rule *rule)
 	n = (size_t)(eq - arg);
 	if (n >= sizeof(rule->name) || strlen(eq + 1) >= sizeof(rule->glob) || !eq[1])
 		return -EINVAL;
-	/* the name becomes a label value: printable, no spaces */
+	/*
+	 * the name becomes a label value and a path segment
+	 * (/api/v1/jobs/<job_id>/trace): printable, no spaces, no '/'
+	 */
 	for (size_t i = 0; i < n; i++)
-		if (!isgraph((unsigned char)arg[i]) || arg[i] == '"' || arg[i] == '\\')
+		if (!isgraph((unsigned char)arg[i]) || arg[i] == '"' || arg[i] == '\\' ||
+		    arg[i] == '/')
 			return -EINVAL;
 	memcpy(rule->name, arg, n);
 	rule->name[n] = '\0';

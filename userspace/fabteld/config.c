@@ -4,6 +4,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <netdb.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,8 +157,13 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 	} else if (!strcmp(key, "sysfs_root") || !strcmp(key, "proc_root")) {
 		char *dst = !strcmp(key, "sysfs_root") ? c->sysfs_root : c->proc_root;
 
-		if (value[0] != '/' || strlen(value) >= sizeof(c->sysfs_root)) {
+		if (value[0] != '/') {
 			snprintf(err, errlen, "%s wants an absolute path", key);
+			return -1;
+		}
+		if (strlen(value) >= sizeof(c->sysfs_root)) {
+			snprintf(err, errlen, "%s: path longer than %zu bytes", key,
+				 sizeof(c->sysfs_root) - 1);
 			return -1;
 		}
 		snprintf(dst, sizeof(c->sysfs_root), "%s", strcmp(value, "/") ? value : "");
@@ -179,10 +186,69 @@ static char *trim(char *s)
 	return s;
 }
 
+/* Where a line's key was set, for the checks start makes later. */
+static void note_where(struct config *c, const char *key, const char *where)
+{
+	if (!strcmp(key, "listen"))
+		snprintf(c->listen_from, sizeof(c->listen_from), "%s", where);
+	else if (!strcmp(key, "user"))
+		snprintf(c->user_from, sizeof(c->user_from), "%s", where);
+}
+
+/* One line of the file (NUL-terminated, newline kept); 0, or -1 with err. */
+static int check_line(const char *line, ssize_t n, char *err, size_t errlen)
+{
+	if ((size_t)n - (n > 0 && line[n - 1] == '\n') > CONFIG_MAX_LINE) {
+		snprintf(err, errlen, "line longer than %d bytes", CONFIG_MAX_LINE);
+		return -1;
+	}
+	if (strlen(line) != (size_t)n) {
+		snprintf(err, errlen, "a NUL byte in the line");
+		return -1;
+	}
+	if (strpbrk(line, "\r\v\f")) {
+		snprintf(err, errlen, "control characters");
+		return -1;
+	}
+	return 0;
+}
+
+/* One line's "key = value" into c; 0, or -1 with err. */
+static int load_line(struct config *c, char *line, const char *where, char *err, size_t errlen)
+{
+	char *key, *value, *eq, *hash;
+
+	hash = strchr(line, '#');
+	if (hash)
+		*hash = '\0';
+	key = trim(line);
+	if (!*key)
+		return 0;
+	eq = strchr(key, '=');
+	if (!eq) {
+		snprintf(err, errlen, "expected 'key = value', got '%.200s'", key);
+		return -1;
+	}
+	*eq = '\0';
+	value = trim(eq + 1);
+	key = trim(key);
+	if (!*key || !*value) {
+		snprintf(err, errlen, "expected 'key = value'");
+		return -1;
+	}
+	if (config_set(c, key, value, err, errlen))
+		return -1;
+	note_where(c, key, where);
+	return 0;
+}
+
 int config_load(struct config *c, const char *file, char *err, size_t errlen)
 {
-	char line[1024], what[600], *key, *value, *eq, *hash;
+	char *line = NULL, what[600], where[300];
 	unsigned int lineno = 0;
+	size_t cap = 0;
+	ssize_t n;
+	int ret = -1;
 	FILE *f;
 
 	f = fopen(file, "re");
@@ -190,38 +256,12 @@ int config_load(struct config *c, const char *file, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", file, strerror(errno));
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	while ((n = getline(&line, &cap, f)) >= 0) {
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
-			snprintf(err, errlen, "%s:%u: line longer than %zu bytes", file, lineno,
-				 sizeof(line) - 2);
-			goto close_file;
-		}
-		if (strpbrk(line, "\r\v\f")) {
-			snprintf(err, errlen, "%s:%u: control characters", file, lineno);
-			goto close_file;
-		}
-		hash = strchr(line, '#');
-		if (hash)
-			*hash = '\0';
-		key = trim(line);
-		if (!*key)
-			continue;
-		eq = strchr(key, '=');
-		if (!eq) {
-			snprintf(err, errlen, "%s:%u: expected 'key = value', got '%.200s'", file,
-				 lineno, key);
-			goto close_file;
-		}
-		*eq = '\0';
-		value = trim(eq + 1);
-		key = trim(key);
-		if (!*key || !*value) {
-			snprintf(err, errlen, "%s:%u: expected 'key = value'", file, lineno);
-			goto close_file;
-		}
-		if (config_set(c, key, value, what, sizeof(what))) {
-			snprintf(err, errlen, "%s:%u: %s", file, lineno, what);
+		snprintf(where, sizeof(where), "%s:%u", file, lineno);
+		if (check_line(line, n, what, sizeof(what)) ||
+		    load_line(c, line, where, what, sizeof(what))) {
+			snprintf(err, errlen, "%s: %s", where, what);
 			goto close_file;
 		}
 	}
@@ -229,10 +269,32 @@ int config_load(struct config *c, const char *file, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: read error", file);
 		goto close_file;
 	}
-	fclose(f);
-	return 0;
-
+	ret = 0;
 close_file:
+	free(line);
 	fclose(f);
-	return -1;
+	return ret;
+}
+
+int config_check_host(const struct config *c, char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_PASSIVE,
+				  .ai_socktype = SOCK_STREAM };
+	struct addrinfo *ai = NULL;
+	int rc;
+
+	rc = getaddrinfo(c->listen_addr, NULL, &hints, &ai);
+	if (rc) {
+		snprintf(err, errlen, "%s%slisten address '%s' is not a numeric IPv4 or IPv6 address (%s)",
+			 c->listen_from, c->listen_from[0] ? ": " : "", c->listen_addr,
+			 gai_strerror(rc));
+		return -1;
+	}
+	freeaddrinfo(ai);
+	if (strcmp(c->user, "root") && !getpwnam(c->user)) {
+		snprintf(err, errlen, "%s%suser '%s' does not exist on this host",
+			 c->user_from, c->user_from[0] ? ": " : "", c->user);
+		return -1;
+	}
+	return 0;
 }

@@ -16,6 +16,7 @@
 
 #define CONFIG_MAX_JOB_RULES	64
 #define CONFIG_MAX_WIRE_IFACES	16
+#define CONFIG_MAX_LINE		1022	/* bytes of one line of the file, newline not counted */
 
 enum config_tristate {
 	CONFIG_AUTO,
@@ -37,6 +38,8 @@ struct config {
 	struct health_cfg health;
 	struct job_rule job_rules[CONFIG_MAX_JOB_RULES];
 	size_t nr_job_rules;
+	/* where listen and user were set ("FILE:LINE", "command line", "") */
+	char listen_from[300], user_from[300];
 };
 
 void config_defaults(struct config *c);
@@ -54,6 +57,13 @@ int config_load(struct config *c, const char *file, char *err, size_t errlen);
  * -1 and a message in err if the key is unknown or the value bad.
  */
 int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen);
+
+/*
+ * What start needs of the host, checked as start checks it: the listen
+ * address numeric (IPv4 or IPv6, no name lookup), the user known (unless
+ * root).  0, or -1 with err naming where the setting came from.
+ */
+int config_check_host(const struct config *c, char *err, size_t errlen);
 
 /* "ADDR:PORT", "[V6]:PORT" or ":PORT" into c; -1 if bad. */
 int config_set_listen(struct config *c, const char *v);

@@ -213,6 +213,15 @@ static int load_settings(void)
 			fprintf(stderr, "fabteld: command line: %s\n", err);
 			return -1;
 		}
+		if (!strcmp(opt.sets[i][0], "listen"))
+			snprintf(cfg.listen_from, sizeof(cfg.listen_from), "command line");
+		else if (!strcmp(opt.sets[i][0], "user"))
+			snprintf(cfg.user_from, sizeof(cfg.user_from), "command line");
+	}
+	/* what start would refuse, --check-config refuses too */
+	if (config_check_host(&cfg, err, sizeof(err))) {
+		fprintf(stderr, "fabteld: %s\n", err);
+		return -1;
 	}
 	return 0;
 }

@@ -172,6 +172,8 @@ static void listen_forms(void **state)
 	assert_int_equal(config_set_listen(&cfg, "localhost:65535"), 0);
 	assert_string_equal(cfg.listen_addr, "localhost");
 	assert_int_equal(cfg.listen_port, 65535);
+	/* the form is right, but start takes numeric addresses only */
+	assert_int_equal(config_check_host(&cfg, err, sizeof(err)), -1);
 
 	assert_int_equal(config_set_listen(&cfg, "host"), -1);
 	assert_int_equal(config_set_listen(&cfg, "host:"), -1);
@@ -296,6 +298,56 @@ static void settings_before_bad_line_stay(void **state)
 	assert_string_equal(cfg.user, "nobody");
 }
 
+/* what start would refuse, refused by --check-config too, naming the line */
+static void host_checks_name_the_line(void **state)
+{
+	(void)state;
+	write_file("# fabteld\nlisten = localhost:9465\nuser = nobody\n");
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+	assert_int_equal(config_check_host(&cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":2: listen address 'localhost'"));
+	assert_non_null(strstr(err, path));
+	unlink(path);
+	write_file("listen = [::1]:9465\nuser = no-such-user-fabtel\n");
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+	assert_int_equal(config_check_host(&cfg, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":2: user 'no-such-user-fabtel' does not exist"));
+	unlink(path);
+	write_file("listen = 127.0.0.1:9465\nuser = root\n");
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+	assert_int_equal(config_check_host(&cfg, err, sizeof(err)), 0);
+	unlink(path);
+	path[0] = '\0';
+}
+
+/* a NUL byte, a path too long, a job name with '/': each its own message */
+static void bytes_and_lengths(void **state)
+{
+	static const char nul[] = "user = nob\0ody\nbpf = on\n";
+	char e[256], longpath[400];
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/test_config.XXXXXX");
+	close(mkstemp(path));
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(nul, 1, sizeof(nul) - 1, f);
+	fclose(f);
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":1: a NUL byte"));
+	unlink(path);
+	path[0] = '\0';
+	memset(longpath, 'a', sizeof(longpath));
+	longpath[0] = '/';
+	longpath[sizeof(longpath) - 1] = '\0';
+	assert_int_equal(config_set(&cfg, "sysfs_root", longpath, e, sizeof(e)), -1);
+	assert_non_null(strstr(e, "longer than 255"));
+	assert_int_equal(config_set(&cfg, "sysfs_root", "relative", e, sizeof(e)), -1);
+	assert_non_null(strstr(e, "absolute"));
+	assert_int_equal(config_set(&cfg, "job", "team/a=/x/*", e, sizeof(e)), -1);
+}
+
 static void missing_file(void **state)
 {
 	const char *missing = "/tmp/fabteld-test-does-not-exist/x.conf";
@@ -342,6 +394,8 @@ int main(void)
 		T(too_many_job_rules),
 		T(long_line),
 		T(settings_before_bad_line_stay),
+		T(host_checks_name_the_line),
+		T(bytes_and_lengths),
 		T(missing_file),
 		T(set_directly),
 	};
