@@ -85,7 +85,7 @@ void collect_sample(struct model *m)
 
 	memset(r->reported, 0, sizeof(r->reported));
 	r->ko = false;
-	r->nr_ports = 0;
+	r->nr_ports = r->ports_over = 0;
 	for (i = 0; i < NR_SOURCES; i++) {
 		sources[i]->sample(m, r);
 		if (sources[i] == &source_sysfs)
@@ -102,6 +102,9 @@ void collect_sample(struct model *m)
 	fold_jobs(m, now, &prev);
 	m->bpf_pruned[0] = source_bpf_pruned(m, 0);
 	m->bpf_pruned[1] = source_bpf_pruned(m, 1);
+	m->have_ring_drops = r->have_ring_drops;
+	memcpy(m->bpf_ring_drops, r->ring_drops, sizeof(m->bpf_ring_drops));
+	m->ports_over = r->ports_over;
 	m->bpf_read_errors[0] += r->rxe_err;
 	m->bpf_read_errors[1] += r->wire_err;
 	m->samples++;

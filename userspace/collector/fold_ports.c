@@ -143,7 +143,7 @@ static uint64_t count_rise(struct mono *c, uint64_t v, bool rebase)
 	return c->total > before ? c->total - before : 0;
 }
 
-/* fabtel.ko's error-burst events and the port's flaps: counts and events */
+/* fabtel.ko's error-burst events (a count and an event), and those its ring lost */
 static void fold_bursts(struct model *m, struct model_port *p, const struct raw_port *rp,
 			bool rebase, uint64_t now)
 {
@@ -152,6 +152,9 @@ static void fold_bursts(struct model *m, struct model_port *p, const struct raw_
 	p->have_bursts = rp->have_bursts;
 	if (rp->have_bursts && (n = count_rise(&p->bursts, rp->bursts, rebase)))
 		model_log_event(m, EV_ERROR_BURST, p->device, p->port, now)->count = n;
+	p->have_events_dropped = rp->have_events_dropped;
+	if (rp->have_events_dropped)
+		count_rise(&p->events_dropped, rp->events_dropped, rebase);
 }
 
 /* a flap is timed by the flap program when it saw it, else now */

@@ -96,6 +96,8 @@ struct model_port {
 	struct rate rate[FABTEL_NR_COUNTERS];		/* per second over the last interval */
 	struct mono bursts;		/* fabtel.ko error-burst events */
 	bool have_bursts;
+	struct mono events_dropped;	/* fabtel.ko's events lost: its ring was full */
+	bool have_events_dropped;
 	bool pfc_read;
 	uint8_t pfc_enabled_mask;
 	bool prio_read[MODEL_PRIOS];
@@ -180,6 +182,9 @@ struct model {
 	uint64_t qps_dropped, jobs_dropped;
 	uint64_t bpf_pruned[2];		/* rxe, wire map entries of gone QPs deleted */
 	uint64_t bpf_read_errors[2];	/* rxe, wire map walks that failed */
+	uint64_t bpf_ring_drops[3];	/* flap, qp, rxe events lost: ring buffers full */
+	bool have_ring_drops;		/* the BPF programs are loaded */
+	unsigned int ports_over;	/* RoCE ports beyond MODEL_MAX_PORTS, last pass */
 	struct model_event events[MODEL_MAX_EVENTS];	/* a ring, by seq */
 	uint64_t next_event_seq;
 	uint64_t started_ns;		/* CLOCK_REALTIME of collect_init: names this log */

@@ -37,6 +37,8 @@ struct raw_port {
 	uint8_t width[FABTEL_NR_COUNTERS];	/* bits of the source's counter: 32 may wrap */
 	uint64_t bursts;
 	bool have_bursts;
+	uint64_t events_dropped;
+	bool have_events_dropped;
 	bool pfc_read;
 	uint8_t pfc_mask;
 	bool prio_read[MODEL_PRIOS];
@@ -71,6 +73,7 @@ struct raw {
 	/* ports: fabtel.ko's, else plain sysfs's */
 	struct raw_port ports[MODEL_MAX_PORTS];
 	unsigned int nr_ports;
+	unsigned int ports_over;	/* RoCE ports found past the table's size */
 	bool ko;			/* the ports are fabtel.ko's (64-bit counters) */
 	uint64_t ports_mono;		/* CLOCK_MONOTONIC when the ports were read */
 	/* QPs */
@@ -83,6 +86,8 @@ struct raw {
 	struct raw_wire wire[MODEL_MAX_QPS];
 	unsigned int nr_wire;
 	bool rxe_err, wire_err;
+	uint64_t ring_drops[3];		/* flap, qp, rxe: events the rings lost */
+	bool have_ring_drops;
 	/* the states the sources reported this pass (the others keep theirs) */
 	bool reported[SRC_NR];
 	enum src_state state[SRC_NR];

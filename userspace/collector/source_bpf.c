@@ -325,12 +325,20 @@ static void prune_maps(struct source_bpf *b, const struct raw *r)
 	prune_wire(b, r, local, peer, np);
 }
 
-/* after the QP source: pruning needs this pass's QP list */
+/* after the QP source: pruning needs this pass's QP list; the rings' losses */
 static void bpf_sample(struct model *m, struct raw *r)
 {
 	bool rxe = m->src[SRC_BPF_RXE] == SRC_STATE_UP;
 	bool wire = m->src[SRC_BPF_WIRE] == SRC_STATE_UP;
+	struct fabbpf_drops d;
 
+	r->have_ring_drops = m->bpf && m->bpf->fb;
+	if (r->have_ring_drops) {
+		fabbpf_drops(m->bpf->fb, &d);
+		r->ring_drops[0] = d.flap;
+		r->ring_drops[1] = d.qp;
+		r->ring_drops[2] = d.rxe;
+	}
 	r->nr_rxe = r->nr_wire = 0;
 	r->rxe_err = rxe && fabbpf_for_each_rxe_qp(m->bpf->fb, rxe_cb, r) < 0;
 	r->wire_err = wire && wire_loader_for_each_qp(m->bpf->wl, wire_cb, r) < 0;

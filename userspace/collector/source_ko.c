@@ -47,6 +47,11 @@ static void parse_link_line(const char *key, const char *line, struct raw_port *
 			p->bursts = a;
 			p->have_bursts = true;
 		}
+	} else if (!strcmp(key, "events_dropped")) {
+		if (sscanf(line, "events_dropped %llu", &a) == 1) {
+			p->events_dropped = a;
+			p->have_events_dropped = true;
+		}
 	}
 }
 
@@ -121,8 +126,10 @@ struct ko_walk {
 
 static int read_ko_port(void *ctx, const char *base, const char *dev, const char *port)
 {
+	static struct raw_port over;	/* a port past the table: parsed, counted */
 	struct ko_walk *w = ctx;
-	struct raw_port *p = &w->r->ports[w->r->nr_ports];
+	bool full = w->r->nr_ports == MODEL_MAX_PORTS;
+	struct raw_port *p = full ? &over : &w->r->ports[w->r->nr_ports];
 	char path[1000], buf[8192];
 
 	(void)dev;
@@ -136,9 +143,13 @@ static int read_ko_port(void *ctx, const char *base, const char *dev, const char
 		snprintf(w->why, sizeof(w->why), "%s: not a version 1 snapshot", path);
 		return 0;
 	}
+	if (full) {
+		w->r->ports_over++;
+		return 0;
+	}
 	sysfs_read_netdev_bytes(w->o, p);
 	w->r->nr_ports++;
-	return w->r->nr_ports == MODEL_MAX_PORTS;
+	return 0;
 }
 
 static void ko_sample(struct model *m, struct raw *r)
@@ -148,6 +159,7 @@ static void ko_sample(struct model *m, struct raw *r)
 	int err;
 
 	r->nr_ports = 0;
+	r->ports_over = 0;
 	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/kernel/fabtel");
 	err = fs_walk_ports(dir, read_ko_port, &w);
 	r->ko = !err;

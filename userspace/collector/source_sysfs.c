@@ -133,12 +133,17 @@ struct sysfs_walk {
 
 static int read_sysfs_port(void *ctx, const char *base, const char *dev, const char *port)
 {
+	static struct raw_port over;	/* a port past the table: parsed, counted */
 	struct sysfs_walk *w = ctx;
+	bool full = w->r->nr_ports == MODEL_MAX_PORTS;
 
-	if (sysfs_read_port(w->o, base, dev, port, &w->r->ports[w->r->nr_ports]))
+	if (sysfs_read_port(w->o, base, dev, port, full ? &over : &w->r->ports[w->r->nr_ports]))
 		return 0;
-	w->r->nr_ports++;
-	return w->r->nr_ports == MODEL_MAX_PORTS;
+	if (full)
+		w->r->ports_over++;
+	else
+		w->r->nr_ports++;
+	return 0;
 }
 
 static void sysfs_sample(struct model *m, struct raw *r)

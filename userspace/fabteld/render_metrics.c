@@ -78,6 +78,12 @@ static bool get_bursts(const struct model_port *p, uint64_t *v)
 	return p->have_bursts;
 }
 
+static bool get_events_dropped(const struct model_port *p, uint64_t *v)
+{
+	*v = p->events_dropped.total;
+	return p->have_events_dropped;
+}
+
 /* the per-QP BPF maps fabteld reads, in the order of its [2] counters */
 static const char *const bpf_qp_maps[2] = { "rxe_qp_counts", "wire_qps" };
 
@@ -271,6 +277,26 @@ static void job_families(const struct model *m, struct expo *e)
 	}
 }
 
+/* evidence lost before fabteld could count it */
+static void lost_families(const struct model *m, struct expo *e)
+{
+	static const char *const progs[3] = { "flap", "qp", "rxe" };
+	struct expo_label l[2] = { { "program", NULL }, { NULL, NULL } };
+	unsigned int i;
+
+	if (m->have_ring_drops) {
+		expo_family(e, "fabtel_bpf_ring_drops_total", "counter",
+			    "Events a BPF program lost because its ring buffer was full (flaps, QP owners, rxe events).");
+		for (i = 0; i < 3; i++) {
+			l[0].value = progs[i];
+			expo_u64(e, "fabtel_bpf_ring_drops_total", l, m->bpf_ring_drops[i]);
+		}
+	}
+	expo_family(e, "fabtel_ports_over_limit", "gauge",
+		    "RoCE ports found beyond the 64 fabteld tracks (last pass): they have no series.");
+	expo_u64(e, "fabtel_ports_over_limit", NULL, m->ports_over);
+}
+
 /* fabteld itself: version, sources, passes, what it dropped or failed to read */
 static void self_families(const struct model *m, struct expo *e)
 {
@@ -306,6 +332,7 @@ static void self_families(const struct model *m, struct expo *e)
 	counter_pair(e, "fabtel_bpf_map_read_errors_total",
 		     "Passes whose walk of a per-QP BPF map failed (that pass's per-QP counts are partial).",
 		     "map", bpf_qp_maps, m->bpf_read_errors);
+	lost_families(m, e);
 }
 
 static void port_info_family(const struct model *m, struct expo *e)
@@ -341,6 +368,9 @@ void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
 	ports_family(m, e, "fabtel_port_error_bursts_total", "counter",
 		     "Error-burst events fabtel.ko recorded (/sys/kernel/fabtel/.../events).",
 		     get_bursts);
+	ports_family(m, e, "fabtel_port_events_dropped_total", "counter",
+		     "Error-burst events fabtel.ko lost: its per-port ring was full (events_dropped).",
+		     get_events_dropped);
 	counter_families(m, e);
 	prio_family(m, e, "fabtel_pfc_enabled", "gauge", "PFC enabled on the priority (DCB).",
 		    PF_ENABLED);

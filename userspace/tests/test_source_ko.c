@@ -99,6 +99,9 @@ static void example_whole(void **state)
 		} else if (sscanf(line, "events_seq %llu", &v[0]) == 1) {
 			assert_true(p.have_bursts);
 			assert_int_equal(p.bursts, v[0]);
+		} else if (sscanf(line, "events_dropped %llu", &v[0]) == 1) {
+			assert_true(p.have_events_dropped);
+			assert_int_equal(p.events_dropped, v[0]);
 		} else if (sscanf(line, "netdev %31s", name) == 1) {
 			assert_string_equal(p.netdev, strcmp(name, "-") ? name : "");
 		}

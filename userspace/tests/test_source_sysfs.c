@@ -181,6 +181,33 @@ static void edges_in_memory(void **state)
 	fs_set_backend(NULL);
 }
 
+/* ports past the table are counted, not lost silently */
+static void more_ports_than_the_table(void **state)
+{
+	static struct memfs fs;
+	char path[128];
+	unsigned int i;
+
+	(void)state;
+	memfs_init(&fs);
+	for (i = 0; i < MODEL_MAX_PORTS + 2; i++) {
+		snprintf(path, sizeof(path), "/sys/class/infiniband/mlx5_%u/ports/1/link_layer", i);
+		memfs_put(&fs, path, "Ethernet");
+	}
+	memfs_put(&fs, "/sys/class/infiniband/ib0/ports/1/link_layer", "InfiniBand");
+	fs_set_backend(&fs.be);
+	collect_opts_default(&model.opts);
+	raw.ko = false;
+	raw.nr_ports = raw.ports_over = 0;
+	source_sysfs.sample(&model, &raw);
+	fs_set_backend(NULL);
+	assert_int_equal(raw.nr_ports, MODEL_MAX_PORTS);
+	assert_int_equal(raw.ports_over, 2);
+	/* the first 64 in version order: mlx5_0 .. mlx5_63 */
+	assert_string_equal(raw.ports[0].device, "mlx5_0");
+	assert_string_equal(raw.ports[MODEL_MAX_PORTS - 1].device, "mlx5_63");
+}
+
 static void no_devices(void **state)
 {
 	(void)state;
@@ -202,6 +229,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fixture_tree),
 		cmocka_unit_test(edges_in_memory),
+		cmocka_unit_test(more_ports_than_the_table),
 		cmocka_unit_test(no_devices),
 	};
 
