@@ -467,17 +467,32 @@ static ssize_t dcbx_mode_show(struct kobject *kobj,
 	return fabtel_pfc_show(kobj, buf, 2);
 }
 
+/* pfc/busy_skips: DCB reads skipped because RTNL was busy (never waited for) */
+static ssize_t busy_skips_show(struct kobject *kobj, struct kobj_attribute *attr,
+			       char *buf)
+{
+	struct fabtel_port *p = child_to_port(kobj);
+	u64 v;
+
+	spin_lock(&p->lock);
+	v = p->dcb.busy_skips;
+	spin_unlock(&p->lock);
+	return sysfs_emit(buf, "%llu\n", v);
+}
+
 static struct kobj_attribute fabtel_attr_pfc_status =
 	__ATTR(status, 0444, pfc_status_show, NULL);
 static struct kobj_attribute fabtel_attr_enabled_mask = __ATTR_RO(enabled_mask);
 static struct kobj_attribute fabtel_attr_cap = __ATTR_RO(cap);
 static struct kobj_attribute fabtel_attr_dcbx_mode = __ATTR_RO(dcbx_mode);
+static struct kobj_attribute fabtel_attr_busy_skips = __ATTR_RO(busy_skips);
 
 static struct attribute *fabtel_pfc_attrs[] = {
 	&fabtel_attr_pfc_status.attr,
 	&fabtel_attr_enabled_mask.attr,
 	&fabtel_attr_cap.attr,
 	&fabtel_attr_dcbx_mode.attr,
+	&fabtel_attr_busy_skips.attr,
 	NULL,
 };
 
@@ -641,6 +656,8 @@ static int fabtel_snapshot_dcb(struct fabtel_port *p, char *buf, int n)
 
 	n += sysfs_emit_at(buf, n, "pfc %s\n",
 			   d->pfc_supported ? "supported" : "unsupported");
+	if (d->pfc_supported || d->ets_supported)
+		n += sysfs_emit_at(buf, n, "dcb_busy_skips %llu\n", d->busy_skips);
 	if (d->pfc_supported && d->sampled) {
 		n += sysfs_emit_at(buf, n, "pfc_cap %u\npfc_enabled_mask 0x%02x\ndcbx_mode 0x%02x\n",
 				   d->pfc_cap, d->pfc_en, d->dcbx);

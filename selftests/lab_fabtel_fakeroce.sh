@@ -37,7 +37,7 @@ retry_exceeded rnr_nak_rcvd rnr_nak_sent rnr_retry_exceeded duplicate_request
 out_of_buffer cnp_sent cnp_handled cnp_ignored ecn_marked_rx icrc_err
 req_cqe_err resp_cqe_err link_downed rx_packets tx_packets rx_bytes tx_bytes"
 
-ktap_begin 22
+ktap_begin 23
 
 cleanup() {
 	echo 100 >/sys/module/fabtel/parameters/storm_ms 2>/dev/null
@@ -125,6 +125,11 @@ fi
 ktap_eq "ets: prio_tc, tc0_bw, tc1_bw, tc0_tsa" \
 	"$(val $P/ets/prio_tc)|$(val $P/ets/tc0_bw) $(val $P/ets/tc1_bw) $(val $P/ets/tc0_tsa)" \
 	"0 0 0 1 0 0 0 0|60 40 2"
+# skipped DCB reads (RTNL busy): a count, and the snapshot says at least as many
+skips=$(val $P/pfc/busy_skips)
+snap_skips=$(sed -n 's/^dcb_busy_skips //p' $P/snapshot)
+ktap_check "pfc/busy_skips ($skips) is a count; the snapshot's dcb_busy_skips ($snap_skips) no fewer" \
+	bash -c "[[ '$skips' =~ ^[0-9]+\$ && '$snap_skips' =~ ^[0-9]+\$ ]] && (($snap_skips >= $skips))"
 
 echo 1000 >/sys/module/fabtel/parameters/storm_ms
 echo 5000 >$D/prio3_requests_rate		# pausing for ~300 ms < storm_ms

@@ -109,6 +109,9 @@ static void fold_pfc(struct model *m, struct model_port *p, const struct raw_por
 	unsigned int k;
 	bool was_storm;
 
+	p->have_busy_skips = rp->have_busy_skips;
+	if (rp->have_busy_skips)
+		fold_count(&p->dcb_busy_skips, NULL, rp->dcb_busy_skips, true, false, mono);
 	p->pfc_read = rp->pfc_read;
 	p->pfc_enabled_mask = rp->pfc_mask;
 	for (k = 0; k < MODEL_PRIOS; k++) {

@@ -98,6 +98,8 @@ struct model_port {
 	bool have_bursts;
 	struct mono events_dropped;	/* fabtel.ko's events lost: its ring was full */
 	bool have_events_dropped;
+	struct mono dcb_busy_skips;	/* fabtel.ko's DCB reads skipped: RTNL busy */
+	bool have_busy_skips;
 	bool pfc_read;
 	uint8_t pfc_enabled_mask;
 	bool prio_read[MODEL_PRIOS];

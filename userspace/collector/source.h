@@ -39,6 +39,8 @@ struct raw_port {
 	bool have_bursts;
 	uint64_t events_dropped;
 	bool have_events_dropped;
+	uint64_t dcb_busy_skips;
+	bool have_busy_skips;
 	bool pfc_read;
 	uint8_t pfc_mask;
 	bool prio_read[MODEL_PRIOS];

@@ -47,6 +47,11 @@ static void parse_link_line(const char *key, const char *line, struct raw_port *
 			p->bursts = a;
 			p->have_bursts = true;
 		}
+	} else if (!strcmp(key, "dcb_busy_skips")) {
+		if (sscanf(line, "dcb_busy_skips %llu", &a) == 1) {
+			p->dcb_busy_skips = a;
+			p->have_busy_skips = true;
+		}
 	} else if (!strcmp(key, "events_dropped")) {
 		if (sscanf(line, "events_dropped %llu", &a) == 1) {
 			p->events_dropped = a;

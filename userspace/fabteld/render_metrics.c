@@ -78,6 +78,12 @@ static bool get_bursts(const struct model_port *p, uint64_t *v)
 	return p->have_bursts;
 }
 
+static bool get_busy_skips(const struct model_port *p, uint64_t *v)
+{
+	*v = p->dcb_busy_skips.total;
+	return p->have_busy_skips;
+}
+
 static bool get_events_dropped(const struct model_port *p, uint64_t *v)
 {
 	*v = p->events_dropped.total;
@@ -371,6 +377,9 @@ void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
 	ports_family(m, e, "fabtel_port_events_dropped_total", "counter",
 		     "Error-burst events fabtel.ko lost: its per-port ring was full (events_dropped).",
 		     get_events_dropped);
+	ports_family(m, e, "fabtel_port_dcb_busy_skips_total", "counter",
+		     "DCB reads fabtel.ko skipped because RTNL was busy: PFC and ETS values are older while it rises.",
+		     get_busy_skips);
 	counter_families(m, e);
 	prio_family(m, e, "fabtel_pfc_enabled", "gauge", "PFC enabled on the priority (DCB).",
 		    PF_ENABLED);

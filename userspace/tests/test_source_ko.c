@@ -140,11 +140,13 @@ static void absent_and_unknown(void **state)
 	(void)state;
 	assert_int_equal(parse("fabtel-snapshot 1\ndevice mlx5_0\nport 1\nnetdev -\n"
 			       "counter out_of_sequence -\ncounter no_such_counter 5\n"
-			       "a_key_of_tomorrow 1 2 3\nlink_carrier -\n"
+			       "a_key_of_tomorrow 1 2 3\nlink_carrier -\ndcb_busy_skips 7\n"
 			       "pfc_prio 9 1 2 3 0 0 0\nend\n", &p), 0);
 	assert_string_equal(p.netdev, "");
 	assert_false(p.have[FABTEL_OUT_OF_SEQUENCE]);
 	assert_int_equal(p.carrier, -1);
+	assert_true(p.have_busy_skips);
+	assert_int_equal(p.dcb_busy_skips, 7);
 	assert_false(p.have_flaps);
 	assert_false(p.pfc_read);
 	for (int i = 0; i < MODEL_PRIOS; i++)
