@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 #include <bpf/libbpf.h>
 
 #include "tap.h"
@@ -248,6 +250,84 @@ static void foreign_clsact(void)
 	bpf_tc_hook_destroy(&hook);
 }
 
+/* fabteld's and fabtel-trace's loaders on one interface: two filters each way */
+static void two_slots(void)
+{
+	struct wire_loader *a = NULL, *b = NULL;
+	int err;
+
+	err = wire_loader_open(&a) ?: wire_loader_open(&b);
+	if (!err) {
+		wire_loader_slot(b, WIRE_SLOT_TRACE);
+		err = wire_loader_attach(a, LO) ?: wire_loader_attach(b, LO);
+	}
+	tap_ok(!err && tc_filters("ingress", "wire_") == 2 && tc_filters("egress", "wire_") == 2,
+	       "fabteld's slot and fabtel-trace's side by side: 2 filters each way (%d, tc %d/%d)",
+	       err, tc_filters("ingress", "wire_"), tc_filters("egress", "wire_"));
+	wire_loader_close(b);
+	tap_ok(tc_filters("ingress", "wire_") == 1 && tc_filters("egress", "wire_") == 1,
+	       "closing one leaves the other's (tc %d/%d)",
+	       tc_filters("ingress", "wire_"), tc_filters("egress", "wire_"));
+	wire_loader_close(a);
+}
+
+/*
+ * A loader killed with SIGKILL detaches nothing; three crashed starts and a
+ * fourth must leave one filter per direction, not four.
+ */
+static void crash_leftovers(void)
+{
+	struct wire_loader *wl = NULL;
+	int fds[2], in, eg, err, i;
+	char c;
+	pid_t pid;
+
+	for (i = 0; i < 3; i++) {
+		if (pipe(fds))
+			break;
+		pid = fork();
+		if (pid == 0) {
+			close(fds[0]);
+			c = wire_loader_open(&wl) ? 'x' : 'y';
+			wire_loader_slot(wl, WIRE_SLOT_TEST);
+			if (c == 'y' && wire_loader_attach(wl, LO))
+				c = 'x';
+			if (write(fds[1], &c, 1) != 1)
+				_exit(1);
+			pause();
+			_exit(0);
+		}
+		close(fds[1]);
+		c = 'x';
+		if (pid > 0 && read(fds[0], &c, 1) == 1 && c == 'y')
+			kill(pid, SIGKILL);
+		close(fds[0]);
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+	}
+	in = tc_filters("ingress", "wire_");
+	eg = tc_filters("egress", "wire_");
+	err = wire_loader_open(&wl);
+	wire_loader_slot(wl, WIRE_SLOT_TEST);
+	if (!err)
+		err = wire_loader_attach(wl, LO);
+	tap_ok(in == 1 && eg == 1 && !err && tc_filters("ingress", "wire_") == 1 &&
+	       tc_filters("egress", "wire_") == 1,
+	       "3 starts killed by SIGKILL, then a 4th: one filter per direction (after the kills %d/%d, attach %d)",
+	       in, eg, err);
+	wire_loader_close(wl);
+	tap_ok(tc_filters("ingress", "wire_") <= 0 && tc_filters("egress", "wire_") <= 0,
+	       "its close removes the filter the dead ones left (tc %d/%d)",
+	       tc_filters("ingress", "wire_"), tc_filters("egress", "wire_"));
+	two_slots();
+	{
+		LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = LO,
+			    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
+
+		bpf_tc_hook_destroy(&hook);	/* the clsact the first one made */
+	}
+}
+
 static void misc(void)
 {
 	__u64 st[WIRE_NR_STATS];
@@ -270,12 +350,13 @@ int main(void)
 		tap_skip_all("cannot bring up lo in a new network namespace");
 	if (!private_ns && clsact_probe() != 0)
 		tap_skip_all("the host's lo already has a clsact qdisc: not touching it");
-	tap_plan(10);
+	tap_plan(14);
 	libbpf_set_print(tap_libbpf_print);
 	printf("# %s\n", private_ns ? "private network namespace" :
 	       "unshare(CLONE_NEWNET) refused: using the host's lo");
 	lifecycle();
 	foreign_clsact();
+	crash_leftovers();
 	misc();
 	return tap_done();
 }

@@ -28,6 +28,7 @@ struct wire_attach {
 
 struct wire_loader {
 	struct wire_bpf *skel;
+	__u32 slot;			/* TC handle and priority of its filters */
 	struct wire_attach *att;
 	size_t n_att;
 	size_t cap_att;
@@ -65,6 +66,7 @@ int wire_loader_open(struct wire_loader **out)
 	wl = calloc(1, sizeof(*wl));
 	if (!wl)
 		return -ENOMEM;
+	wl->slot = WIRE_SLOT_FABTELD;
 	wl->skel = wire_bpf__open();
 	if (!wl->skel) {
 		err = errno ? -errno : -EINVAL;
@@ -98,10 +100,11 @@ static int tc_attach_dir(const struct wire_loader *wl, struct wire_attach *a, in
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex,
 		    .attach_point = tc_point(dir));
-	LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = prog_fd(wl, dir));
+	/* the loader's own slot, replaced if a dead run of it left one (wire_loader.h) */
+	LIBBPF_OPTS(bpf_tc_opts, opts, .prog_fd = prog_fd(wl, dir), .flags = BPF_TC_F_REPLACE,
+		    .handle = wl->slot, .priority = wl->slot);
 	int err;
 
-	/* handle and priority 0: the kernel picks free ones, we note them */
 	err = bpf_tc_attach(&hook, &opts);
 	if (err)
 		return err;
@@ -174,6 +177,12 @@ static int reserve_attach(struct wire_loader *wl)
 	wl->att = n;
 	wl->cap_att = cap;
 	return 0;
+}
+
+void wire_loader_slot(struct wire_loader *wl, __u32 slot)
+{
+	if (wl && slot)
+		wl->slot = slot;
 }
 
 int wire_loader_attach(struct wire_loader *wl, int ifindex)

@@ -26,6 +26,18 @@ typedef int (*wire_qp_cb)(const struct wire_qp_key *key,
 int wire_loader_open(struct wire_loader **out);
 
 /*
+ * The TC filter slot (handle and priority) a loader's filters take on each
+ * hook: one per program, so a program started again after dying without
+ * detaching (SIGKILL) replaces the filters it left instead of stacking a
+ * second parser, and fabteld and fabtel-trace never replace each other's.
+ * A loader takes WIRE_SLOT_FABTELD unless told otherwise, before attaching.
+ */
+#define WIRE_SLOT_FABTELD	0xfab7
+#define WIRE_SLOT_TRACE		0xfab8
+#define WIRE_SLOT_TEST		0xfab9
+void wire_loader_slot(struct wire_loader *wl, __u32 slot);
+
+/*
  * Attach wire_ingress and wire_egress to ifindex, creating the clsact qdisc
  * if it is missing.  Attaching an ifindex already attached by this loader
  * does nothing and returns 0.  On error nothing stays attached.

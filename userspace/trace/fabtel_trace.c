@@ -442,6 +442,7 @@ static struct wire_loader *open_wire(void)
 			strerror(-err));
 		return NULL;
 	}
+	wire_loader_slot(wl, WIRE_SLOT_TRACE);	/* beside fabteld's, never in its place */
 	for (i = 0; i < env.nr_ifaces; i++) {
 		if (!if_indextoname(env.ifindex[i], name))
 			snprintf(name, sizeof(name), "ifindex %d", env.ifindex[i]);
