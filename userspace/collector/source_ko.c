@@ -8,6 +8,7 @@
  * exists, the plain sysfs source stands by (source_sysfs.c).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +18,45 @@
 #include "schema.h"
 #include "source.h"
 
+/* "key N" lines that are counts: where the value and its flag go */
+static const struct {
+	const char *key;
+	size_t val, have;
+} count_keys[] = {
+	{ "link_flaps", offsetof(struct raw_port, flaps), offsetof(struct raw_port, have_flaps) },
+	{ "events_seq", offsetof(struct raw_port, bursts), offsetof(struct raw_port, have_bursts) },
+	{ "events_dropped", offsetof(struct raw_port, events_dropped),
+	  offsetof(struct raw_port, have_events_dropped) },
+	{ "dcb_busy_skips", offsetof(struct raw_port, dcb_busy_skips),
+	  offsetof(struct raw_port, have_busy_skips) },
+};
+
+static bool parse_count_line(const char *key, const char *line, struct raw_port *p)
+{
+	unsigned long long a;
+	char fmt[48];
+	size_t i;
+
+	for (i = 0; i < sizeof(count_keys) / sizeof(count_keys[0]); i++) {
+		if (strcmp(key, count_keys[i].key))
+			continue;
+		snprintf(fmt, sizeof(fmt), "%s %%llu", count_keys[i].key);
+		if (sscanf(line, fmt, &a) == 1) {
+			*(uint64_t *)((char *)p + count_keys[i].val) = a;
+			*(bool *)((char *)p + count_keys[i].have) = true;
+		}
+		return true;
+	}
+	return false;
+}
+
 /* "key value..." lines other than counters and PFC */
 static void parse_link_line(const char *key, const char *line, struct raw_port *p)
 {
-	unsigned long long a;
 	int n;
 
+	if (parse_count_line(key, line, p))
+		return;
 	if (!strcmp(key, "device")) {
 		sscanf(line, "device %63s", p->device);
 	} else if (!strcmp(key, "port")) {
@@ -37,26 +71,6 @@ static void parse_link_line(const char *key, const char *line, struct raw_port *
 	} else if (!strcmp(key, "link_carrier")) {
 		if (sscanf(line, "link_carrier %d", &n) == 1)
 			p->carrier = n;
-	} else if (!strcmp(key, "link_flaps")) {
-		if (sscanf(line, "link_flaps %llu", &a) == 1) {
-			p->flaps = a;
-			p->have_flaps = true;
-		}
-	} else if (!strcmp(key, "events_seq")) {
-		if (sscanf(line, "events_seq %llu", &a) == 1) {
-			p->bursts = a;
-			p->have_bursts = true;
-		}
-	} else if (!strcmp(key, "dcb_busy_skips")) {
-		if (sscanf(line, "dcb_busy_skips %llu", &a) == 1) {
-			p->dcb_busy_skips = a;
-			p->have_busy_skips = true;
-		}
-	} else if (!strcmp(key, "events_dropped")) {
-		if (sscanf(line, "events_dropped %llu", &a) == 1) {
-			p->events_dropped = a;
-			p->have_events_dropped = true;
-		}
 	}
 }
 
