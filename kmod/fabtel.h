@@ -179,6 +179,24 @@ void fabtel_dcb_sample(struct fabtel_port *p);
 /* fabtel_sysfs.c */
 int fabtel_sysfs_port_add(struct fabtel_port *p);
 void fabtel_sysfs_port_del(struct fabtel_port *p);
+
+/* fabtel_sysfs_dcb.c: pfc/ and ets/ */
+extern const struct attribute_group fabtel_pfc_group;
+extern const struct attribute_group fabtel_ets_group;
+extern const struct attribute_group *fabtel_prio_groups[];
+/* Eight small numbers, space separated, and a newline, at buf + at. */
+int fabtel_emit_u8s(char *buf, int at, const u8 *v);
+
+static inline struct fabtel_port *kobj_to_port(struct kobject *kobj)
+{
+	return container_of(kobj, struct fabtel_port, kobj);
+}
+
+/* For files in the counters/ and pfc/ child directories. */
+static inline struct fabtel_port *child_to_port(struct kobject *kobj)
+{
+	return kobj_to_port(kobj->parent);
+}
 extern const struct kobj_type fabtel_port_ktype;
 
 static inline u64 fabtel_now_boot(void)
