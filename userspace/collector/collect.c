@@ -86,11 +86,8 @@ void collect_sample(struct model *m)
 	memset(r->reported, 0, sizeof(r->reported));
 	r->ko = false;
 	r->nr_ports = r->ports_over = 0;
-	for (i = 0; i < NR_SOURCES; i++) {
+	for (i = 0; i < NR_SOURCES; i++)
 		sources[i]->sample(m, r);
-		if (sources[i] == &source_sysfs)
-			r->ports_mono = clock_ns(CLOCK_MONOTONIC);
-	}
 	now = clock_ns(CLOCK_REALTIME);
 
 	pthread_mutex_lock(&m->lock);

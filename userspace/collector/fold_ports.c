@@ -82,6 +82,18 @@ static void fold_count(struct mono *c, struct rate *r, uint64_t raw, bool wide, 
 		rate_update(r, c->total, mono);
 }
 
+/*
+ * A count read from a source that may be 32 bits wide (fold_count); how
+ * much it rose: 0 at its first reading and at a new baseline.
+ */
+static uint64_t count_rise(struct mono *c, uint64_t v, bool rebase)
+{
+	uint64_t before = c->primed ? c->total : v;
+
+	fold_count(c, NULL, v, false, rebase, 0);
+	return c->total > before ? c->total - before : 0;
+}
+
 static void fold_counters(struct model_port *p, const struct raw_port *rp, bool ko, bool rebase,
 			  uint64_t mono)
 {
@@ -131,21 +143,6 @@ static void fold_pfc(struct model *m, struct model_port *p, const struct raw_por
 	}
 }
 
-/*
- * Update a count read from a source; how much it rose (0 at its first
- * reading, and when its source changed: a new baseline, never a rise).
- */
-static uint64_t count_rise(struct mono *c, uint64_t v, bool rebase)
-{
-	uint64_t before = c->primed ? c->total : v;
-
-	if (rebase)
-		mono_rebase(c, v);
-	else
-		mono_update(c, v);
-	return c->total > before ? c->total - before : 0;
-}
-
 /* fabtel.ko's error-burst events (a count and an event), and those its ring lost */
 static void fold_bursts(struct model *m, struct model_port *p, const struct raw_port *rp,
 			bool rebase, uint64_t now)
@@ -157,7 +154,7 @@ static void fold_bursts(struct model *m, struct model_port *p, const struct raw_
 		model_log_event(m, EV_ERROR_BURST, p->device, p->port, now)->count = n;
 	p->have_events_dropped = rp->have_events_dropped;
 	if (rp->have_events_dropped)
-		count_rise(&p->events_dropped, rp->events_dropped, rebase);
+		fold_count(&p->events_dropped, NULL, rp->events_dropped, false, rebase, 0);
 }
 
 /* a flap is timed by the flap program when it saw it, else now */

@@ -77,7 +77,7 @@ struct raw {
 	unsigned int nr_ports;
 	unsigned int ports_over;	/* RoCE ports found past the table's size */
 	bool ko;			/* the ports are fabtel.ko's (64-bit counters) */
-	uint64_t ports_mono;		/* CLOCK_MONOTONIC when the ports were read */
+	uint64_t ports_mono;		/* CLOCK_MONOTONIC when the port source that read them ended */
 	/* QPs */
 	struct raw_qp qps[MODEL_MAX_QPS];
 	unsigned int nr_qps, qps_over;

@@ -181,6 +181,7 @@ static void ko_sample(struct model *m, struct raw *r)
 	r->ports_over = 0;
 	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/kernel/fabtel");
 	err = fs_walk_ports(dir, read_ko_port, &w);
+	r->ports_mono = clock_ns(CLOCK_MONOTONIC);
 	r->ko = !err;
 	if (err)
 		raw_report(r, SRC_FABTEL_KO, SRC_STATE_UNAVAILABLE,

@@ -158,6 +158,7 @@ static void sysfs_sample(struct model *m, struct raw *r)
 	}
 	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/class/infiniband");
 	err = fs_walk_ports(dir, read_sysfs_port, &w);
+	r->ports_mono = clock_ns(CLOCK_MONOTONIC);
 	if (err)
 		raw_report(r, SRC_SYSFS, SRC_STATE_UNAVAILABLE, "no RDMA devices (%s: %s)", dir,
 			   strerror(-err));
