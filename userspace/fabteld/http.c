@@ -3,8 +3,9 @@
  * http.c - fabteld's HTTP side (see http.h).
  *
  * libmicrohttpd runs one internal thread (epoll); a handler takes the
- * model's lock only to build the response from memory.  Limits: at most
- * max_connections at once (more are closed at accept), 16 KiB per
+ * model's lock only to build the response from memory.  Who may connect and
+ * for how long is http_guard.c's (max_connections, request deadline, long
+ * poll caps, fabtel_http_rejected_total).  Limits here: 16 KiB per
  * connection for the request (bigger headers get 431), 10 s idle timeout,
  * request bodies refused (413), strict HTTP parsing (HTTP/1.1 without Host:
  * 400).
@@ -31,6 +32,7 @@
 
 #include "expo.h"
 #include "http.h"
+#include "http_guard.h"
 #include "render.h"
 
 #define MEMORY_LIMIT	16384
@@ -47,6 +49,7 @@ struct waiter {
 
 struct http {
 	struct MHD_Daemon *d;
+	struct guard *g;
 	struct model *m;
 	const struct config *cfg;
 	/* long polls, under wlock */
@@ -77,6 +80,8 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, cons
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
 	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	if (status == MHD_HTTP_TOO_MANY_REQUESTS)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "5");
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;
@@ -162,6 +167,7 @@ static enum MHD_Result events(struct http *h, struct MHD_Connection *c, void **s
 		pthread_mutex_lock(&h->wlock);
 		h->parked--;
 		pthread_mutex_unlock(&h->wlock);
+		guard_unpark(h->g, c);
 		since = w->since;
 		goto answer;
 	}
@@ -174,9 +180,14 @@ static enum MHD_Result events(struct http *h, struct MHD_Connection *c, void **s
 	pthread_mutex_unlock(&h->m->lock);
 	/* nothing new yet, and since is one of ours (not a restarted fabteld's) */
 	if (wait && next == since + 1) {
+		if (guard_park(h->g, c))
+			return text(c, MHD_HTTP_TOO_MANY_REQUESTS,
+				    "too many long polls waiting: retry, or poll without wait\n");
 		w = calloc(1, sizeof(*w));
-		if (!w)
+		if (!w) {
+			guard_unpark(h->g, c);
 			return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+		}
 		w->c = c;
 		w->since = since;
 		w->deadline_ns = mono_ns() + wait * 1000000000ULL;
@@ -194,6 +205,7 @@ static enum MHD_Result events(struct http *h, struct MHD_Connection *c, void **s
 		if (!w)
 			return MHD_YES;
 		free(w);
+		guard_unpark(h->g, c);
 	}
 answer:
 	pthread_mutex_lock(&h->m->lock);
@@ -217,6 +229,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return events(h, c, state);	/* a long poll resumed */
 	if (*state == NULL) {
 		*state = &marker;	/* headers in: refuse a body before it comes */
+		guard_request_in(h->g, c);
 		if (MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 						MHD_HTTP_HEADER_TRANSFER_ENCODING) ||
 		    (MHD_lookup_connection_value(c, MHD_HEADER_KIND,
@@ -239,6 +252,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		pthread_mutex_lock(&h->m->lock);
 		render_metrics(h->m, &e, start);
 		pthread_mutex_unlock(&h->m->lock);
+		guard_metrics(h->g, &e);
 		if (e.oom || !e.buf) {
 			expo_free(&e);
 			return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
@@ -297,7 +311,7 @@ static void *waker(void *arg)
 	pthread_mutex_lock(&h->wlock);
 	while (!h->stopping) {
 		now = mono_ns();
-		first = now + 1000000000ULL;
+		first = guard_reap(h->g, now);
 		for (pp = &h->waiters; (w = *pp);) {
 			if (h->next_seq > w->since + 1 || now >= w->deadline_ns) {
 				*pp = w->next;
@@ -319,9 +333,10 @@ static void *waker(void *arg)
 static void completed(void *cls, struct MHD_Connection *c, void **state,
 		      enum MHD_RequestTerminationCode why)
 {
-	(void)cls;
-	(void)c;
+	struct http *h = cls;
+
 	(void)why;
+	guard_request_done(h->g, c);
 	if (*state && *state != &marker)
 		free(*state);
 	*state = NULL;
@@ -353,6 +368,12 @@ struct http *http_start(struct model *m, const struct config *cfg, char *err, si
 	}
 	h->m = m;
 	h->cfg = cfg;
+	h->g = guard_new(cfg->max_connections);
+	if (!h->g) {
+		snprintf(err, errlen, "out of memory");
+		free(h);
+		return NULL;
+	}
 	pthread_mutex_init(&h->wlock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -366,14 +387,15 @@ struct http *http_start(struct model *m, const struct config *cfg, char *err, si
 	}
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
-	h->d = MHD_start_daemon(flags, (uint16_t)cfg->listen_port, NULL, NULL, handle, h,
+	h->d = MHD_start_daemon(flags, (uint16_t)cfg->listen_port, guard_accept, h->g, handle, h,
 				MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
 				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->max_connections,
+				MHD_OPTION_CONNECTION_LIMIT, guard_mhd_limit(h->g),
+				MHD_OPTION_NOTIFY_CONNECTION, guard_notify, h->g,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)IDLE_TIMEOUT_S,
 				MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
-				MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+				MHD_OPTION_NOTIFY_COMPLETED, completed, h,
 				MHD_OPTION_END);
 	if (!h->d) {
 		snprintf(err, errlen, "cannot listen on %s:%u (in use? see above)",
@@ -401,6 +423,7 @@ free_ai:
 free_h:
 	pthread_cond_destroy(&h->wcond);
 	pthread_mutex_destroy(&h->wlock);
+	guard_free(h->g);
 	free(h);
 	return NULL;
 }
@@ -436,5 +459,6 @@ void http_stop(struct http *h)
 	MHD_stop_daemon(h->d);
 	pthread_cond_destroy(&h->wcond);
 	pthread_mutex_destroy(&h->wlock);
+	guard_free(h->g);
 	free(h);
 }

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * http_guard.h - who gets a connection to fabteld's HTTP side, and for how
+ * long (http_guard.c).  The aim: Prometheus's scrape is always answered,
+ * whatever else is connected.
+ *
+ * - At most max_connections live connections.  When a new one comes and all
+ *   are taken, the oldest connection still waiting for its request is closed
+ *   to make room ("evicted"); if none is waiting (all are being answered or
+ *   are parked long polls) the new one is refused ("connection_limit").
+ * - A request must arrive whole within GUARD_REQUEST_S of the accept: a
+ *   socket that trickles bytes is closed then ("request_timeout").  An idle
+ *   keep-alive connection is closed GUARD_IDLE_S after its last answer.
+ * - Long polls: at most max_connections / 4 parked at once, and at most
+ *   max_connections / 16 (at least 1) per client address; more get 429
+ *   ("long_poll_limit", "long_poll_client_limit").  So three quarters of
+ *   the connections are always left for short requests.
+ *
+ * Every refusal is counted: fabtel_http_rejected_total{reason}.  Calls are
+ * thread-safe; the guard's lock is a leaf (taken last, nothing taken under it).
+ */
+#ifndef FABTELD_HTTP_GUARD_H
+#define FABTELD_HTTP_GUARD_H
+
+#include <stdint.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+#include "expo.h"
+
+#define GUARD_REQUEST_S	5
+#define GUARD_IDLE_S	10
+
+enum guard_reason {
+	GUARD_CONNECTION_LIMIT,
+	GUARD_EVICTED,
+	GUARD_REQUEST_TIMEOUT,
+	GUARD_LONG_POLL_LIMIT,
+	GUARD_LONG_POLL_CLIENT_LIMIT,
+	GUARD_NR_REASONS
+};
+
+struct guard;
+
+struct guard *guard_new(unsigned int max_connections);
+void guard_free(struct guard *g);
+/* the connection limit to give libmicrohttpd: room for evicted sockets still closing */
+unsigned int guard_mhd_limit(const struct guard *g);
+
+/* libmicrohttpd callbacks: MHD_OPTION_ACCEPT_POLICY / MHD_OPTION_NOTIFY_CONNECTION, cls = guard */
+enum MHD_Result guard_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen);
+void guard_notify(void *cls, struct MHD_Connection *c, void **socket_context,
+		  enum MHD_ConnectionNotificationCode code);
+
+/* the request's headers are in / its answer is done (keep-alive: waiting again) */
+void guard_request_in(struct guard *g, struct MHD_Connection *c);
+void guard_request_done(struct guard *g, struct MHD_Connection *c);
+/* may c park as a long poll?  0 (now counted as parked), or the reason it may not */
+int guard_park(struct guard *g, struct MHD_Connection *c);
+void guard_unpark(struct guard *g, struct MHD_Connection *c);
+
+/* Close the connections past their deadline; the next deadline (CLOCK_MONOTONIC ns). */
+uint64_t guard_reap(struct guard *g, uint64_t now_ns);
+/* fabtel_http_rejected_total and fabtel_http_connections */
+void guard_metrics(struct guard *g, struct expo *e);
+
+#endif /* FABTELD_HTTP_GUARD_H */
