@@ -87,12 +87,39 @@ struct {
 	__type(value, __u64);
 } wire_stats SEC(".maps");
 
+/*
+ * Per-QP counters.  A plain hash, not an LRU: a frame names its own
+ * destination QP, so with an LRU any UDP/4791 sender could evict the
+ * entries of real QPs.  When full, new QPs are refused and counted
+ * (WIRE_QP_DROPS); the loader deletes the entries of QPs that are gone.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, WIRE_QP_MAX_ENTRIES);
 	__type(key, struct wire_qp_key);
 	__type(value, struct wire_qp_val);
 } wire_qps SEC(".maps");
+
+/*
+ * The QPs that exist (ingress: local QPNs, egress: their peers' QPNs, key
+ * ifindex 0), kept by the loader from RDMA netlink.  With wire_known_only
+ * set, QPs not in it (new ones the loader has not learnt of yet, and any
+ * made-up QPN) may hold at most WIRE_UNKNOWN_MAX entries of wire_qps: a
+ * frame that would make one more is counted in WIRE_QP_UNKNOWN only.  So
+ * spoofed QPNs can neither evict a real QP's entry nor take the room known
+ * QPs need, and a QP's first frames, sent before the loader knows of it,
+ * are still counted unless a flood has filled that share.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, WIRE_QP_MAX_ENTRIES);
+	__type(key, struct wire_qp_key);
+	__type(value, __u8);
+} wire_known SEC(".maps");
+
+/* .bss, written by the loader at run time */
+__u32 wire_known_only;
+__u32 wire_unknown_entries;	/* entries of unknown QPs: counted up here, recounted by the loader */
 
 /* what the parser learnt about one frame */
 struct wire_pkt {
@@ -282,9 +309,13 @@ static __always_inline int wire_parse(struct __sk_buff *skb, struct wire_pkt *p)
 	return parse_bth(skb, p);
 }
 
-/* the QP's entry, made if missing; NULL if the map would not take it */
+/*
+ * the QP's entry, made if missing; NULL if the map would not take it
+ * (stat_inc'd: WIRE_QP_DROPS full, WIRE_QP_UNKNOWN the unknown QPs' share full)
+ */
 static __always_inline struct wire_qp_val *qp_get(const struct wire_qp_key *key)
 {
+	struct wire_qp_key known = { .qpn = key->qpn, .dir = key->dir };
 	struct wire_qp_val zero = {};
 	struct wire_qp_val *v;
 	long err;
@@ -292,10 +323,22 @@ static __always_inline struct wire_qp_val *qp_get(const struct wire_qp_key *key)
 	v = bpf_map_lookup_elem(&wire_qps, key);
 	if (v)
 		return v;
+	if (wire_known_only && !bpf_map_lookup_elem(&wire_known, &known)) {
+		if (wire_unknown_entries >= WIRE_UNKNOWN_MAX) {
+			stat_inc(WIRE_QP_UNKNOWN);
+			return NULL;
+		}
+		__sync_fetch_and_add(&wire_unknown_entries, 1);
+	}
 	err = bpf_map_update_elem(&wire_qps, key, &zero, BPF_NOEXIST);
-	if (err && err != -EEXIST)	/* -EEXIST: another CPU made it */
+	if (err && err != -EEXIST) {	/* -EEXIST: another CPU made it */
+		stat_inc(WIRE_QP_DROPS);
 		return NULL;
-	return bpf_map_lookup_elem(&wire_qps, key);
+	}
+	v = bpf_map_lookup_elem(&wire_qps, key);
+	if (!v)				/* deleted by the loader meanwhile */
+		stat_inc(WIRE_QP_DROPS);
+	return v;
 }
 
 /*
@@ -354,10 +397,8 @@ static __always_inline void qp_count(struct __sk_buff *skb,
 	struct wire_qp_val *v;
 
 	v = qp_get(&key);
-	if (!v) {
-		stat_inc(WIRE_QP_DROPS);
+	if (!v)
 		return;
-	}
 	__sync_fetch_and_add(&v->pkts, 1);
 	__sync_fetch_and_add(&v->bytes, skb->len);
 	if (p->ce)

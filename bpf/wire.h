@@ -10,7 +10,8 @@
 #define FABTEL_WIRE_H
 
 #define WIRE_ROCEV2_PORT	4791
-#define WIRE_QP_MAX_ENTRIES	16384		/* wire_qps, an LRU hash */
+#define WIRE_QP_MAX_ENTRIES	16384		/* wire_qps and wire_known, plain hashes */
+#define WIRE_UNKNOWN_MAX	4096		/* wire_qps entries of QPs not (yet) known */
 #define WIRE_PSN_MASK		0xffffffU	/* PSNs are 24-bit serials */
 #define WIRE_PSN_HALF		0x800000U	/* ahead: (psn - exp) & mask < half */
 
@@ -29,7 +30,8 @@ enum wire_stat {
 	WIRE_IPV6,		/* RoCEv2 frames over IPv6 */
 	WIRE_ECN_CE,		/* RoCEv2 frames marked ECN CE */
 	WIRE_CNP,		/* RoCEv2 CNPs (opcode 0x81) */
-	WIRE_QP_DROPS,		/* RoCEv2 frames whose QP entry could not be made */
+	WIRE_QP_DROPS,		/* RoCEv2 frames whose QP entry could not be made (map full) */
+	WIRE_QP_UNKNOWN,	/* frames of a new QP not in wire_known: its share was full */
 	WIRE_NR_STATS,
 };
 
@@ -48,7 +50,11 @@ enum wire_nak {
 	WIRE_NR_NAKS,
 };
 
-/* wire_qps key: one entry per interface, BTH DestQP and direction */
+/*
+ * wire_qps key: one entry per interface, BTH DestQP and direction.  Also the
+ * key of wire_known (the QPs that exist, written by the loader) with
+ * ifindex 0: the interface is not checked there.
+ */
 struct wire_qp_key {
 	__u32 ifindex;
 	__u32 qpn;		/* BTH DestQP, 24 bits */

@@ -34,7 +34,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 42
+ktap_begin 44
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -146,6 +146,11 @@ ktap_info "job 4242's QP on rxa: ${qp4242:-none}, its peer's ${rqp4242:-none}"
 ktap_check "rxe_qp_counts and wire_qps (both ways) hold entries of job 4242's live QP" \
 	bash -c '(($1 > 0 && $2 == 2))' _ "$(entries rxe_qp_counts ".qpn == ${qp4242:-0}")" \
 	"$(wire_entries "${qp4242:-0}" "${rqp4242:-0}")"
+ktap_eq "wire_known (bpftool) lists job 4242's QP both ways: fabteld told the wire program which QPs exist" \
+	"$(entries wire_known "(.dir == 0 and .qpn == ${qp4242:-0}) or (.dir == 1 and .qpn == ${rqp4242:-0})")" 2
+ktap_eq "no real frame refused per QP: fabtel_wire_qp_refused_total map_full, unknown_qp" \
+	"$(metric "$PA" 'fabtel_wire_qp_refused_total{reason="map_full"}') $(metric "$PA" 'fabtel_wire_qp_refused_total{reason="unknown_qp"}')" \
+	"0 0"
 
 # ---- a 2 s flap ---------------------------------------------------------------------
 # 5151's one WRITE must be older than window_s (10 s) for it to count as idle

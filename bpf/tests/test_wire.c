@@ -273,6 +273,7 @@ static const char *const stat_names[WIRE_NR_STATS] = {
 	[WIRE_MALFORMED] = "malformed", [WIRE_VLAN] = "vlan",
 	[WIRE_IPV6] = "ipv6", [WIRE_ECN_CE] = "ecn_ce", [WIRE_CNP] = "cnp",
 	[WIRE_QP_DROPS] = "qp_drops",
+	[WIRE_QP_UNKNOWN] = "qp_unknown",
 };
 
 /* the global counters equal want[], all of them */

@@ -101,6 +101,8 @@ void collect_sample(struct model *m)
 	m->bpf_pruned[1] = source_bpf_pruned(m, 1);
 	m->have_ring_drops = r->have_ring_drops;
 	memcpy(m->bpf_ring_drops, r->ring_drops, sizeof(m->bpf_ring_drops));
+	m->have_wire_refused = r->have_wire_refused;
+	memcpy(m->wire_refused, r->wire_refused, sizeof(m->wire_refused));
 	m->ports_over = r->ports_over;
 	m->bpf_read_errors[0] += r->rxe_err;
 	m->bpf_read_errors[1] += r->wire_err;

@@ -206,7 +206,7 @@ static void fold_wire_qp(struct model *m, struct model_qp *q, const struct wire_
 
 void fold_bpf(struct model *m, const struct raw *r, uint64_t now)
 {
-	static struct wire_ent wire[MODEL_MAX_QPS];	/* collector thread only */
+	static struct wire_ent wire[RAW_MAX_WIRE];	/* collector thread only */
 	unsigned int i;
 
 	for (i = 0; i < r->nr_rxe; i++)

@@ -186,6 +186,8 @@ struct model {
 	uint64_t bpf_read_errors[2];	/* rxe, wire map walks that failed */
 	uint64_t bpf_ring_drops[3];	/* flap, qp, rxe events lost: ring buffers full */
 	bool have_ring_drops;		/* the BPF programs are loaded */
+	uint64_t wire_refused[2];	/* wire frames not counted per QP: map full, QP unknown */
+	bool have_wire_refused;		/* the wire program is loaded */
 	unsigned int ports_over;	/* RoCE ports beyond MODEL_MAX_PORTS, last pass */
 	struct model_event events[MODEL_MAX_EVENTS];	/* a ring, by seq */
 	uint64_t next_event_seq;

@@ -65,6 +65,9 @@ struct raw_rxe {			/* the rxe program's counts of one QP */
 	uint64_t n[RAW_RXE_KINDS];
 };
 
+/* wire map entries a pass reads: a QP has up to two (ingress, egress) */
+#define RAW_MAX_WIRE	(2 * MODEL_MAX_QPS)
+
 struct raw_wire {			/* the wire program's packets of one QP key */
 	uint32_t ifindex, qpn, dir;
 	uint64_t pkts;
@@ -85,9 +88,11 @@ struct raw {
 	/* BPF: per-QP counts; *_err: a map walk failed, its entries are partial */
 	struct raw_rxe rxe[MODEL_MAX_QPS];
 	unsigned int nr_rxe;
-	struct raw_wire wire[MODEL_MAX_QPS];
+	struct raw_wire wire[RAW_MAX_WIRE];
 	unsigned int nr_wire;
-	bool rxe_err, wire_err;
+	bool rxe_err, wire_err;		/* failed, or cut off at the array's size */
+	uint64_t wire_refused[2];	/* frames not counted per QP: map full, QP unknown */
+	bool have_wire_refused;
 	uint64_t ring_drops[3];		/* flap, qp, rxe: events the rings lost */
 	bool have_ring_drops;
 	/* the states the sources reported this pass (the others keep theirs) */

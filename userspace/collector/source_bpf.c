@@ -71,7 +71,7 @@ static int rxe_cb(const struct rxe_qp_key *k, const struct rxe_qp_counts *c, voi
 	unsigned int i;
 
 	if (r->nr_rxe == MODEL_MAX_QPS)
-		return 1;
+		return 1;	/* cut off: counted as a failed walk */
 	r->rxe[r->nr_rxe].dev_index = k->dev_index;
 	r->rxe[r->nr_rxe].qpn = k->qpn;
 	for (i = 0; i < RXE_NR_KINDS && i < RAW_RXE_KINDS; i++)
@@ -84,8 +84,8 @@ static int wire_cb(const struct wire_qp_key *k, const struct wire_qp_val *v, voi
 {
 	struct raw *r = ctx;
 
-	if (r->nr_wire == MODEL_MAX_QPS)
-		return 1;
+	if (r->nr_wire == RAW_MAX_WIRE)
+		return 1;	/* cut off: counted as a failed walk */
 	r->wire[r->nr_wire].ifindex = k->ifindex;
 	r->wire[r->nr_wire].qpn = k->qpn;
 	r->wire[r->nr_wire].dir = k->dir;
@@ -325,6 +325,46 @@ static void prune_maps(struct source_bpf *b, const struct raw *r)
 	prune_wire(b, r, local, peer, np);
 }
 
+/*
+ * Tell the wire program which QPs exist (RDMA netlink's list; ingress: the
+ * local QPN, egress: the peer's; plus QP 1, GSI): other QPNs, new or made
+ * up, then share at most WIRE_UNKNOWN_MAX map entries, so a flood of
+ * made-up QPNs cannot take the room of real ones.  Only from a complete QP
+ * list; until the first one, or if setting it fails, every QP is counted.
+ * Also what the program did not count per QP.
+ */
+static void wire_known_sync(struct wire_loader *wl, struct raw *r)
+{
+	static struct wire_qp_key keys[2 * MODEL_MAX_QPS + 2];
+	static bool failed;		/* said so once; collector thread only */
+	__u64 st[WIRE_NR_STATS];
+	int err;
+	unsigned int i;
+	size_t n = 0;
+
+	r->have_wire_refused = !wire_loader_stats(wl, st);
+	if (r->have_wire_refused) {
+		r->wire_refused[0] = st[WIRE_QP_DROPS];
+		r->wire_refused[1] = st[WIRE_QP_UNKNOWN];
+	}
+	if (r->nl_err || r->qps_over)
+		return;
+	keys[n++] = (struct wire_qp_key){ .qpn = 1, .dir = WIRE_DIR_INGRESS };
+	keys[n++] = (struct wire_qp_key){ .qpn = 1, .dir = WIRE_DIR_EGRESS };
+	for (i = 0; i < r->nr_qps; i++) {
+		keys[n++] = (struct wire_qp_key){ .qpn = r->qps[i].nl.qpn,
+						  .dir = WIRE_DIR_INGRESS };
+		if (r->qps[i].nl.rqpn)
+			keys[n++] = (struct wire_qp_key){ .qpn = r->qps[i].nl.rqpn,
+							  .dir = WIRE_DIR_EGRESS };
+	}
+	err = wire_loader_set_known(wl, keys, n);
+	if (err && !failed)
+		fprintf(stderr, "fabteld: wire: cannot set the known QPs (%s); counting every QP\n",
+			strerror(-err));
+	failed = err != 0;
+}
+
 /* after the QP source: pruning needs this pass's QP list; the rings' losses */
 static void bpf_sample(struct model *m, struct raw *r)
 {
@@ -340,10 +380,13 @@ static void bpf_sample(struct model *m, struct raw *r)
 		r->ring_drops[2] = d.rxe;
 	}
 	r->nr_rxe = r->nr_wire = 0;
-	r->rxe_err = rxe && fabbpf_for_each_rxe_qp(m->bpf->fb, rxe_cb, r) < 0;
-	r->wire_err = wire && wire_loader_for_each_qp(m->bpf->wl, wire_cb, r) < 0;
+	/* a walk cut off at the array's size (cb's 1) is as partial as a failed one */
+	r->rxe_err = rxe && fabbpf_for_each_rxe_qp(m->bpf->fb, rxe_cb, r) != 0;
+	r->wire_err = wire && wire_loader_for_each_qp(m->bpf->wl, wire_cb, r) != 0;
 	if (rxe || wire)
 		prune_maps(m->bpf, r);
+	if (wire)			/* after the pruning: it recounts the entries */
+		wire_known_sync(m->bpf->wl, r);
 }
 
 const struct source_ops source_bpf = {

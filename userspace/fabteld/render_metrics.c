@@ -298,6 +298,17 @@ static void lost_families(const struct model *m, struct expo *e)
 			expo_u64(e, "fabtel_bpf_ring_drops_total", l, m->bpf_ring_drops[i]);
 		}
 	}
+	if (m->have_wire_refused) {
+		static const char *const why[2] = { "map_full", "unknown_qp" };
+
+		expo_family(e, "fabtel_wire_qp_refused_total", "counter",
+			    "RoCEv2 frames the wire program did not count per QP: map_full, or unknown_qp (a QP RDMA netlink does not list, made up or not yet seen, when such QPs already hold their 4096 entries).");
+		l[0].name = "reason";
+		for (i = 0; i < 2; i++) {
+			l[0].value = why[i];
+			expo_u64(e, "fabtel_wire_qp_refused_total", l, m->wire_refused[i]);
+		}
+	}
 	expo_family(e, "fabtel_ports_over_limit", "gauge",
 		    "RoCE ports found beyond the 64 fabteld tracks (last pass): they have no series.");
 	expo_u64(e, "fabtel_ports_over_limit", NULL, m->ports_over);

@@ -3,7 +3,8 @@
  * wire_loader.c - loads bpf/wire.bpf.c through its skeleton, attaches its two
  * programs to the clsact ingress/egress hooks of interfaces with libbpf's
  * bpf_tc_* calls, remembers what it attached and undoes exactly that.
- * Reads the global per-CPU counters and walks the per-QP LRU hash.
+ * Reads the global per-CPU counters, walks the per-QP hash and keeps the
+ * set of QPs that exist (wire_known).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -32,6 +33,8 @@ struct wire_loader {
 	struct wire_attach *att;
 	size_t n_att;
 	size_t cap_att;
+	__u64 *known;			/* wire_known's keys, sorted (known_code()) */
+	size_t n_known;
 };
 
 static const char *const wire_stat_names[] = {
@@ -45,6 +48,7 @@ static const char *const wire_stat_names[] = {
 	[WIRE_ECN_CE]		= "ecn_ce",
 	[WIRE_CNP]		= "cnp",
 	[WIRE_QP_DROPS]		= "qp_drops",
+	[WIRE_QP_UNKNOWN]	= "qp_unknown",
 };
 
 _Static_assert(ARRAY_SIZE(wire_stat_names) == WIRE_NR_STATS,
@@ -256,6 +260,7 @@ void wire_loader_close(struct wire_loader *wl)
 	while (wl->n_att)
 		undo_attach(&wl->att[--wl->n_att]);
 	free(wl->att);
+	free(wl->known);
 	wire_bpf__destroy(wl->skel);
 	free(wl);
 }
@@ -344,4 +349,141 @@ int wire_loader_reset(struct wire_loader *wl)
 			err = 0;
 	}
 	return err;
+}
+
+int wire_loader_prog_fd(struct wire_loader *wl, int dir)
+{
+	return wl ? prog_fd(wl, dir) : -EINVAL;
+}
+
+static __u64 known_code(const struct wire_qp_key *k)
+{
+	return (__u64)(k->qpn & WIRE_PSN_MASK) << 8 | k->dir;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool known_has(const __u64 *set, size_t n, __u64 code)
+{
+	return n && bsearch(&code, set, n, sizeof(*set), cmp_u64);
+}
+
+/* write the difference between wl->known and set into the map */
+static int known_sync(struct wire_loader *wl, const __u64 *set, size_t n)
+{
+	int fd = bpf_map__fd(wl->skel->maps.wire_known);
+	struct wire_qp_key key = {};
+	__u8 one = 1;
+	int err = 0, e;
+	size_t i;
+
+	for (i = 0; i < wl->n_known; i++) {
+		if (known_has(set, n, wl->known[i]))
+			continue;
+		key.qpn = (__u32)(wl->known[i] >> 8);
+		key.dir = (__u8)wl->known[i];
+		e = bpf_map_delete_elem(fd, &key);
+		if (e && e != -ENOENT && !err)
+			err = e;
+	}
+	for (i = 0; i < n; i++) {
+		if (known_has(wl->known, wl->n_known, set[i]))
+			continue;
+		key.qpn = (__u32)(set[i] >> 8);
+		key.dir = (__u8)set[i];
+		e = bpf_map_update_elem(fd, &key, &one, BPF_ANY);
+		if (e && !err)
+			err = e;
+	}
+	return err;
+}
+
+struct unknown_count {
+	const struct wire_loader *wl;
+	__u32 n;
+};
+
+static int count_unknown(const void *key, const void *val, void *ctx)
+{
+	struct unknown_count *c = ctx;
+
+	(void)val;
+	if (!known_has(c->wl->known, c->wl->n_known, known_code(key)))
+		c->n++;
+	return 0;
+}
+
+/* wire_unknown_entries counts entries made; the loader's deletions it cannot see */
+static int recount_unknown(struct wire_loader *wl)
+{
+	struct unknown_count c = { wl, 0 };
+	int err;
+
+	err = bpfmap_walk(bpf_map__fd(wl->skel->maps.wire_qps), sizeof(struct wire_qp_key),
+			  sizeof(struct wire_qp_val), count_unknown, &c);
+	if (err)
+		return err < 0 ? err : -EIO;
+	wl->skel->bss->wire_unknown_entries = c.n;
+	return 0;
+}
+
+int wire_loader_set_known(struct wire_loader *wl, const struct wire_qp_key *keys, size_t n)
+{
+	__u64 *set;
+	size_t i, m = 0;
+	int err;
+
+	if (!wl || (n && !keys) || n > WIRE_QP_MAX_ENTRIES)
+		return -EINVAL;
+	set = calloc(n ? n : 1, sizeof(*set));
+	if (!set)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		set[i] = known_code(&keys[i]);
+	qsort(set, n, sizeof(*set), cmp_u64);
+	for (i = 0; i < n; i++)		/* duplicates out */
+		if (!m || set[m - 1] != set[i])
+			set[m++] = set[i];
+	err = known_sync(wl, set, m);
+	if (err) {
+		/* the map is between the two sets: start over from empty next time */
+		free(set);
+		wire_loader_reset_known(wl);
+		return err;
+	}
+	free(wl->known);
+	wl->known = set;
+	wl->n_known = m;
+	err = recount_unknown(wl);
+	if (err) {
+		wire_loader_reset_known(wl);
+		return err;
+	}
+	wl->skel->bss->wire_known_only = 1;
+	return 0;
+}
+
+int wire_loader_reset_known(struct wire_loader *wl)
+{
+	int fd;
+	struct wire_qp_key key;
+
+	if (!wl)
+		return -EINVAL;
+	wl->skel->bss->wire_known_only = 0;
+	free(wl->known);
+	wl->known = NULL;
+	wl->n_known = 0;
+	fd = bpf_map__fd(wl->skel->maps.wire_known);
+	for (int i = 0; i < 2 * WIRE_QP_MAX_ENTRIES; i++) {
+		if (bpf_map_get_next_key(fd, NULL, &key))
+			break;
+		bpf_map_delete_elem(fd, &key);
+	}
+	return 0;
 }

@@ -73,4 +73,20 @@ int wire_loader_forget_qp(struct wire_loader *wl, const struct wire_qp_key *key)
 /* Zero every counter and forget every QP (e.g. between tests). */
 int wire_loader_reset(struct wire_loader *wl);
 
+/*
+ * The QPs that exist: keys (ifindex not used) of the ingress side's local
+ * QPNs and the egress side's peer QPNs.  From then on QPs not in the set
+ * (new ones, and made-up QPNs) share at most WIRE_UNKNOWN_MAX entries; a
+ * frame that would need one more counts in WIRE_QP_UNKNOWN only.  Each call
+ * replaces the set (only the difference is written) and recounts the
+ * entries of unknown QPs, so call it again after deleting entries.  On an
+ * error the program goes back to counting every QP.
+ */
+int wire_loader_set_known(struct wire_loader *wl, const struct wire_qp_key *keys, size_t n);
+/* Back to counting every QP (the map then fills, and refuses, at WIRE_QP_MAX_ENTRIES). */
+int wire_loader_reset_known(struct wire_loader *wl);
+
+/* The program's fd for a direction, for BPF_PROG_TEST_RUN in tests and benchmarks. */
+int wire_loader_prog_fd(struct wire_loader *wl, int dir);
+
 #endif /* FABTEL_WIRE_LOADER_H */
