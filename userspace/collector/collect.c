@@ -43,6 +43,11 @@ void collect_attach_wire(struct model *m)
 	source_bpf_attach_wire(m);
 }
 
+void collect_detach_wire(struct model *m)
+{
+	source_bpf_detach_wire(m);
+}
+
 void collect_start_events(struct model *m)
 {
 	source_bpf_start_events(m);

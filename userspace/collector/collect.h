@@ -16,6 +16,11 @@
 int collect_init(struct model *m, const struct collect_opts *o);
 /* Attach the wire program to the ports' netdevs (root only, before dropping). */
 void collect_attach_wire(struct model *m);
+/*
+ * Remove the wire program's TC filters now, from any thread: for a stop
+ * that cannot wait for the collector (fabteld's stop.c).
+ */
+void collect_detach_wire(struct model *m);
 /* One pass over all sources; takes m->lock only to publish. */
 void collect_sample(struct model *m);
 /* Poll BPF events in a thread of their own from now on (fabteld's loop). */

@@ -119,6 +119,7 @@ extern const struct source_ops source_bpf;	/* source_bpf.c */
 
 /* The BPF source's own calls (collect.h says when). */
 void source_bpf_attach_wire(struct model *m);
+void source_bpf_detach_wire(struct model *m);
 void source_bpf_start_events(struct model *m);
 void source_bpf_wait(struct model *m, int ms);
 /* Map entries of gone QPs deleted so far: which 0 rxe, 1 wire. */

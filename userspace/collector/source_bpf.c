@@ -160,6 +160,12 @@ static void bpf_open(struct model *m)
 	load_programs(m);
 }
 
+void source_bpf_detach_wire(struct model *m)
+{
+	if (m->bpf)
+		wire_loader_detach_all(m->bpf->wl);
+}
+
 void source_bpf_attach_wire(struct model *m)
 {
 	unsigned int i, ok = 0, bad = 0;

@@ -6,16 +6,11 @@
  */
 #include <argp.h>
 #include <errno.h>
-#include <grp.h>
-#include <linux/capability.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <json-c/json.h>
 
@@ -23,7 +18,9 @@
 #include "config.h"
 #include "expo.h"
 #include "http.h"
+#include "privs.h"
 #include "render.h"
+#include "stop.h"
 
 #ifndef FABTEL_VERSION
 #define FABTEL_VERSION "0.0.0"
@@ -132,48 +129,10 @@ static uint64_t mono_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-static void on_signal(int sig)
+/* SIGTERM came and a source read is blocked: leave no filter behind */
+static void last_words(void *arg)
 {
-	(void)sig;
-	stop = 1;
-}
-
-/*
- * Become cfg.user, keeping CAP_NET_ADMIN only (the wire program's TC
- * filters are removed at exit).  The BPF objects stay usable through their
- * file descriptors.  No-op for user root.
- */
-static int drop_privileges(void)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct data[2];
-	struct passwd *pw;
-
-	if (geteuid() != 0 || !strcmp(cfg.user, "root"))
-		return 0;
-	pw = getpwnam(cfg.user);
-	if (!pw) {
-		fprintf(stderr, "fabteld: user '%s' does not exist (set user = ...)\n", cfg.user);
-		return -1;
-	}
-	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setgroups(0, NULL) ||
-	    setgid(pw->pw_gid) || setuid(pw->pw_uid)) {
-		fprintf(stderr, "fabteld: becoming %s: %s\n", cfg.user, strerror(errno));
-		return -1;
-	}
-	memset(data, 0, sizeof(data));
-	data[CAP_TO_INDEX(CAP_NET_ADMIN)].permitted = CAP_TO_MASK(CAP_NET_ADMIN);
-	data[CAP_TO_INDEX(CAP_NET_ADMIN)].effective = CAP_TO_MASK(CAP_NET_ADMIN);
-	if (syscall(SYS_capset, &hdr, data) || prctl(PR_SET_KEEPCAPS, 0, 0, 0, 0) ||
-	    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
-		fprintf(stderr, "fabteld: dropping capabilities: %s\n", strerror(errno));
-		return -1;
-	}
-	if (setuid(0) == 0) {	/* must be impossible now */
-		fprintf(stderr, "fabteld: could regain root after dropping it\n");
-		return -1;
-	}
-	return 0;
+	collect_detach_wire(arg);
 }
 
 static int print_once(void)
@@ -243,9 +202,9 @@ int main(int argc, char **argv)
 		       cfg.listen_port, cfg.nr_job_rules);
 		return 0;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	signal(SIGPIPE, SIG_IGN);
+	if (stop_init(&stop, last_words, &model))
+		return 1;
 
 	config_collect_opts(&cfg, &copts);
 	collect_init(&model, &copts);
@@ -263,7 +222,7 @@ int main(int argc, char **argv)
 		ret = print_once();
 		goto fini;
 	}
-	if (drop_privileges())
+	if (privs_drop(cfg.user, model.src[SRC_BPF_WIRE] == SRC_STATE_UP))
 		goto fini;
 	h = http_start(&model, &cfg, err, sizeof(err));
 	if (!h) {
@@ -298,5 +257,6 @@ fini:
 		free(opt.sets[i][0]);
 		free(opt.sets[i][1]);
 	}
+	stop_done();
 	return ret;
 }

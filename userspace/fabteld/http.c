@@ -450,7 +450,7 @@ void http_stop(struct http *h)
 		h->waiters = w->next;
 		MHD_resume_connection(w->c);
 	}
-	for (i = 0; h->parked && i < 200; i++) {
+	for (i = 0; h->parked && i < 100; i++) {	/* at most 1 s: stop.c's grace */
 		pthread_mutex_unlock(&h->wlock);
 		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
 		pthread_mutex_lock(&h->wlock);

@@ -252,13 +252,20 @@ int wire_loader_detach(struct wire_loader *wl, int ifindex)
 	return err;
 }
 
-void wire_loader_close(struct wire_loader *wl)
+void wire_loader_detach_all(struct wire_loader *wl)
 {
 	if (!wl)
 		return;
 	/* reverse order; an interface that went away took its hooks along */
 	while (wl->n_att)
 		undo_attach(&wl->att[--wl->n_att]);
+}
+
+void wire_loader_close(struct wire_loader *wl)
+{
+	if (!wl)
+		return;
+	wire_loader_detach_all(wl);
 	free(wl->att);
 	free(wl->known);
 	wire_bpf__destroy(wl->skel);

@@ -50,6 +50,9 @@ int wire_loader_attach(struct wire_loader *wl, int ifindex);
  */
 int wire_loader_detach(struct wire_loader *wl, int ifindex);
 
+/* Detach from every interface (as above); the program stays loaded.  NULL is fine. */
+void wire_loader_detach_all(struct wire_loader *wl);
+
 /* Detach from every interface (as above), unload, free.  NULL is fine. */
 void wire_loader_close(struct wire_loader *wl);
 
