@@ -10,7 +10,7 @@ FABTELD=$REPO/build/asan/fabteld
 [[ -x $FABTELD ]] || ktap_skip_all "build/asan/fabteld not built (make)"
 command -v curl >/dev/null || ktap_skip_all "curl missing (scripts/deps.sh)"
 
-ktap_begin 19
+ktap_begin 21
 
 TMP=$(mktemp -d)
 PORT=$(free_port)
@@ -37,6 +37,10 @@ ktap_eq "unknown path 404" "$(status "$URL/nope")" 404
 ktap_eq "trace of a job that is not there, malformed trace paths: 404" \
 	"$(status "$URL/api/v1/jobs/4242/trace") $(status "$URL/api/v1/jobs//trace") $(status "$URL/api/v1/jobs/4242") $(status "$URL/api/v1/jobs/$(head -c 300 /dev/zero | tr '\0' x)/trace")" \
 	"404 404 404 404"
+ktap_eq "%00 in the path or the query: 400 (was /metrics%00x served as /metrics)" \
+	"$(status "$URL/metrics%00x") $(status "$URL/api/v1/events?since=1%00") $(status "$URL/metrics?x=%00") $(status "$URL/api/v1/jobs/42%00/trace")" \
+	"400 400 400 400"
+ktap_eq "... while other escapes still decode: /%6detrics is /metrics" "$(status "$URL/%6detrics")" 200
 ktap_eq "POST 405" "$(status -X POST "$URL/metrics")" 405
 ktap_eq "GET with a body 413" "$(status -X GET --data-binary 'x=1' "$URL/metrics")" 413
 code=$(raw 'GARBAGE\r\n\r\n')

@@ -17,7 +17,7 @@ for tool in curl jq tmux busybox; do
 	command -v $tool >/dev/null || ktap_skip_all "$tool missing (scripts/deps.sh)"
 done
 
-ktap_begin 26
+ktap_begin 28
 
 TMP=$(mktemp -d)
 chmod 755 "$TMP"		# fabteld started as root reads the fixture as nobody
@@ -282,6 +282,32 @@ $T send-keys -t fabtop t
 ktap_check "t without a trace endpoint: 'not saved' and why, on the status line" \
 	wait_for 10 cap_has 'trace of job 4242 not saved: fabteld has no job 4242 \(or no trace export\)'
 $T kill-server 2>/dev/null
+
+# ---- hostile names: control characters never reach the terminal ----
+# A netdev name carrying an OSC "set the window title" sequence and a BEL,
+# through fabteld's JSON (\u001b) to fabtop: escaped on the way to the screen.
+ROOT0=$ROOT
+ROOT=$TMP/hostile
+snap evil0 $'ev\e]2;pwned\ail' 0 0 1
+ROOT=$ROOT0
+HPORT=$(free_port)
+"$FABTELD" --bpf off --set sysfs_root="$TMP/hostile" --listen "127.0.0.1:$HPORT" \
+	--interval-ms 500 2>>"$TMP/fabteld.err" &
+hpid=$!
+wait_for 20 curl -sf "http://127.0.0.1:$HPORT/healthz"
+raw=$(curl -sf "http://127.0.0.1:$HPORT/api/v1/snapshot" | jq -r '.ports[0].netdev')
+out=$("$FABTOP" --once --url "http://127.0.0.1:$HPORT" --width 200 2>>"$ERR")
+ktap_eq "fabteld passes the name on as it is; fabtop --once prints it escaped, no control byte" \
+	"$(printf %q "$raw") $(awk '$1 == "evil0/1" { print $2 }' <<<"$out") $(tr -d '\n' <<<"$out" | tr -d '[:print:]' | wc -c)" \
+	"$(printf %q $'ev\e]2;pwned\ail') ev?]2;pwned?il 0"
+$T new-session -d -s fabtop -x 120 -y 20 "$FABTOP --url http://127.0.0.1:$HPORT 2>>$ERR"
+wait_for 10 cap_has 'evil0/1'
+ktap_check "in the TUI too: the name shows escaped and the window title is not 'pwned' (tmux)" \
+	bash -c '[[ $1 == *"ev?]2;pwned?il"* && $2 != *pwned* ]]' _ "$(cap)" \
+	"$($T display -p -t fabtop '#{pane_title}')"
+$T kill-server 2>/dev/null
+kill "$hpid"
+wait "$hpid" 2>/dev/null
 
 # ---- errors ----
 out=$("$FABTOP" -d 0 --once 2>&1; echo "rc=$?")

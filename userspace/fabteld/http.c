@@ -214,6 +214,42 @@ answer:
 	return json(c, o);
 }
 
+/*
+ * URL decoding (path and query): a %00 would make a C string end early, so
+ * "/metrics%00junk" would be served as "/metrics".  It is left undecoded
+ * here and refused with 400 by has_nul_escape().
+ */
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+	(void)cls;
+	(void)c;
+	if (strstr(s, "%00"))
+		return strlen(s);
+	return MHD_http_unescape(s);
+}
+
+static enum MHD_Result arg_nul(void *cls, enum MHD_ValueKind kind, const char *key,
+			       const char *value)
+{
+	bool *found = cls;
+
+	(void)kind;
+	if (strstr(key, "%00") || (value && strstr(value, "%00"))) {
+		*found = true;
+		return MHD_NO;
+	}
+	return MHD_YES;
+}
+
+static bool has_nul_escape(struct MHD_Connection *c, const char *url)
+{
+	bool found = strstr(url, "%00") != NULL;
+
+	if (!found)
+		MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, arg_nul, &found);
+	return found;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **state)
@@ -246,6 +282,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
+	if (has_nul_escape(c, url))
+		return text(c, MHD_HTTP_BAD_REQUEST, "a NUL byte (%00) in the URL\n");
 
 	if (!strcmp(url, "/metrics")) {
 		expo_init(&e);
@@ -395,6 +433,7 @@ struct http *http_start(struct model *m, const struct config *cfg, char *err, si
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)IDLE_TIMEOUT_S,
 				MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
+				MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 				MHD_OPTION_NOTIFY_COMPLETED, completed, h,
 				MHD_OPTION_END);
 	if (!h->d) {
