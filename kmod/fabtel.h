@@ -106,6 +106,11 @@ struct fabtel_port {
 
 	spinlock_t lock;		/* protects everything below */
 	struct net_device *ndev;	/* held reference, or NULL */
+	/*
+	 * The netdev that unregistered (netns move, rebind): compared with the
+	 * netdevs that register later, never dereferenced.
+	 */
+	struct net_device *ndev_gone;
 	char ndev_name[IFNAMSIZ];
 	bool sampled;			/* counters hold a first sample */
 	u64 *raw;			/* driver values as the driver reports them */
@@ -168,6 +173,7 @@ void fabtel_link_exit(void);
 void fabtel_link_port_add(struct fabtel_port *p, struct net_device *ndev);
 void fabtel_link_port_del(struct fabtel_port *p);
 void fabtel_link_sample(struct fabtel_port *p);
+struct net_device *fabtel_netdev_lookup(struct ib_device *ibdev, u32 port);
 void fabtel_link_ib_event(struct ib_event_handler *h, struct ib_event *ev);
 struct net_device *fabtel_port_netdev_get(struct fabtel_port *p);
 const char *fabtel_link_source_name(u8 source);

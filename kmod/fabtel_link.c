@@ -12,6 +12,12 @@
  * went down and up between two looks) are "coalesced" entries.  IB port
  * events add "ib_event" entries only for what the carrier does not explain
  * (an administrative ip link set down, say).
+ *
+ * A netdev that unregisters (moved to another network namespace, its
+ * driver unbound) is let go at once; the same netdev registering again (the
+ * move back) is taken back by the notifier, and a port still without one
+ * asks its driver at every sample (a rebind's new netdev).  Either way the
+ * carrier counts get a new baseline: what happened meanwhile was not seen.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -118,6 +124,45 @@ struct net_device *fabtel_port_netdev_get(struct fabtel_port *p)
 	return ndev;
 }
 
+/*
+ * Track ndev again (p->lock held; the caller's reference becomes ours).  A
+ * new baseline: transitions while the port had no netdev were not seen and
+ * are not made up.
+ */
+static void fabtel_link_attach_locked(struct fabtel_port *p, struct net_device *ndev)
+{
+	p->ndev = ndev;
+	p->ndev_gone = NULL;
+	strscpy(p->ndev_name, ndev->name, sizeof(p->ndev_name));
+	p->seen_up = atomic_read(&ndev->carrier_up_count);
+	p->seen_down = atomic_read(&ndev->carrier_down_count);
+	p->link_up = netif_carrier_ok(ndev);
+	pr_info("%s port %u: tracking netdev %s again\n", dev_name(&p->fdev->ibdev->dev),
+		p->num, ndev->name);
+}
+
+/*
+ * A port without a netdev asks its driver again: a rebind makes a new
+ * netdev, which the notifier cannot recognise (process context, no RTNL).
+ */
+static void fabtel_link_find_netdev(struct fabtel_port *p)
+{
+	struct net_device *ndev = fabtel_netdev_lookup(p->fdev->ibdev, p->num);
+
+	if (!ndev)
+		return;
+	spin_lock(&fabtel_ports_lock);
+	spin_lock(&p->lock);
+	if (!p->ndev && !list_empty(&p->node) && ndev->reg_state == NETREG_REGISTERED) {
+		fabtel_link_attach_locked(p, ndev);
+		ndev = NULL;
+	}
+	spin_unlock(&p->lock);
+	spin_unlock(&fabtel_ports_lock);
+	if (ndev)
+		dev_put(ndev);
+}
+
 /* Sampler: carrier counts and the IB port state, every period. */
 void fabtel_link_sample(struct fabtel_port *p)
 {
@@ -126,6 +171,8 @@ void fabtel_link_sample(struct fabtel_port *p)
 
 	if (ib_get_cached_port_state(ibdev, p->num, &state))
 		state = IB_PORT_NOP;
+	if (!READ_ONCE(p->ndev))
+		fabtel_link_find_netdev(p);
 	spin_lock(&p->lock);
 	p->ib_state = state;
 	if (p->ndev)
@@ -176,9 +223,25 @@ static void fabtel_link_netdev_gone(struct fabtel_port *p)
 	spin_lock(&p->lock);
 	ndev = p->ndev;
 	p->ndev = NULL;
+	p->ndev_gone = ndev;
 	spin_unlock(&p->lock);
 	if (ndev)
 		dev_put(ndev);
+}
+
+/* ndev registered (again): the ports it left take it back (fabtel_ports_lock held) */
+static void fabtel_link_netdev_back(struct net_device *ndev)
+{
+	struct fabtel_port *p;
+
+	list_for_each_entry(p, &fabtel_ports, node) {
+		spin_lock(&p->lock);
+		if (!p->ndev && p->ndev_gone == ndev) {
+			dev_hold(ndev);
+			fabtel_link_attach_locked(p, ndev);
+		}
+		spin_unlock(&p->lock);
+	}
 }
 
 /*
@@ -193,10 +256,16 @@ static int fabtel_netdev_event(struct notifier_block *nb, unsigned long event,
 
 	if (event != NETDEV_CHANGE && event != NETDEV_UP &&
 	    event != NETDEV_DOWN && event != NETDEV_UNREGISTER &&
-	    event != NETDEV_CHANGENAME)
+	    event != NETDEV_CHANGENAME && event != NETDEV_REGISTER)
 		return NOTIFY_DONE;
 
 	spin_lock(&fabtel_ports_lock);
+	if (event == NETDEV_REGISTER) {
+		/* a netns move is UNREGISTER then REGISTER of the same netdev */
+		fabtel_link_netdev_back(ndev);
+		spin_unlock(&fabtel_ports_lock);
+		return NOTIFY_DONE;
+	}
 	list_for_each_entry(p, &fabtel_ports, node) {
 		if (READ_ONCE(p->ndev) != ndev)
 			continue;

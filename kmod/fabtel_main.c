@@ -114,7 +114,7 @@ static void fabtel_sample_work(struct work_struct *work)
 /* ---- ports --------------------------------------------------------------- */
 
 /* The port's netdev with a reference held: mlx5 has get_netdev, rxe not. */
-static struct net_device *fabtel_netdev_lookup(struct ib_device *ibdev, u32 port)
+struct net_device *fabtel_netdev_lookup(struct ib_device *ibdev, u32 port)
 {
 	struct net_device *ndev;
 

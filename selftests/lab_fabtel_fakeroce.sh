@@ -37,7 +37,7 @@ retry_exceeded rnr_nak_rcvd rnr_nak_sent rnr_retry_exceeded duplicate_request
 out_of_buffer cnp_sent cnp_handled cnp_ignored ecn_marked_rx icrc_err
 req_cqe_err resp_cqe_err link_downed rx_packets tx_packets rx_bytes tx_bytes"
 
-ktap_begin 23
+ktap_begin 25
 
 cleanup() {
 	echo 100 >/sys/module/fabtel/parameters/storm_ms 2>/dev/null
@@ -160,5 +160,26 @@ ktap_eq "back-to-back down/up: flaps +1, as carrier_up_count moved" \
 	"$(($(val $P/link/flaps) - f0)) $(($(val $N/carrier_up_count) - up0))" "1 1"
 ktap_eq "history shows it as a coalesced down/up pair" \
 	"$(tail -2 $P/link/history | awk '{printf "%s/%s ", $3, $4}')" "down/coalesced up/coalesced "
+
+# ---- the netdev moved to another network namespace and back ----------------------
+# (a VF handed to a pod): a netns move is NETDEV_UNREGISTER then REGISTER of
+# the same netdev; fabtel.ko used to let it go for good at the first.
+ip netns del fabtel_side 2>/dev/null
+ip netns add fabtel_side
+f0=$(val $P/link/flaps)
+ip link set fre0 netns fabtel_side
+echo 1 >$DBG/0/flap_coalesced
+ktap_check "in another netns: still tracked, a flap there counted (flaps $f0 -> $(val $P/link/flaps))" \
+	wait_for 5 is $P/link/flaps $((f0 + 1))
+ip -n fabtel_side link set fre0 netns 1
+ip link set fre0 up
+f1=$(val $P/link/flaps)
+up1=$(val $N/carrier_up_count)
+echo 1 >$DBG/0/flap_coalesced
+wait_for 5 is $P/link/flaps $((f1 + 1))
+ktap_eq "moved back: netdev fre0, a flap counted +1 as carrier_up_count moved (the moves themselves none)" \
+	"$(val $P/netdev) $(($(val $P/link/flaps) - f1)) $(($(val $N/carrier_up_count) - up1)) $((f1 - f0))" \
+	"fre0 1 1 1"
+ip netns del fabtel_side
 
 ktap_end
