@@ -11,7 +11,7 @@
 FABTELD=$REPO/build/asan/fabteld
 [[ -x $FABTELD ]] || ktap_skip_all "build/asan/fabteld not built (make)"
 
-ktap_begin 23
+ktap_begin 26
 TMP=$(mktemp -d)
 chmod 755 "$TMP"	# fabteld started as root reads it as nobody
 trap 'kill $pid 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -65,6 +65,37 @@ ktap_eq "link, flaps, PFC priority 3 (enabled, pause tx/rx, storm, storms)" \
 	"1 2 1 1200 34 1 2"
 ktap_eq "sysfs on standby (not listed) while fabtel.ko is there" \
 	"$(grep -c 'source="sysfs"' <<<"$m")" 0
+
+# ---- a restart: the flaps and bursts fabtel.ko kept, read back at start ----
+now=$(date +%s)
+boot=$(awk '{ printf "%.0f", $1 * 1e9 }' /proc/uptime)	# CLOCK_BOOTTIME
+mkdir -p "$K/link"
+{
+	echo "1000 $(((now - 200) * 1000000000)) down carrier -"
+	echo "2000 $(((now - 199) * 1000000000)) up carrier 1000000000"
+	echo "3000 $(((now - 100) * 1000000000)) down coalesced -"
+	echo "3000 $(((now - 100) * 1000000000)) up coalesced -"
+	echo "4000 $(((now - 50) * 1000000000)) down ib_event -"
+	echo "5000 $(((now - 40) * 1000000000)) up ib_event 10000000000"
+} >"$K/link/history"
+echo "5 $((boot - 10000000000)) out_of_sequence 7" >"$K/events"
+PORT=$(free_port)
+"$FABTELD" --bpf off --set sysfs_root="$TMP/ko" --listen "127.0.0.1:$PORT" 2>>"$TMP/err" &
+pid=$!
+wait_for 20 curl -sf "http://127.0.0.1:$PORT/healthz"
+ev=$(curl -sf "http://127.0.0.1:$PORT/api/v1/events")
+ktap_eq "restart: the two flaps of link/history (not the ib_event pair) as restored link_flap events, at their times" \
+	"$(jq -r '[.events[] | select(.kind == "link_flap") | "\(.restored)@\(.time | floor)"] | join(" ")' <<<"$ev")" \
+	"true@$((now - 199)) true@$((now - 100))"
+t=$(jq -r '.events[] | select(.kind == "error_burst") | "\(.restored) \(.counter) \(.time | floor)"' <<<"$ev")
+ktap_check "... the burst of events as a restored error_burst naming its counter, 10 s ago by the boot clock ($t)" \
+	bash -c 'n=$2; set -- $1; [[ $1 == true && $2 == out_of_sequence ]] && (($3 >= n - 12 && $3 <= n - 8))' _ "$t" "$now"
+ktap_eq "... in time order, no live flap logged, and the flap count is the snapshot's" \
+	"$(jq -r '[.events[] | select(.restored or .kind == "link_flap") | .kind] | join(" ")' <<<"$ev") $(curl -sf "http://127.0.0.1:$PORT/metrics" | awk '$1 ~ /^fabtel_link_flaps_total/ { print $2 }')" \
+	"link_flap link_flap error_burst 2"
+kill "$pid"
+wait "$pid"
+pid=
 
 printf 'fabtel-snapshot 2\ndevice x\nend\n' >"$K/snapshot"
 out=$("$FABTELD" --bpf off --set sysfs_root="$TMP/ko" --once snapshot 2>&1)

@@ -8,6 +8,7 @@
 
 #include "collect.h"
 #include "fold.h"
+#include "past.h"
 #include "source.h"
 
 /* In pass order: the sysfs source stands by when fabtel.ko's ports were read,
@@ -115,4 +116,6 @@ void collect_sample(struct model *m)
 	m->sample_ns = now;
 	m->sample_seconds = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
 	pthread_mutex_unlock(&m->lock);
+	if (m->samples == 1 && r->ko)
+		past_restore(m, r);	/* what happened before this fabteld */
 }

@@ -165,6 +165,8 @@ struct model_event {
 	int64_t qpn;			/* QP errors, else -1 */
 	char job_id[JOB_ID_LEN];	/* "" if none */
 	uint64_t count;			/* flaps or bursts folded into this one */
+	bool restored;			/* read back from fabtel.ko at start (past.c) */
+	char counter[32];		/* restored error bursts: the counter, else "" */
 };
 
 struct model {

@@ -234,6 +234,9 @@ struct json_object *render_events(const struct model *m, uint64_t since)
 			json_object_object_add(e, "qpn", json_object_new_int64(ev->qpn));
 		json_object_object_add(e, "job_id", ev->job_id[0] ? jstr(ev->job_id) : NULL);
 		json_object_object_add(e, "count", json_object_new_uint64(ev->count));
+		json_object_object_add(e, "restored", json_object_new_boolean(ev->restored));
+		if (ev->counter[0])
+			json_object_object_add(e, "counter", jstr(ev->counter));
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "events", a);
