@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lab_fabteld_restart.sh - fabteld across the things that happen to it on a
+# production host (issue [2/8] items 3, 6, 10), on guest a with a job moving
+# traffic on rxa/1 and a real Prometheus on this host scraping every second:
+#  - fabtel.ko unloaded and loaded again under fabteld (its port source goes
+#    to plain sysfs, whose flap count includes the down at device setup, and
+#    back): no link_flap event, Prometheus sees no flap increase and no
+#    counter reset, and the job's verdict never leaves healthy;
+#  - fabteld killed with SIGKILL three times and started again: `tc filter
+#    show` lists one wire filter each way on eth0, not four;
+#  - a 2 s flap makes the job failing; fabteld restarted (SIGTERM, start):
+#    the flap is back in its event log, restored, with the time fabtel.ko
+#    recorded, and the job is failing again, not healthy.
+. "$(dirname "$0")/lib.sh"
+
+FABTELD=$REPO/build/fabteld
+TRAFFIC=$REPO/build/fabtel-traffic
+PROM_PORT=${PROM_PORT:-19091}
+mkdir -p "$REPO/build"
+PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
+prom_pid=
+
+ktap_begin 12
+
+cleanup() {
+	for h in a b; do
+		lab "$h" 'pkill fabtel-traffic; pkill fabteld' >/dev/null 2>&1
+	done
+	lab a 'rmmod fabtel' >/dev/null 2>&1
+	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
+	rm -rf "$PROM_DIR"
+}
+trap cleanup EXIT
+
+PA=$("$FABLAB" port a)
+api() { curl -sf --max-time 5 "http://127.0.0.1:$PA$1"; }
+verdict() { api /api/v1/jobs | jq -r '.jobs[] | select(.job_id == "4242") | .verdict'; }
+prom() { # PromQL -> first value
+	curl -sf --max-time 5 "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1" |
+		jq -r '.data.result[0].value[1] // empty'
+}
+start_fabteld() {
+	lab a "$FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 \
+		>>/tmp/fabteld-restart.log 2>&1 & echo \$! >/tmp/fabteld.pid"
+	wait_for 30 curl -sf "http://127.0.0.1:$PA/healthz" >/dev/null
+}
+flaps() { api /metrics | awk '$1 == "fabtel_link_flaps_total{device=\"rxa\",port=\"1\",netdev=\"eth0\"}" { print $2 }'; }
+
+lab a 'pkill fabteld; rmmod fabtel 2>/dev/null; insmod '"$REPO"'/kmod/fabtel.ko'
+start_fabteld
+ktap_eq "fabteld on a, its ports from fabtel.ko" \
+	"$(api /metrics | awk '$1 == "fabtel_source_up{source=\"fabtel_ko\"}" { print $2 }')" 1
+
+cat >"$PROM_DIR/prometheus.yml" <<YML
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $REPO/deploy/prometheus/rules.yml
+scrape_configs:
+  - job_name: fabtel
+    static_configs:
+      - targets: ['127.0.0.1:$PA']
+YML
+prometheus --config.file="$PROM_DIR/prometheus.yml" --storage.tsdb.path="$PROM_DIR/data" \
+	--web.listen-address="127.0.0.1:$PROM_PORT" >"$PROM_DIR/log" 2>&1 &
+prom_pid=$!
+wait_for 60 bash -c "[[ \$(curl -sf 'http://127.0.0.1:$PROM_PORT/api/v1/query?query=up' | jq -r '.data.result[0].value[1]') == 1 ]]"
+
+lab b "$TRAFFIC --server --forever --cgroup /sys/fs/cgroup/job_4242 >/tmp/srv.log 2>&1 &
+	for i in \$(seq 100); do rdma res show cm_id | grep -q ':18600' && exit 0; sleep 0.2; done; exit 1"
+# a light job: module load and unload stall a TCG guest's CPUs long enough
+# for rxe to time out ACKs of WRITEs in flight, real ACK timeouts (rxe counts
+# them) that would make a busy job degraded whatever fabteld does
+lab a "$TRAFFIC 10.77.0.2 --duration 400 --rate 2 --timeout 16 --size 4096 \
+	--cgroup /sys/fs/cgroup/job_4242 >/tmp/cli.log 2>&1 &"
+ktap_check "job 4242 seen, healthy, on rxa/1" \
+	wait_for 30 bash -c '[[ $('"$(declare -f api verdict)"'; PA='"$PA"'; verdict) == healthy ]]'
+
+# ---- fabtel.ko unloaded and loaded under fabteld ------------------------------------
+sleep 3
+seq0=$(api /api/v1/events | jq -r .next_seq)
+f0=$(flaps)
+# what the job's verdict and reasons were, every 0.3 s, while the module goes and comes
+( while :; do
+	api /api/v1/jobs | jq -c '.jobs[] | select(.job_id == "4242") | [.verdict, .reasons]'
+	sleep 0.3
+done ) >"$PROM_DIR/verdicts" 2>/dev/null &
+vpid=$!
+lab a 'rmmod fabtel'
+wait_for 10 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | awk '\$1 == \"fabtel_source_up{source=\\\"sysfs\\\"}\" { print \$2 }') == 1 ]]"
+sleep 3
+lab a "insmod $REPO/kmod/fabtel.ko"
+wait_for 10 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | awk '\$1 == \"fabtel_source_up{source=\\\"fabtel_ko\\\"}\" { print \$2 }') == 1 ]]"
+sleep 4	# Prometheus scrapes a few times after the switch back
+kill "$vpid"
+ktap_info "verdicts other than healthy meanwhile: $(grep -v '^\["healthy"' "$PROM_DIR/verdicts" | sort | uniq -c)"
+ktap_eq "fabtel.ko out and in: no link_flap event, the flap count as before ($f0)" \
+	"$(api "/api/v1/events?since=$((seq0 - 1))" | jq -r '[.events[] | select(.kind == "link_flap")] | length') $(flaps)" \
+	"0 $f0"
+ktap_eq "Prometheus: increase and resets of fabtel_link_flaps_total over the last 30 s both 0" \
+	"$(prom 'sum(increase(fabtel_link_flaps_total{device="rxa"}[30s]))') $(prom 'sum(resets(fabtel_link_flaps_total{device="rxa"}[30s]))')" \
+	"0 0"
+ktap_eq "Prometheus: job 4242's verdict never left healthy (max over 30 s); no link_flap reason in between" \
+	"$(prom 'max_over_time(fabtel_job_verdict{job_id="4242"}[30s])') $(grep -c link_flap "$PROM_DIR/verdicts")" "0 0"
+ktap_eq "... and FabtelLinkFlap is not firing" \
+	"$(prom 'count(ALERTS{alertname="FabtelLinkFlap"})')" ""
+
+# ---- SIGKILL three times ----------------------------------------------------------
+for i in 1 2 3; do
+	lab a 'kill -9 $(cat /tmp/fabteld.pid)'
+	sleep 0.5
+	start_fabteld
+done
+wire() { # DIR: fabteld's wire filters on eth0 that way (tc's own listing)
+	lab a "tc filter show dev eth0 $1 | grep -c 'wire_$1'"
+}
+ktap_eq "three SIGKILLs, a fourth start: tc lists one wire filter each way on eth0" \
+	"$(wire ingress) $(wire egress)" "1 1"
+lab a 'kill -TERM $(cat /tmp/fabteld.pid)'
+sleep 2
+ktap_eq "then SIGTERM: none left" "$(wire ingress) $(wire egress)" "0 0"
+start_fabteld
+
+# ---- a flap, then a restart ---------------------------------------------------------
+"$FABLAB" flap a --down-ms 2000 >/dev/null
+ktap_check "a 2 s flap: job 4242 failing" \
+	wait_for 20 bash -c '[[ $('"$(declare -f api verdict)"'; PA='"$PA"'; verdict) == failing ]]'
+hist=$(lab a 'tail -1 /sys/kernel/fabtel/rxa/ports/1/link/history')
+lab a 'kill -TERM $(cat /tmp/fabteld.pid)'
+sleep 2
+start_fabteld
+ev=$(api /api/v1/events)
+ktap_info "fabtel.ko's last transition: $hist"
+ktap_eq "restarted: the flap is in the new log, restored, at fabtel.ko's time (s)" \
+	"$(jq -r '[.events[] | select(.kind == "link_flap" and .restored)] | last | "\(.device)/\(.port) \(.time | floor)"' <<<"$ev")" \
+	"rxa/1 $(awk '{ print int($2 / 1e9) }' <<<"$hist")"
+ktap_check "... and job 4242 is failing again (was healthy after a restart before)" \
+	wait_for 20 bash -c '[[ $('"$(declare -f api verdict)"'; PA='"$PA"'; verdict) == failing ]]'
+ktap_eq "... reason link_flap on rxa/1" \
+	"$(api /api/v1/jobs | jq -r '.jobs[] | select(.job_id == "4242") | .culprit | "\(.reason) \(.device) \(.port)"')" \
+	"link_flap rxa 1"
+ktap_end
