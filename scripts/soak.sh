@@ -15,9 +15,16 @@
 #   - one long idle QP (job_9000) for the whole run;
 #   - faults, a 60 s cycle: netem loss 2% (8 s), a 1 s flap, reordering
 #     25% (8 s), a 2 s pause storm on fakeroce0 priority 3.
+# Restarts (SOAK_RESTART_S, default 120; 0 = none): fabteld is stopped with
+# SIGTERM and started again every SOAK_RESTART_S, and fabtel.ko is unloaded
+# and loaded once, halfway.  After each start, every flap injected since
+# fabtel.ko was (re)loaded must be in the new event log as a restored
+# link_flap within 3 s of when it was injected; during each run the live
+# link_flap events must be exactly the flaps injected (no false event, none
+# missed; a restart or the reload is not a flap).
 # "Flat": after a 60 s warm-up, the largest value of the second half is at
 # most 5% (and 1 MiB for RSS, 2 for fds, 16 for map entries) above the
-# largest of the first half.
+# largest of the first half (RSS and fds of whichever fabteld runs).
 #
 #   SOAK_SECONDS=300 scripts/soak.sh [--reuse-lab]
 set -uo pipefail
@@ -27,6 +34,7 @@ FABLAB=$REPO/scripts/fablab
 B=$REPO/build
 OUT=$B/soak
 SECS=${SOAK_SECONDS:-600}
+RESTART_S=${SOAK_RESTART_S:-120}
 QB=$(printf %q "$B") QREPO=$(printf %q "$REPO")
 reuse=0
 [[ ${1:-} == --reuse-lab ]] && reuse=1
@@ -70,12 +78,16 @@ run a -- "rmmod fakeroce fabtel 2>/dev/null; modprobe ib_core &&
 	echo '0 mlx5' >/sys/kernel/fakeroce/new_device && ip link set fre0 up &&
 	echo 8 >/sys/kernel/debug/fakeroce/0/dcb/pfc_en" >>"$OUT/log" 2>&1 ||
 	{ echo "soak: loading the modules failed" >&2; exit 1; }
-run a -- "pkill fabteld; $QB/fabteld --listen 0.0.0.0:9465 --set job_linger_s=30 \
-	>/tmp/soak-fabteld.log 2>&1 & echo \$! >/tmp/soak-fabteld.pid" >/dev/null
 PA=$("$FABLAB" port a)
-for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PA/healthz" >/dev/null && break; sleep 0.2; done
-curl -sf "http://127.0.0.1:$PA/healthz" >/dev/null || { echo "soak: fabteld does not answer" >&2; exit 1; }
-FPID=$(run a -- 'cat /tmp/soak-fabteld.pid')
+start_fabteld() {
+	run a -- "pkill fabteld; $QB/fabteld --listen 0.0.0.0:9465 --set job_linger_s=30 \
+		>>/tmp/soak-fabteld.log 2>&1 & echo \$! >/tmp/soak-fabteld.pid" >/dev/null
+	for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PA/healthz" >/dev/null && break; sleep 0.2; done
+	curl -sf "http://127.0.0.1:$PA/healthz" >/dev/null || { echo "soak: fabteld does not answer" >&2; exit 1; }
+	FPID=$(run a -- 'cat /tmp/soak-fabteld.pid')
+}
+start_fabteld
+ko_loaded=$(date +%s)
 
 say "b: two fabtel-traffic servers; a: the idle QP and the job churn"
 run b -- "mkdir -p /sys/fs/cgroup/soak
@@ -105,6 +117,7 @@ faults() {
 	while :; do
 		"$FABLAB" impair a loss 2% >/dev/null; sleep 8
 		"$FABLAB" impair a clear >/dev/null; sleep 7
+		date +%s >>"$OUT/flaps"
 		"$FABLAB" flap a --down-ms 1000 >/dev/null 2>&1; sleep 7
 		"$FABLAB" impair a delay 1ms reorder 25% 50% >/dev/null; sleep 8
 		"$FABLAB" impair a clear >/dev/null; sleep 7
@@ -131,11 +144,74 @@ sample() {
 }
 api() { curl -sf --max-time 5 "http://127.0.0.1:$PA$1"; }
 
-say "soaking for $SECS s, a sample every 10 s (build/soak/samples)"
+# restored link_flap events in the log of the fabteld now running, against
+# the flaps injected since fabtel.ko was loaded (their times within 3 s)
+check_restored() {
+	local want got
+	want=$(awk -v t="$ko_loaded" '$1 > t' "$OUT/flaps" 2>/dev/null | xargs)
+	got=$(api /api/v1/events | jq -r '[.events[] | select(.kind == "link_flap" and .restored) | .time | floor] | join(" ")')
+	if awk -v w="$want" -v g="$got" 'BEGIN { nw = split(w, a); ng = split(g, b)
+		if (nw != ng) exit 1
+		for (i = 1; i <= nw; i++) if (b[i] < a[i] - 1 || b[i] > a[i] + 3) exit 1 }'; then
+		say "restart: all $(wc -w <<<"$want") flaps since fabtel.ko was loaded are restored"
+	else
+		say "restart: FAILED: injected at [$want], restored at [$got]"
+		echo fail >>"$OUT/restart-failures"
+	fi
+}
+# the live link_flap events of the fabteld that is about to stop, against the
+# flaps injected while it ran (a flap in its first 5 s may be its predecessor's)
+check_live() { # SINCE_UNIX
+	local want got
+	want=$(awk -v t="$1" '$1 > t + 5' "$OUT/flaps" 2>/dev/null | wc -l)
+	got=$(api /api/v1/events | jq -r --argjson t "$1" '[.events[] | select(.kind == "link_flap" and (.restored | not) and .time > $t + 5)] | length')
+	if [[ $want == "$got" ]]; then
+		say "run: $got live link_flap events, $want flaps injected"
+	else
+		say "run: FAILED: $got live link_flap events, $want flaps injected"
+		echo fail >>"$OUT/restart-failures"
+	fi
+}
+last_flap() { tail -1 "$OUT/flaps" 2>/dev/null || echo 0; }
+restart_fabteld() {
+	local stopped
+	# a flap takes 1 s and one sample to be logged: not in the middle of one
+	while (($(date +%s) - $(last_flap) < 6)); do sleep 1; done
+	check_live "$run_started"
+	stopped=$(date +%s)
+	run a -- 'kill -TERM $(cat /tmp/soak-fabteld.pid); sleep 2' >/dev/null
+	start_fabteld
+	run_started=$(date +%s)
+	sleep 2
+	if (($(last_flap) >= stopped - 1)); then
+		say "restart: a flap came during the restart itself: not compared"
+	else
+		check_restored
+	fi
+}
+reload_ko() {
+	say "fabtel.ko unloaded and loaded under fabteld"
+	run a -- "rmmod fabtel && sleep 3 && insmod $QREPO/kmod/fabtel.ko &&
+		echo 100 >/sys/module/fabtel/parameters/storm_ms" >>"$OUT/log" 2>&1
+	ko_loaded=$(date +%s)
+}
+
+say "soaking for $SECS s, a sample every 10 s (build/soak/samples), fabteld restarted every ${RESTART_S} s"
 echo "# t_s rss_kib fds bpf_map_entries qps jobs events_next_seq" >"$OUT/samples"
 start=$SECONDS
+run_started=$(date +%s)
+next_restart=$RESTART_S
+reloaded=0
 while ((SECONDS - start < SECS)); do
 	t=$((SECONDS - start))
+	if ((RESTART_S && !reloaded && t >= SECS / 2 - 30)); then
+		reload_ko
+		reloaded=1
+	fi
+	if ((RESTART_S && t >= next_restart)); then
+		restart_fabteld
+		next_restart=$((next_restart + RESTART_S))
+	fi
 	s=$(sample)
 	q=$(api /api/v1/snapshot | jq '.qps | length' 2>/dev/null)
 	j=$(api /api/v1/jobs | jq '.jobs | length' 2>/dev/null)
@@ -183,6 +259,11 @@ flat() { # COLUMN NAME ABS_SLACK
 	echo "jobs seen $(awk '!/^#/ { print $6 }' "$OUT/samples" | sort -n | uniq | tr '\n' ' ')"
 	echo "events logged: $(awk '!/^#/ { e = $7 } END { print e - 1 }' "$OUT/samples")"
 	[[ $alive == alive ]] && echo "fabteld alive at the end" || { echo "fabteld DIED"; rc=1; }
+	if ((RESTART_S)); then
+		grep '  restart: \|  run: \|fabtel.ko unloaded' "$OUT/log" | sed 's/^[0-9:]*  //'
+		[[ -s $OUT/restart-failures ]] && { echo "restarts: FAILED"; rc=1; } ||
+			echo "restarts: every injected flap restored, no false or missing live flap"
+	fi
 	[[ $unload == *unloaded* ]] && echo "fakeroce and fabtel.ko unloaded" ||
 		{ echo "rmmod FAILED: $unload"; rc=1; }
 	if [[ -z $bad ]]; then

@@ -56,10 +56,6 @@ job() { # HOST-PORT JOB JQ: a job's field from /api/v1/jobs
 metric() { # HOST-PORT SERIES: its value in /metrics
 	api "$1" /metrics | awk -v s="$2" '$1 == s { print $2 }'
 }
-prom() { # PromQL -> first value
-	curl -sf --max-time 5 "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1" |
-		jq -r '.data.result[0].value[1] // empty'
-}
 
 # ---- fabteld on both guests ---------------------------------------------------
 for h in a b; do
@@ -82,20 +78,8 @@ ktap_eq "fabtel_port_link_downed_total = rxa's own hw_counters/link_downed" \
 	"$(lab_read a /sys/class/infiniband/rxa/ports/1/hw_counters/link_downed)"
 
 # ---- Prometheus on this host ----------------------------------------------------
-cat >"$PROM_DIR/prometheus.yml" <<YML
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-rule_files:
-  - $REPO/deploy/prometheus/rules.yml
-scrape_configs:
-  - job_name: fabtel
-    static_configs:
-      - targets: ['127.0.0.1:$PA', '127.0.0.1:$PB']
-YML
-prometheus --config.file="$PROM_DIR/prometheus.yml" --storage.tsdb.path="$PROM_DIR/data" \
-	--web.listen-address="127.0.0.1:$PROM_PORT" >"$PROM_DIR/log" 2>&1 &
-prom_pid=$!
+prom_start "$PROM_DIR" "$PROM_PORT" "127.0.0.1:$PA" "127.0.0.1:$PB"
+prom_pid=$PROM_PID
 ktap_check "Prometheus is up and scrapes both guests" \
 	wait_for 60 bash -c "[[ \$(curl -sf 'http://127.0.0.1:$PROM_PORT/api/v1/query?query=count(up==1)' | jq -r '.data.result[0].value[1]') == 2 ]]"
 

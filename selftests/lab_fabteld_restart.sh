@@ -37,10 +37,6 @@ trap cleanup EXIT
 PA=$("$FABLAB" port a)
 api() { curl -sf --max-time 5 "http://127.0.0.1:$PA$1"; }
 verdict() { api /api/v1/jobs | jq -r '.jobs[] | select(.job_id == "4242") | .verdict'; }
-prom() { # PromQL -> first value
-	curl -sf --max-time 5 "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1" |
-		jq -r '.data.result[0].value[1] // empty'
-}
 start_fabteld() {
 	lab a "$FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 \
 		>>/tmp/fabteld-restart.log 2>&1 & echo \$! >/tmp/fabteld.pid"
@@ -53,20 +49,8 @@ start_fabteld
 ktap_eq "fabteld on a, its ports from fabtel.ko" \
 	"$(api /metrics | awk '$1 == "fabtel_source_up{source=\"fabtel_ko\"}" { print $2 }')" 1
 
-cat >"$PROM_DIR/prometheus.yml" <<YML
-global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
-rule_files:
-  - $REPO/deploy/prometheus/rules.yml
-scrape_configs:
-  - job_name: fabtel
-    static_configs:
-      - targets: ['127.0.0.1:$PA']
-YML
-prometheus --config.file="$PROM_DIR/prometheus.yml" --storage.tsdb.path="$PROM_DIR/data" \
-	--web.listen-address="127.0.0.1:$PROM_PORT" >"$PROM_DIR/log" 2>&1 &
-prom_pid=$!
+prom_start "$PROM_DIR" "$PROM_PORT" "127.0.0.1:$PA"
+prom_pid=$PROM_PID
 wait_for 60 bash -c "[[ \$(curl -sf 'http://127.0.0.1:$PROM_PORT/api/v1/query?query=up' | jq -r '.data.result[0].value[1]') == 1 ]]"
 
 lab b "$TRAFFIC --server --forever --cgroup /sys/fs/cgroup/job_4242 >/tmp/srv.log 2>&1 &

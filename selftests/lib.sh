@@ -154,6 +154,38 @@ lab_test() {
 	lab "$h" test "$@"
 }
 
+# ---- a Prometheus of the test's own, on this host ----------------------------
+
+# prom_start DIR PORT TARGET...: Prometheus with the project's rules
+# (deploy/prometheus/rules.yml), scraping and evaluating every second, its
+# data in DIR, listening on 127.0.0.1:PORT; sets PROM_PID and PROM_PORT.
+prom_start() {
+	local dir=$1 port=$2 t targets=""
+	shift 2
+	for t in "$@"; do targets+="${targets:+, }'$t'"; done
+	cat >"$dir/prometheus.yml" <<YML
+global:
+  scrape_interval: 1s
+  evaluation_interval: 1s
+rule_files:
+  - $REPO/deploy/prometheus/rules.yml
+scrape_configs:
+  - job_name: fabtel
+    static_configs:
+      - targets: [$targets]
+YML
+	prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
+		--web.listen-address="127.0.0.1:$port" >"$dir/log" 2>&1 &
+	PROM_PID=$!
+	PROM_PORT=$port
+}
+
+# prom QUERY: the first value PromQL gives on the test's Prometheus, or nothing.
+prom() {
+	curl -sf --max-time 5 "http://127.0.0.1:$PROM_PORT/api/v1/query" --data-urlencode "query=$1" |
+		jq -r '.data.result[0].value[1] // empty'
+}
+
 # fabtel-trace in a guest (build/fabtel-trace, seen there at the same path).
 TRACE=$REPO/build/fabtel-trace
 

@@ -3,7 +3,7 @@
  * test_bpfmap - userspace/lib/bpfmap.c against the real kernel: maps made
  * here with bpf(2), filled with known keys, walked.  Each key must come back
  * exactly once with its own value: in a hash map of almost four batches, in
- * an LRU hash (fabteld's maps are LRU), in an empty map; a callback's
+ * an LRU hash (rxe_qp_counts is one; wire_qps a plain hash), in an empty map; a callback's
  * non-zero return stops the walk; a map that cannot be batch-read and a bad
  * fd are errors, not empty walks.  Needs root (or CAP_BPF).
  */

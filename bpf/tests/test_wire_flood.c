@@ -30,6 +30,7 @@
 
 #include "tap.h"
 #include "wire.h"
+#include "xorshift.h"
 #include "wire_loader.h"
 
 #define FLOOD		100000
@@ -37,15 +38,6 @@
 #define FRAME_LEN	(14 + 20 + 8 + 12 + 4)
 
 static struct wire_loader *wl;
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1DULL;
-}
 
 /* Ethernet, IPv4, UDP to 4791, BTH of an RC SEND ONLY to qpn, ICRC */
 static void frame(uint8_t *b, uint32_t qpn, uint32_t psn)

@@ -10,7 +10,7 @@
  * as it was; then the counters agree with each other and with the runs:
  * frames == runs, every frame in exactly one class (rocev2, other,
  * truncated, malformed), the qualifiers (vlan, ipv6, ecn_ce, cnp) within
- * rocev2, and the per-QP packets sum to rocev2 - qp_drops while the LRU map
+ * rocev2, and the per-QP packets sum to rocev2 - qp_drops while the map
  * has not filled.  FRAMES=N in the environment changes the count.
  * Needs root (BPF) but no RDMA and no lab.
  */
@@ -27,6 +27,7 @@
 
 #include "tap.h"
 #include "wire.h"
+#include "xorshift.h"
 #include "wire.skel.h"
 #include "wire_stats.h"
 
@@ -35,16 +36,6 @@
 #define ETH_MIN		14	/* test_run refuses shorter skb data */
 
 static struct wire_bpf *skel;
-static uint64_t rng_state;
-
-/* xorshift64*: reproducible from the seed printed */
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1DULL;
-}
 
 static unsigned int below(unsigned int n)
 {
@@ -277,7 +268,7 @@ int main(void)
 		       (unsigned long long)(st[WIRE_ROCEV2] - st[WIRE_QP_DROPS]));
 	else
 		tap_ok(pkts <= st[WIRE_ROCEV2] - st[WIRE_QP_DROPS],
-		       "per-QP pkts %llu <= rocev2 - qp_drops (the LRU map filled: %u entries)",
+		       "per-QP pkts %llu <= rocev2 - qp_drops (the map filled: %u entries)",
 		       (unsigned long long)pkts, entries);
 	wire_bpf__destroy(skel);
 	return tap_done();
