@@ -83,14 +83,15 @@ static void fold_count(struct mono *c, struct rate *r, uint64_t raw, bool wide, 
 }
 
 /*
- * A count read from a source that may be 32 bits wide (fold_count); how
- * much it rose: 0 at its first reading and at a new baseline.
+ * A count (fold_count: wide if the source's is 64-bit, so that a drop is a
+ * reset, never a 32-bit wrap); how much it rose: 0 at its first reading
+ * and at a new baseline.
  */
-static uint64_t count_rise(struct mono *c, uint64_t v, bool rebase)
+static uint64_t count_rise(struct mono *c, uint64_t v, bool wide, bool rebase)
 {
 	uint64_t before = c->primed ? c->total : v;
 
-	fold_count(c, NULL, v, false, rebase, 0);
+	fold_count(c, NULL, v, wide, rebase, 0);
 	return c->total > before ? c->total - before : 0;
 }
 
@@ -150,21 +151,23 @@ static void fold_bursts(struct model *m, struct model_port *p, const struct raw_
 	uint64_t n;
 
 	p->have_bursts = rp->have_bursts;
-	if (rp->have_bursts && (n = count_rise(&p->bursts, rp->bursts, rebase)))
+	/* fabtel.ko's events_seq and events_dropped are 64-bit */
+	if (rp->have_bursts && (n = count_rise(&p->bursts, rp->bursts, true, rebase)))
 		model_log_event(m, EV_ERROR_BURST, p->device, p->port, now)->count = n;
 	p->have_events_dropped = rp->have_events_dropped;
 	if (rp->have_events_dropped)
-		fold_count(&p->events_dropped, NULL, rp->events_dropped, false, rebase, 0);
+		fold_count(&p->events_dropped, NULL, rp->events_dropped, true, rebase, 0);
 }
 
 /* a flap is timed by the flap program when it saw it, else now */
 static void fold_flaps(struct model *m, struct model_port *p, const struct raw_port *rp,
-		       bool rebase, uint64_t now)
+		       bool ko, bool rebase, uint64_t now)
 {
 	uint64_t n;
 
 	p->have_flaps = rp->have_flaps;
-	if (!rp->have_flaps || !(n = count_rise(&p->flaps, rp->flaps, rebase)))
+	/* fabtel.ko's flaps are 64-bit, sysfs's carrier_down_count 32 */
+	if (!rp->have_flaps || !(n = count_rise(&p->flaps, rp->flaps, ko, rebase)))
 		return;
 	if (!p->last_flap_ns || p->last_flap_ns + 30 * NS_PER_S < now)
 		p->last_flap_ns = now;	/* BPF did not time it */
@@ -195,7 +198,7 @@ void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 		fold_counters(p, rp, r->ko, rebase, r->ports_mono);
 		fold_bursts(m, p, rp, rebase, now);
 		fold_pfc(m, p, rp, r->ports_mono, now);
-		fold_flaps(m, p, rp, rebase, now);
+		fold_flaps(m, p, rp, r->ko, rebase, now);
 	}
 	for (i = 0; i < MODEL_MAX_PORTS; i++)
 		if (m->ports[i].present && seen[i])

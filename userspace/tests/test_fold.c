@@ -178,6 +178,37 @@ static void wide_counter_reset_is_no_wrap(void **state)
 		    p->rate[FABTEL_OUT_OF_SEQUENCE].per_s < 4.01);
 }
 
+/*
+ * fabtel.ko's own counts (link_flaps, events_seq, events_dropped) are
+ * 64-bit: one that falls from between 2^31 and 2^32 (the module's state
+ * lost under the same fabteld pass, say) is a reset, not a 32-bit wrap
+ * adding 1.29e9 flaps and bursts.
+ */
+static void ko_counts_are_wide(void **state)
+{
+	const struct model_port *p;
+
+	(void)state;
+	r.ko = true;
+	r.ports[0].flaps = 3000000000ULL;
+	r.ports[0].have_bursts = true;
+	r.ports[0].bursts = 3000000000ULL;
+	r.ports[0].have_events_dropped = true;
+	r.ports[0].events_dropped = 3000000000ULL;
+	pass();
+	pass();
+	r.ports[0].flaps = 1;
+	r.ports[0].bursts = 1;
+	r.ports[0].events_dropped = 1;
+	pass();
+	p = model_find_port(&m, "rxa", 1);
+	assert_int_equal(p->flaps.total, 3000000001ULL);
+	assert_int_equal(p->bursts.total, 3000000001ULL);
+	assert_int_equal(p->events_dropped.total, 3000000001ULL);
+	assert_int_equal(events(EV_LINK_FLAP), 1);
+	assert_int_equal(events(EV_ERROR_BURST), 1);
+}
+
 /* mlx5's Q counters are 32-bit: a small step over 2^32 is a wrap */
 static void narrow_counter_wraps(void **state)
 {
@@ -246,6 +277,7 @@ int main(void)
 		cmocka_unit_test_setup(source_change_keeps_counters, setup),
 		cmocka_unit_test_setup(wide_counter_reset_is_no_wrap, setup),
 		cmocka_unit_test_setup(narrow_counter_wraps, setup),
+		cmocka_unit_test_setup(ko_counts_are_wide, setup),
 		cmocka_unit_test(widths_from_the_driver),
 	};
 
