@@ -12,6 +12,7 @@
 
 #include <linux/bitmap.h>
 #include <linux/build_bug.h>
+#include <linux/math64.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -169,6 +170,22 @@ static void fabtel_event_add(struct fabtel_port *p, enum fabtel_counter ctr,
 }
 
 /*
+ * A 32-bit counter that went down: a wrap if the modular difference is a
+ * rise any NIC could make in the time since the last sample, else a reset
+ * (firmware or driver reset: the counter counts again from 0).  The limit,
+ * 2^31 events a second, is over three times a 400G port's packet rate in
+ * minimum-size frames; reading a reset as a wrap would add up to 2^32
+ * events at once.
+ */
+#define FABTEL_WRAP_MAX_PER_S	(1ULL << 31)
+
+static bool fabtel_counter_was_reset(u32 diff, u64 elapsed_ns)
+{
+	return div64_u64((u64)diff * NSEC_PER_SEC, max_t(u64, elapsed_ns, 1)) >
+	       FABTEL_WRAP_MAX_PER_S;
+}
+
+/*
  * Fold a fresh copy of the driver values into the port (p->lock held).
  * vals[n] holds the driver's is_disabled bitmap: a disabled counter keeps
  * no value (its files say so) and feeds no event.
@@ -178,6 +195,7 @@ static void fabtel_counters_update(struct fabtel_port *p, const u64 *vals,
 				   u64 now)
 {
 	unsigned int i;
+	u32 cur, diff;
 	u64 v;
 
 	bitmap_copy(p->disabled, off, n);
@@ -187,11 +205,16 @@ static void fabtel_counters_update(struct fabtel_port *p, const u64 *vals,
 			p->ext[i] = vals[i];
 			continue;
 		}
+		cur = (u32)vals[i];
+		diff = cur - p->last32[i];
 		if (!p->sampled)
-			p->ext[i] = (u32)vals[i];
+			p->ext[i] = cur;
+		else if (cur < p->last32[i] &&
+			 fabtel_counter_was_reset(diff, now - p->last_sample_ns))
+			p->ext[i] += cur;	/* reset: cur events since */
 		else
-			p->ext[i] += (u32)((u32)vals[i] - p->last32[i]);
-		p->last32[i] = (u32)vals[i];
+			p->ext[i] += diff;	/* a rise, or a wrap */
+		p->last32[i] = cur;
 	}
 
 	for (i = 0; i < FABTEL_NR_COUNTERS; i++) {
