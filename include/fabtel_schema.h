@@ -143,6 +143,41 @@ enum fabtel_counter {
 	X(TX_PACKETS,		"sent_pkts",			64)
 
 /*
+ * The IB port counters (the PMA's PortCounters and PortCountersExtended)
+ * that ib_core shows in /sys/class/infiniband/<dev>/ports/<n>/counters/
+ * for devices with process_mad (mlx5; not rxe, bnxt_re or irdma in 6.1):
+ * X(ID, file, metric name, width in bits as the PMA keeps it, bytes per
+ * count (0: a count of events or packets), error).  The error counters are
+ * 4 to 16 bits wide and saturate (stop at their maximum, never wrap); the
+ * data counters count 4-octet words.  Documentation/counters.rst.
+ */
+#define FABTEL_PMA_COUNTERS(X)						\
+	X(SYMBOL_ERROR,		"symbol_error",		"symbol_error",		16, 0, 1) \
+	X(LINK_ERROR_RECOVERY,	"link_error_recovery",	"link_error_recovery",	8,  0, 1) \
+	X(LINK_DOWNED,		"link_downed",		"link_downed",		8,  0, 1) \
+	X(RCV_ERRORS,		"port_rcv_errors",	"rcv_errors",		16, 0, 1) \
+	X(RCV_REMOTE_PHYS_ERRORS, "port_rcv_remote_physical_errors", "rcv_remote_physical_errors", 16, 0, 1) \
+	X(RCV_SWITCH_RELAY_ERRORS, "port_rcv_switch_relay_errors", "rcv_switch_relay_errors", 16, 0, 1) \
+	X(XMIT_DISCARDS,	"port_xmit_discards",	"xmit_discards",	16, 0, 1) \
+	X(XMIT_CONSTRAINT_ERRORS, "port_xmit_constraint_errors", "xmit_constraint_errors", 8, 0, 1) \
+	X(RCV_CONSTRAINT_ERRORS, "port_rcv_constraint_errors", "rcv_constraint_errors", 8, 0, 1) \
+	X(LOCAL_LINK_INTEGRITY_ERRORS, "local_link_integrity_errors", "local_link_integrity_errors", 4, 0, 1) \
+	X(EXCESSIVE_BUFFER_OVERRUN_ERRORS, "excessive_buffer_overrun_errors", "excessive_buffer_overrun_errors", 4, 0, 1) \
+	X(VL15_DROPPED,		"VL15_dropped",		"vl15_dropped",		16, 0, 1) \
+	X(XMIT_WAIT,		"port_xmit_wait",	"xmit_wait",		32, 0, 0) \
+	X(XMIT_DATA,		"port_xmit_data",	"xmit_bytes",		64, 4, 0) \
+	X(RCV_DATA,		"port_rcv_data",	"rcv_bytes",		64, 4, 0) \
+	X(XMIT_PACKETS,		"port_xmit_packets",	"xmit_packets",		64, 0, 0) \
+	X(RCV_PACKETS,		"port_rcv_packets",	"rcv_packets",		64, 0, 0)
+
+#define FABTEL_PMA_ENUM(id, file, metric, width, scale, error) FABTEL_PMA_##id,
+enum fabtel_pma {
+	FABTEL_PMA_COUNTERS(FABTEL_PMA_ENUM)
+	FABTEL_NR_PMA
+};
+#undef FABTEL_PMA_ENUM
+
+/*
  * The vendors: X(vendor, the driver's name, its map).  The kernel pairs
  * each with its enum rdma_driver_id (RDMA_DRIVER_<VENDOR>).
  */

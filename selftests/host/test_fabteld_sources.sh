@@ -11,7 +11,7 @@
 FABTELD=$REPO/build/asan/fabteld
 [[ -x $FABTELD ]] || ktap_skip_all "build/asan/fabteld not built (make)"
 
-ktap_begin 26
+ktap_begin 29
 TMP=$(mktemp -d)
 chmod 755 "$TMP"	# fabteld started as root reads it as nobody
 trap 'kill $pid 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -123,6 +123,31 @@ ktap_eq "plain sysfs: bnxt_re names mapped (oos_drop_count, to_retransmits), car
 	"$(val 'fabtel_source_up{source="sysfs"}') $(val "fabtel_port_out_of_sequence_total{$L}") $(val "fabtel_port_local_ack_timeout_total{$L}") $(val "fabtel_port_carrier{$L}") $(val "fabtel_link_flaps_total{$L}")" \
 	"1 77 5 1 4"
 ktap_eq "an InfiniBand port is not RoCE: not listed" "$(grep -c mlx4_ib0 <<<"$m")" 0
+ktap_eq "bnxt_re has no IB port counters (no counters/): no fabtel_port_ib_ series, no zero" \
+	"$(grep -c '^fabtel_port_ib_.*bnxt_re0' <<<"$m")" 0
+
+# an mlx5 port's IB port (PMA) counters, as ib_core shows them
+M=$TMP/pma/sys/class/infiniband/mlx5_0/ports/1
+mkdir -p "$M/counters" "$M/hw_counters" "$M/gid_attrs/ndevs" "$TMP/pma/sys/class/net/ens1f0np0"
+echo Ethernet >"$M/link_layer"
+echo '4: ACTIVE' >"$M/state"
+echo ens1f0np0 >"$M/gid_attrs/ndevs/0"
+echo 1 >"$TMP/pma/sys/class/net/ens1f0np0/carrier"
+echo 0 >"$TMP/pma/sys/class/net/ens1f0np0/carrier_down_count"
+echo 3 >"$M/hw_counters/out_of_sequence"
+echo 12 >"$M/counters/symbol_error"
+echo 65535 >"$M/counters/port_rcv_errors"	# saturated
+echo 2 >"$M/counters/link_downed"
+echo 1000 >"$M/counters/port_xmit_data"	# 4-octet words
+echo 250 >"$M/counters/port_rcv_data"
+echo 77 >"$M/counters/port_xmit_wait"
+m=$("$FABTELD" --bpf off --set sysfs_root="$TMP/pma" --once metrics 2>&1)
+L='device="mlx5_0",port="1",netdev="ens1f0np0"'
+ktap_eq "mlx5 IB port counters: symbol_error, rcv_errors (saturated), link_downed, xmit_wait, data x4 as bytes" \
+	"$(for n in symbol_error rcv_errors link_downed xmit_wait xmit_bytes rcv_bytes; do val "fabtel_port_ib_${n}_total{$L}"; done | xargs)" \
+	"12 65535 2 77 4000 1000"
+ktap_eq "... and the counters the driver lacks are absent (VL15_dropped, port_xmit_packets)" \
+	"$(grep -c 'fabtel_port_ib_vl15_dropped_total\|fabtel_port_ib_xmit_packets_total' <<<"$m")" 0
 
 # ---- the daemon on the plain tree: rates, the event log, a slow source ----
 PORT=$(free_port)

@@ -108,6 +108,12 @@ static void fold_counters(struct model_port *p, const struct raw_port *rp, bool 
 		fold_count(&p->ctr[c], &p->rate[c], rp->ctr[c], ko || rp->width[c] == 64, rebase,
 			   mono);
 	}
+	/* PMA counters saturate rather than wrap: a drop is a clear (perfquery -x) */
+	for (c = 0; c < FABTEL_NR_PMA; c++) {
+		p->have_pma[c] = rp->have_pma[c];
+		if (rp->have_pma[c])
+			fold_count(&p->pma[c], NULL, rp->pma[c], true, rebase, mono);
+	}
 	p->have_nd = rp->have_nd;
 	if (rp->have_nd) {
 		fold_count(&p->nd_rx, &p->nd_rx_rate, rp->nd_rx_bytes, true, false, mono);

@@ -93,6 +93,8 @@ struct model_port {
 	bool have_flaps;
 	struct mono ctr[FABTEL_NR_COUNTERS];
 	bool have[FABTEL_NR_COUNTERS];
+	struct mono pma[FABTEL_NR_PMA];		/* IB port counters (schema_pma_*) */
+	bool have_pma[FABTEL_NR_PMA];
 	struct rate rate[FABTEL_NR_COUNTERS];		/* per second over the last interval */
 	struct mono bursts;		/* fabtel.ko error-burst events */
 	bool have_bursts;

@@ -155,3 +155,40 @@ const char *schema_vendor_guess(const char *const *hw_names, unsigned int n)
 	}
 	return best && !tie ? vendors[best_v].name : NULL;
 }
+
+/* ---- the IB port (PMA) counters ------------------------------------------ */
+
+static const struct {
+	const char *file, *metric;
+	unsigned int width, scale;
+	bool error;
+} pmas[FABTEL_NR_PMA] = {
+#define PMA_ROW(id, f, mt, w, sc, e) [FABTEL_PMA_##id] = { f, mt, w, sc, e },
+	FABTEL_PMA_COUNTERS(PMA_ROW)
+#undef PMA_ROW
+};
+
+const char *schema_pma_file(enum fabtel_pma c)
+{
+	return (unsigned int)c < FABTEL_NR_PMA ? pmas[c].file : NULL;
+}
+
+const char *schema_pma_metric(enum fabtel_pma c)
+{
+	return (unsigned int)c < FABTEL_NR_PMA ? pmas[c].metric : NULL;
+}
+
+unsigned int schema_pma_width(enum fabtel_pma c)
+{
+	return (unsigned int)c < FABTEL_NR_PMA ? pmas[c].width : 0;
+}
+
+unsigned int schema_pma_scale(enum fabtel_pma c)
+{
+	return (unsigned int)c < FABTEL_NR_PMA && pmas[c].scale ? pmas[c].scale : 1;
+}
+
+bool schema_pma_is_error(enum fabtel_pma c)
+{
+	return (unsigned int)c < FABTEL_NR_PMA && pmas[c].error;
+}

@@ -51,4 +51,15 @@ int schema_hw_lookup(const char *driver, const char *hw_name, unsigned int *widt
  */
 const char *schema_vendor_guess(const char *const *hw_names, unsigned int n);
 
+/*
+ * The IB port (PMA) counters, 0 ..< FABTEL_NR_PMA: the file in
+ * ports/<n>/counters/, the metric's name part, the PMA's width in bits,
+ * bytes per count (1 for counts of events or packets), error or not.
+ */
+const char *schema_pma_file(enum fabtel_pma c);
+const char *schema_pma_metric(enum fabtel_pma c);
+unsigned int schema_pma_width(enum fabtel_pma c);
+unsigned int schema_pma_scale(enum fabtel_pma c);
+bool schema_pma_is_error(enum fabtel_pma c);
+
 #endif /* FABTEL_SCHEMA_USER_H */

@@ -34,6 +34,8 @@ struct raw_port {
 	bool have_flaps;
 	uint64_t ctr[FABTEL_NR_COUNTERS];
 	bool have[FABTEL_NR_COUNTERS];
+	uint64_t pma[FABTEL_NR_PMA];		/* IB port counters, data in bytes */
+	bool have_pma[FABTEL_NR_PMA];
 	uint8_t width[FABTEL_NR_COUNTERS];	/* bits of the source's counter: 32 may wrap */
 	uint64_t bursts;
 	bool have_bursts;
@@ -118,6 +120,11 @@ extern const struct source_ops source_qps;	/* source_qps.c */
 extern const struct source_ops source_bpf;	/* source_bpf.c */
 
 /* The BPF source's own calls (collect.h says when). */
+/*
+ * The IB port (PMA) counters of dev/port from ib_core's sysfs (both port
+ * sources read them: fabtel.ko does not yet); absent files stay absent.
+ */
+void sysfs_read_pma(const struct collect_opts *o, struct raw_port *p);
 void source_bpf_attach_wire(struct model *m);
 void source_bpf_detach_wire(struct model *m);
 void source_bpf_start_events(struct model *m);

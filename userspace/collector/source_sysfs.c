@@ -99,6 +99,31 @@ static void read_hw_counters(const char *base, struct raw_port *p)
 	}
 }
 
+/*
+ * ports/<n>/counters/<file>, or counters_ext/<file>_64 of older kernels for
+ * the data and packet totals; a word count made bytes.
+ */
+void sysfs_read_pma(const struct collect_opts *o, struct raw_port *p)
+{
+	char base[800], path[1000];
+	unsigned int c;
+	uint64_t v;
+
+	fs_path(o->sysfs_root, base, sizeof(base), "/sys/class/infiniband/%s/ports/%u", p->device,
+		p->port);
+	for (c = 0; c < FABTEL_NR_PMA; c++) {
+		snprintf(path, sizeof(path), "%s/counters/%s", base, schema_pma_file(c));
+		if (fs_read_u64(path, &v)) {
+			snprintf(path, sizeof(path), "%s/counters_ext/%s_64", base,
+				 schema_pma_file(c));
+			if (schema_pma_width(c) != 64 || fs_read_u64(path, &v))
+				continue;
+		}
+		p->pma[c] = v * schema_pma_scale(c);
+		p->have_pma[c] = true;
+	}
+}
+
 int sysfs_read_port(const struct collect_opts *o, const char *base, const char *dev,
 		    const char *port, struct raw_port *p)
 {
@@ -122,6 +147,7 @@ int sysfs_read_port(const struct collect_opts *o, const char *base, const char *
 	if (p->netdev[0])
 		read_netdev_link(o, p);
 	read_hw_counters(base, p);
+	sysfs_read_pma(o, p);
 	sysfs_read_netdev_bytes(o, p);
 	return 0;
 }

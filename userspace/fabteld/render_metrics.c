@@ -133,6 +133,35 @@ static void counter_families(const struct model *m, struct expo *e)
 	}
 }
 
+/* the IB port (PMA) counters, from ib_core's sysfs: absent where the driver has none */
+static void pma_families(const struct model *m, struct expo *e)
+{
+	char name[96], help[200];
+	struct port_labels pl;
+	unsigned int c, i;
+	bool any;
+
+	for (c = 0; c < FABTEL_NR_PMA; c++) {
+		any = false;
+		snprintf(name, sizeof(name), "fabtel_port_ib_%s_total", schema_pma_metric(c));
+		snprintf(help, sizeof(help),
+			 "IB port counter %s (ports/<n>/counters/%s%s; Documentation/counters.rst).",
+			 schema_pma_file(c), schema_pma_file(c),
+			 schema_pma_width(c) < 32 ? ", saturates at its width" :
+			 schema_pma_scale(c) > 1 ? ", 4-octet words as bytes" : "");
+		for (i = 0; i < MODEL_MAX_PORTS; i++) {
+			const struct model_port *p = &m->ports[i];
+
+			if (!p->present || !p->have_pma[c])
+				continue;
+			if (!any)
+				expo_family(e, name, "counter", help);
+			any = true;
+			expo_u64(e, name, port_labels(&pl, p, NULL, NULL), p->pma[c].total);
+		}
+	}
+}
+
 enum prio_field { PF_ENABLED, PF_TX, PF_RX, PF_STORM, PF_STORMS };
 
 static void prio_family(const struct model *m, struct expo *e, const char *name,
@@ -392,6 +421,7 @@ void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
 		     "DCB reads fabtel.ko skipped because RTNL was busy: PFC and ETS values are older while it rises.",
 		     get_busy_skips);
 	counter_families(m, e);
+	pma_families(m, e);
 	prio_family(m, e, "fabtel_pfc_enabled", "gauge", "PFC enabled on the priority (DCB).",
 		    PF_ENABLED);
 	prio_family(m, e, "fabtel_pfc_pause_tx_total", "counter", "PFC pause frames sent.", PF_TX);
