@@ -34,7 +34,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 44
+ktap_begin 45
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -73,6 +73,9 @@ ktap_eq "sources on a: bpf rxe/qp/flap/wire, sysfs, rdma netlink up" \
 out=$(api "$PA" /metrics | promtool check metrics 2>&1; echo "rc=$?")
 ktap_info "$out"
 ktap_eq "promtool check metrics on a's live scrape: no errors, no warnings" "$out" "rc=0"
+ktap_eq "rxe has no IB port counters (no ports/1/counters/): no fabtel_port_ib_ series, not zeros" \
+	"$(lab a 'test -e /sys/class/infiniband/rxa/ports/1/counters && echo has || echo none') $(api "$PA" /metrics | grep -c '^fabtel_port_ib_')" \
+	"none 0"
 ktap_eq "fabtel_port_link_downed_total = rxa's own hw_counters/link_downed" \
 	"$(metric "$PA" 'fabtel_port_link_downed_total{device="rxa",port="1",netdev="eth0"}')" \
 	"$(lab_read a /sys/class/infiniband/rxa/ports/1/hw_counters/link_downed)"
