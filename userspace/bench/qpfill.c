@@ -259,64 +259,49 @@ static void write_loop(struct ibv_qp **qps, long n, struct ibv_cq *cq, struct ib
 	free(busy);
 }
 
-int main(int argc, char **argv)
-{
-	const char *want = NULL, *me_path = NULL, *peer_path = NULL;
-	long n = -1, hold = 0, rate = 0, i;
-	int gidx = 1;
-	struct side me = { 0 }, peer = { 0 };
-	struct ibv_mr *mr = NULL;
-	static char buf[BUF_LEN];
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_qp **qps;
-	int nr = 0, d, a, rc = 1;
+struct qf_opts {
+	const char *want, *me_path, *peer_path;
+	long n, hold, rate;
+	int gidx;
+};
 
+/* 0, or 1 having printed the usage */
+static int parse_opts(int argc, char **argv, struct qf_opts *o)
+{
+	int a;
+
+	*o = (struct qf_opts){ .n = -1, .gidx = 1 };
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--dev") && a + 1 < argc)
-			want = argv[++a];
+			o->want = argv[++a];
 		else if (!strcmp(argv[a], "--hold") && a + 1 < argc)
-			hold = number(argv[++a], 1, 86400, "--hold");
+			o->hold = number(argv[++a], 1, 86400, "--hold");
 		else if (!strcmp(argv[a], "--me") && a + 1 < argc)
-			me_path = argv[++a];
+			o->me_path = argv[++a];
 		else if (!strcmp(argv[a], "--peer") && a + 1 < argc)
-			peer_path = argv[++a];
+			o->peer_path = argv[++a];
 		else if (!strcmp(argv[a], "--gid-index") && a + 1 < argc)
-			gidx = (int)number(argv[++a], 0, 255, "--gid-index");
+			o->gidx = (int)number(argv[++a], 0, 255, "--gid-index");
 		else if (!strcmp(argv[a], "--rate") && a + 1 < argc)
-			rate = number(argv[++a], 1, 1000000, "--rate");
-		else if (argv[a][0] != '-' && n < 0)
-			n = number(argv[a], 1, 65536, "N");
+			o->rate = number(argv[++a], 1, 1000000, "--rate");
+		else if (argv[a][0] != '-' && o->n < 0)
+			o->n = number(argv[a], 1, 65536, "N");
 		else
-			n = -2;
+			o->n = -2;
 	}
-	if (n < 0 || !me_path != !peer_path || (rate && !peer_path)) {
+	if (o->n < 0 || !o->me_path != !o->peer_path || (o->rate && !o->peer_path)) {
 		fprintf(stderr, "usage: qpfill [--dev NAME] [--hold SECONDS] [--me FILE --peer FILE "
 			"[--gid-index I] [--rate WRITES_PER_S]] N\n");
 		return 1;
 	}
-	list = ibv_get_device_list(&nr);
-	if (!list || !nr) {
-		fprintf(stderr, "qpfill: no RDMA device\n");
-		return 1;
-	}
-	for (d = 0; d < nr && !ctx; d++)
-		if (!want || !strcmp(ibv_get_device_name(list[d]), want))
-			ctx = ibv_open_device(list[d]);
-	if (!ctx) {
-		fprintf(stderr, "qpfill: cannot open %s\n", want ? want : "any device");
-		goto out_list;
-	}
-	pd = ibv_alloc_pd(ctx);
-	/* one outstanding write per QP: room for all their completions */
-	cq = pd ? ibv_create_cq(ctx, (int)(peer_path ? n + 16 : 16), NULL, NULL, 0) : NULL;
-	qps = calloc((size_t)n, sizeof(*qps));
-	if (!pd || !cq || !qps) {
-		fprintf(stderr, "qpfill: PD/CQ: %s\n", strerror(errno));
-		goto out_cq;
-	}
+	return 0;
+}
+
+/* n RC QPs on pd and cq; 0, or -1 having said why (those made are in qps) */
+static int create_qps(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_qp **qps, long n)
+{
+	long i;
+
 	for (i = 0; i < n; i++) {
 		struct ibv_qp_init_attr attr = {
 			.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
@@ -327,54 +312,118 @@ int main(int argc, char **argv)
 		qps[i] = ibv_create_qp(pd, &attr);
 		if (!qps[i]) {
 			fprintf(stderr, "qpfill: QP %ld of %ld: %s\n", i + 1, n, strerror(errno));
-			goto out_qps;
+			return -1;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Swap QP numbers with the peer through the two files and connect each QP
+ * to its peer's; 0, or -1 having said why.
+ */
+static int connect_all(const struct qf_opts *o, struct ibv_context *ctx, struct ibv_qp **qps,
+		       struct ibv_mr *mr, struct side *me, struct side *peer)
+{
+	long i;
+
+	me->qpn = calloc((size_t)o->n, sizeof(*me->qpn));
+	if (!mr || !me->qpn || ibv_query_gid(ctx, 1, o->gidx, &me->gid)) {
+		fprintf(stderr, "qpfill: MR/GID %d: %s\n", o->gidx, strerror(errno));
+		return -1;
+	}
+	me->addr = (uintptr_t)mr->addr;
+	me->rkey = mr->rkey;
+	me->n = o->n;
+	for (i = 0; i < o->n; i++)
+		me->qpn[i] = qps[i]->qp_num;
+	if (write_me(o->me_path, me)) {
+		fprintf(stderr, "qpfill: cannot write %s: %s\n", o->me_path, strerror(errno));
+		return -1;
+	}
+	if (read_peer(o->peer_path, peer, o->n))
+		return -1;
+	for (i = 0; i < o->n; i++)
+		if (connect_qp(qps[i], peer, peer->qpn[i], o->gidx)) {
+			fprintf(stderr, "qpfill: connecting QP %ld of %ld: %s\n", i + 1, o->n,
+				strerror(errno));
+			return -1;
+		}
+	/* writes before the peer's QPs are in RTR would be dropped and retried */
+	if (mark_ready(o->me_path) || (o->rate && wait_ready(o->peer_path))) {
+		fprintf(stderr, "qpfill: cannot mark %s ready\n", o->me_path);
+		return -1;
+	}
+	return 0;
+}
+
+static struct ibv_context *open_device(struct ibv_device **list, int nr, const char *want)
+{
+	struct ibv_context *ctx = NULL;
+	int d;
+
+	for (d = 0; d < nr && !ctx; d++)
+		if (!want || !strcmp(ibv_get_device_name(list[d]), want))
+			ctx = ibv_open_device(list[d]);
+	if (!ctx)
+		fprintf(stderr, "qpfill: cannot open %s\n", want ? want : "any device");
+	return ctx;
+}
+
+int main(int argc, char **argv)
+{
+	static char buf[BUF_LEN];
+	struct side me = { 0 }, peer = { 0 };
+	struct ibv_context *ctx = NULL;
+	struct ibv_qp **qps = NULL;
+	struct ibv_mr *mr = NULL;
+	struct ibv_device **list;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct qf_opts o;
+	int nr = 0, rc = 1;
+	long i;
+
+	if (parse_opts(argc, argv, &o))
+		return 1;
+	list = ibv_get_device_list(&nr);
+	if (!list || !nr) {
+		fprintf(stderr, "qpfill: no RDMA device\n");
+		return 1;
+	}
+	ctx = open_device(list, nr, o.want);
+	if (!ctx)
+		goto out_list;
+	pd = ibv_alloc_pd(ctx);
+	/* one outstanding write per QP: room for all their completions */
+	cq = pd ? ibv_create_cq(ctx, (int)(o.peer_path ? o.n + 16 : 16), NULL, NULL, 0) : NULL;
+	qps = calloc((size_t)o.n, sizeof(*qps));
+	if (!pd || !cq || !qps) {
+		fprintf(stderr, "qpfill: PD/CQ: %s\n", strerror(errno));
+		goto out_cq;
+	}
+	if (create_qps(pd, cq, qps, o.n))
+		goto out_qps;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGALRM, on_signal);
-	if (peer_path) {
+	if (o.peer_path) {
 		mr = ibv_reg_mr(pd, buf, BUF_LEN, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-		me.qpn = calloc((size_t)n, sizeof(*me.qpn));
-		if (!mr || !me.qpn || ibv_query_gid(ctx, 1, gidx, &me.gid)) {
-			fprintf(stderr, "qpfill: MR/GID %d: %s\n", gidx, strerror(errno));
+		if (connect_all(&o, ctx, qps, mr, &me, &peer))
 			goto out_qps;
-		}
-		me.addr = (uintptr_t)buf;
-		me.rkey = mr->rkey;
-		me.n = n;
-		for (i = 0; i < n; i++)
-			me.qpn[i] = qps[i]->qp_num;
-		if (write_me(me_path, &me)) {
-			fprintf(stderr, "qpfill: cannot write %s: %s\n", me_path, strerror(errno));
-			goto out_qps;
-		}
-		if (read_peer(peer_path, &peer, n))
-			goto out_qps;
-		for (i = 0; i < n; i++)
-			if (connect_qp(qps[i], &peer, peer.qpn[i], gidx)) {
-				fprintf(stderr, "qpfill: connecting QP %ld of %ld: %s\n", i + 1, n,
-					strerror(errno));
-				goto out_qps;
-			}
-		/* writes before the peer's QPs are in RTR would be dropped and retried */
-		if (mark_ready(me_path) || (rate && wait_ready(peer_path))) {
-			fprintf(stderr, "qpfill: cannot mark %s ready\n", me_path);
-			goto out_qps;
-		}
 	}
-	printf("qpfill: %ld QPs on %s%s (pid %d)\n", n, ibv_get_device_name(ctx->device),
-	       peer_path ? ", connected" : "", (int)getpid());
+	printf("qpfill: %ld QPs on %s%s (pid %d)\n", o.n, ibv_get_device_name(ctx->device),
+	       o.peer_path ? ", connected" : "", (int)getpid());
 	fflush(stdout);
-	if (hold)
-		alarm((unsigned int)hold);
-	if (rate)
-		write_loop(qps, n, cq, mr, &peer, rate);
+	if (o.hold)
+		alarm((unsigned int)o.hold);
+	if (o.rate)
+		write_loop(qps, o.n, cq, mr, &peer, o.rate);
 	while (!stop)
 		pause();
 	rc = 0;
 out_qps:
-	for (i = 0; i < n && qps[i]; i++)
+	for (i = 0; i < o.n && qps[i]; i++)
 		ibv_destroy_qp(qps[i]);
 	if (mr)
 		ibv_dereg_mr(mr);
