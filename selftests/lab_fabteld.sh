@@ -34,7 +34,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 45
+ktap_begin 46
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -76,6 +76,12 @@ ktap_eq "promtool check metrics on a's live scrape: no errors, no warnings" "$ou
 ktap_eq "rxe has no IB port counters (no ports/1/counters/): no fabtel_port_ib_ series, not zeros" \
 	"$(lab a 'test -e /sys/class/infiniband/rxa/ports/1/counters && echo has || echo none') $(api "$PA" /metrics | grep -c '^fabtel_port_ib_')" \
 	"none 0"
+rate=$(lab_read a /sys/class/infiniband/rxa/ports/1/rate)
+nds=$(lab a 'cat /sys/class/net/eth0/speed 2>/dev/null || echo unknown')
+ktap_info "rxa/1 rate: $rate; eth0 speed: $nds"
+ktap_eq "speed: rxa/1's rate file as bytes/s and lanes; eth0's speed as bytes/s, absent when virtio says unknown ($nds)" \
+	"$(metric "$PA" 'fabtel_port_speed_bytes{device="rxa",port="1",netdev="eth0"}') $(metric "$PA" 'fabtel_port_lanes{device="rxa",port="1",netdev="eth0"}') $(metric "$PA" 'fabtel_port_netdev_speed_bytes{device="rxa",port="1",netdev="eth0"}')" \
+	"$(awk '{ printf "%.0f %d", $1 * 125000000, $3 + 0 }' <<<"${rate/(/}") $( ((nds > 0)) 2>/dev/null && echo $((nds * 125000)))"
 ktap_eq "fabtel_port_link_downed_total = rxa's own hw_counters/link_downed" \
 	"$(metric "$PA" 'fabtel_port_link_downed_total{device="rxa",port="1",netdev="eth0"}')" \
 	"$(lab_read a /sys/class/infiniband/rxa/ports/1/hw_counters/link_downed)"

@@ -11,7 +11,7 @@
 FABTELD=$REPO/build/asan/fabteld
 [[ -x $FABTELD ]] || ktap_skip_all "build/asan/fabteld not built (make)"
 
-ktap_begin 29
+ktap_begin 31
 TMP=$(mktemp -d)
 chmod 755 "$TMP"	# fabteld started as root reads it as nobody
 trap 'kill $pid 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -141,11 +141,18 @@ echo 2 >"$M/counters/link_downed"
 echo 1000 >"$M/counters/port_xmit_data"	# 4-octet words
 echo 250 >"$M/counters/port_rcv_data"
 echo 77 >"$M/counters/port_xmit_wait"
+echo '400 Gb/sec (4X NDR)' >"$M/rate"
+echo 400000 >"$TMP/pma/sys/class/net/ens1f0np0/speed"
 m=$("$FABTELD" --bpf off --set sysfs_root="$TMP/pma" --once metrics 2>&1)
 L='device="mlx5_0",port="1",netdev="ens1f0np0"'
 ktap_eq "mlx5 IB port counters: symbol_error, rcv_errors (saturated), link_downed, xmit_wait, data x4 as bytes" \
 	"$(for n in symbol_error rcv_errors link_downed xmit_wait xmit_bytes rcv_bytes; do val "fabtel_port_ib_${n}_total{$L}"; done | xargs)" \
 	"12 65535 2 77 4000 1000"
+ktap_eq "speed: rate 400 Gb/s as bytes/s, 4 lanes, the most seen, not degraded, the netdev's 400000 Mb/s" \
+	"$(for n in speed_bytes lanes speed_max_seen_bytes link_degraded netdev_speed_bytes; do val "fabtel_port_${n}{$L}"; done | xargs)" \
+	"50000000000 4 50000000000 0 50000000000"
+ktap_eq "... where speed and rate are unknown (bnxt_re0's tree has neither): no series" \
+	"$("$FABTELD" --bpf off --set sysfs_root="$TMP/plain" --once metrics 2>&1 | grep -c '^fabtel_port_\(speed\|lanes\|netdev_speed\|link_degraded\)')" 0
 ktap_eq "... and the counters the driver lacks are absent (VL15_dropped, port_xmit_packets)" \
 	"$(grep -c 'fabtel_port_ib_vl15_dropped_total\|fabtel_port_ib_xmit_packets_total' <<<"$m")" 0
 

@@ -109,8 +109,9 @@ static void port_signals(struct model *m, struct model_job *j, struct model_job_
 static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct fold_prev *prev)
 {
 	struct model_job *j = &m->jobs[i];
-	struct health_signal down[MODEL_MAX_JOB_PORTS];
-	unsigned int k, nd = 0;
+	struct health_port_state st[MODEL_MAX_JOB_PORTS];
+	unsigned int k, ns = 0;
+	bool down;
 
 	j->track.traffic_known = m->src[SRC_BPF_WIRE] == SRC_STATE_UP;
 	for (k = 0; k < j->nr_ports; k++) {
@@ -121,17 +122,18 @@ static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct
 		if (!p)
 			continue;	/* the device went away */
 		port_signals(m, j, jp, p, prev, now);
-		if (nd < MODEL_MAX_JOB_PORTS && j->nr_qps &&
-		    ((p->state[0] && strcmp(p->state, "ACTIVE")) || p->carrier == 0)) {
-			memset(&down[nd], 0, sizeof(down[nd]));
-			snprintf(down[nd].device, sizeof(down[nd].device), "%s", p->device);
-			down[nd].port = p->port;
-			down[nd].at_ns = now;
-			nd++;
-		}
+		down = (p->state[0] && strcmp(p->state, "ACTIVE")) || p->carrier == 0;
+		if (ns == MODEL_MAX_JOB_PORTS || !j->nr_qps || (!down && !p->degraded))
+			continue;
+		memset(&st[ns], 0, sizeof(st[ns]));
+		st[ns].kind = down ? HP_DOWN : HP_DEGRADED;
+		snprintf(st[ns].device, sizeof(st[ns].device), "%s", p->device);
+		st[ns].port = p->port;
+		st[ns].since_ns = down ? now : p->degraded_ns;
+		ns++;
 	}
 	health_expire(&j->track, &m->opts.health, now);
-	health_eval(&j->track, &m->opts.health, now, down, nd, &j->result);
+	health_eval(&j->track, &m->opts.health, now, st, ns, &j->result);
 }
 
 void fold_jobs(struct model *m, uint64_t now, const struct fold_prev *prev)

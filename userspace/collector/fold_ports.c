@@ -165,6 +165,29 @@ static void fold_bursts(struct model *m, struct model_port *p, const struct raw_
 		fold_count(&p->events_dropped, NULL, rp->events_dropped, true, rebase, 0);
 }
 
+/*
+ * The port's speed.  Degraded: ACTIVE at a lower rate than it had ACTIVE
+ * before (renegotiated down: a lane lost, an optic or cable failing); the
+ * most it had is this fabteld's memory (a restart forgets it).
+ */
+static void fold_speed(struct model_port *p, const struct raw_port *rp, uint64_t now)
+{
+	bool active = !strcmp(p->state, "ACTIVE");
+
+	p->have_rate = rp->have_rate;
+	p->rate_mbps = rp->rate_mbps;
+	p->lanes = rp->lanes;
+	p->have_nd_speed = rp->have_nd_speed;
+	p->nd_speed_mbps = rp->nd_speed_mbps;
+	if (!rp->have_rate || !active)
+		return;
+	if (rp->rate_mbps > p->rate_max_mbps)
+		p->rate_max_mbps = rp->rate_mbps;
+	if (rp->rate_mbps < p->rate_max_mbps && !p->degraded)
+		p->degraded_ns = now;
+	p->degraded = rp->rate_mbps < p->rate_max_mbps;
+}
+
 /* a flap is timed by the flap program when it saw it, else now */
 static void fold_flaps(struct model *m, struct model_port *p, const struct raw_port *rp,
 		       bool ko, bool rebase, uint64_t now)
@@ -201,6 +224,7 @@ void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 			continue;
 		seen[p - m->ports] = true;
 		fold_link(m, p, rp, now);
+		fold_speed(p, rp, now);
 		fold_counters(p, rp, r->ko, rebase, r->ports_mono);
 		fold_bursts(m, p, rp, rebase, now);
 		fold_pfc(m, p, rp, r->ports_mono, now);

@@ -182,8 +182,8 @@ static void eval_port(const struct health_track *t, const struct health_cfg *cfg
 }
 
 void health_eval(const struct health_track *t, const struct health_cfg *cfg,
-		 uint64_t now_ns, const struct health_signal *ports_down,
-		 unsigned int nr_ports_down, struct health_result *out)
+		 uint64_t now_ns, const struct health_port_state *ports,
+		 unsigned int nr_ports, struct health_result *out)
 {
 	static struct port_sum ps[MAX_PORTS];	/* caller is single-threaded */
 	uint64_t window = (uint64_t)cfg->window_s * NS_PER_S, hold = (uint64_t)cfg->hold_s * NS_PER_S;
@@ -209,14 +209,20 @@ void health_eval(const struct health_track *t, const struct health_cfg *cfg,
 		if (s->at_ns + hold >= now_ns && s->shared)
 			p->shared[s->sig] = true;
 	}
-	for (i = 0; i < nr_ports_down; i++) {
+	for (i = 0; i < nr_ports; i++) {
+		bool idle;
+
 		memset(&dp, 0, sizeof(dp));
-		snprintf(dp.device, sizeof(dp.device), "%s", ports_down[i].device);
-		dp.port = ports_down[i].port;
+		snprintf(dp.device, sizeof(dp.device), "%s", ports[i].device);
+		dp.port = ports[i].port;
 		/* like a flap: a notice for a job that demonstrably moves nothing there */
-		reason(out, "port_down", t->traffic_known &&
-		       !active_around(t, &dp, now_ns, window) ? "notice" : "failing", &dp,
-		       ports_down[i].at_ns, 1, true);
+		idle = t->traffic_known && !active_around(t, &dp, now_ns, window);
+		if (ports[i].kind == HP_DOWN)
+			reason(out, "port_down", idle ? "notice" : "failing", &dp,
+			       ports[i].since_ns, 1, true);
+		else
+			reason(out, "link_degraded", idle ? "notice" : "degraded", &dp,
+			       ports[i].since_ns, 1, true);
 	}
 	for (i = 0; i < n; i++)
 		eval_port(t, cfg, &ps[i], out, VERDICT_FAILING);

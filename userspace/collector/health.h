@@ -15,10 +15,11 @@
  *             port down now.
  *   degraded  at least the threshold count, within window_s, of
  *             out-of-sequence + NAK-sequence, of ACK timeouts, or of RNR
- *             NAKs; a pause storm on a used port within window_s.
+ *             NAKs; a pause storm on a used port within window_s; a used
+ *             port running below the speed it had (link_degraded, now).
  *   healthy   none of those.
  *
- * A flap on (or a down state of) a port where the job demonstrably moved no
+ * A flap on (or a down or slowed state of) a port where the job demonstrably moved no
  * traffic (traffic_known, no HS_TRAFFIC or error signal within window_s of
  * it) is listed as a "notice" reason and leaves the verdict alone.
  */
@@ -108,8 +109,18 @@ void health_init(struct health_track *t);
 void health_add(struct health_track *t, const struct health_signal *s);
 /* Forget signals older than max(window_s, hold_s) before now_ns. */
 void health_expire(struct health_track *t, const struct health_cfg *cfg, uint64_t now_ns);
+/* A state of a used port now, not an event: down, or below its speed. */
+enum health_port_kind { HP_DOWN, HP_DEGRADED };
+
+struct health_port_state {
+	enum health_port_kind kind;
+	char device[HEALTH_DEV_LEN];
+	uint32_t port;
+	uint64_t since_ns;		/* CLOCK_REALTIME */
+};
+
 void health_eval(const struct health_track *t, const struct health_cfg *cfg,
-		 uint64_t now_ns, const struct health_signal *ports_down,
-		 unsigned int nr_ports_down, struct health_result *out);
+		 uint64_t now_ns, const struct health_port_state *ports,
+		 unsigned int nr_ports, struct health_result *out);
 
 #endif /* FABTELD_HEALTH_H */

@@ -95,6 +95,12 @@ struct model_port {
 	bool have[FABTEL_NR_COUNTERS];
 	struct mono pma[FABTEL_NR_PMA];		/* IB port counters (schema_pma_*) */
 	bool have_pma[FABTEL_NR_PMA];
+	/* speed: the IB port's rate and lanes, the netdev's, the most seen ACTIVE */
+	uint64_t rate_mbps, rate_max_mbps, nd_speed_mbps;
+	unsigned int lanes;
+	bool have_rate, have_nd_speed;
+	bool degraded;			/* ACTIVE below rate_max_mbps */
+	uint64_t degraded_ns;		/* CLOCK_REALTIME it was first seen so */
 	struct rate rate[FABTEL_NR_COUNTERS];		/* per second over the last interval */
 	struct mono bursts;		/* fabtel.ko error-burst events */
 	bool have_bursts;

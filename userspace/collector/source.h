@@ -36,6 +36,11 @@ struct raw_port {
 	bool have[FABTEL_NR_COUNTERS];
 	uint64_t pma[FABTEL_NR_PMA];		/* IB port counters, data in bytes */
 	bool have_pma[FABTEL_NR_PMA];
+	uint64_t rate_mbps;			/* ports/<n>/rate: "100 Gb/sec (4X EDR)" */
+	unsigned int lanes;			/* its width (4X: 4 lanes) */
+	bool have_rate;
+	uint64_t nd_speed_mbps;			/* the netdev's negotiated speed */
+	bool have_nd_speed;			/* false: unknown (-1, down, no netdev) */
 	uint8_t width[FABTEL_NR_COUNTERS];	/* bits of the source's counter: 32 may wrap */
 	uint64_t bursts;
 	bool have_bursts;
@@ -121,10 +126,13 @@ extern const struct source_ops source_bpf;	/* source_bpf.c */
 
 /* The BPF source's own calls (collect.h says when). */
 /*
- * The IB port (PMA) counters of dev/port from ib_core's sysfs (both port
- * sources read them: fabtel.ko does not yet); absent files stay absent.
+ * What fabtel.ko does not (yet) give, from ib_core's and the netdev's sysfs,
+ * for both port sources: the IB port (PMA) counters, the port's rate and
+ * width, the netdev's speed.  Absent or unparsable files stay absent.
  */
-void sysfs_read_pma(const struct collect_opts *o, struct raw_port *p);
+void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p);
+/* "100 Gb/sec (4X EDR)" -> 100000 Mb/s and 4 lanes; 0, or -1 if not that shape */
+int sysfs_parse_rate(const char *s, uint64_t *mbps, unsigned int *width);
 void source_bpf_attach_wire(struct model *m);
 void source_bpf_detach_wire(struct model *m);
 void source_bpf_start_events(struct model *m);

@@ -167,7 +167,7 @@ static int read_ko_port(void *ctx, const char *base, const char *dev, const char
 		return 0;
 	}
 	sysfs_read_netdev_bytes(w->o, p);
-	sysfs_read_pma(w->o, p);
+	sysfs_read_port_extras(w->o, p);
 	w->r->nr_ports++;
 	return 0;
 }

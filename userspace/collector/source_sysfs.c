@@ -99,18 +99,55 @@ static void read_hw_counters(const char *base, struct raw_port *p)
 	}
 }
 
+int sysfs_parse_rate(const char *s, uint64_t *mbps, unsigned int *width)
+{
+	double gbps;
+	unsigned int w;
+	char unit[16];
+
+	if (sscanf(s, "%lf %15s (%uX", &gbps, unit, &w) != 3 || strcmp(unit, "Gb/sec") ||
+	    !(gbps > 0 && gbps < 1e6) || !w || w > 64)
+		return -1;
+	*mbps = (uint64_t)(gbps * 1000 + 0.5);
+	*width = w;
+	return 0;
+}
+
+/* the netdev's speed file: Mb/s, "-1" or EINVAL when unknown (down, virtio) */
+static void read_netdev_speed(const struct collect_opts *o, struct raw_port *p)
+{
+	char path[600], buf[32], *end;
+	long v;
+
+	if (!p->netdev[0])
+		return;
+	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/speed", p->netdev);
+	if (fs_read_text(path, buf, sizeof(buf)) <= 0)
+		return;
+	v = strtol(buf, &end, 10);
+	if (*end || v <= 0)
+		return;
+	p->nd_speed_mbps = (uint64_t)v;
+	p->have_nd_speed = true;
+}
+
 /*
  * ports/<n>/counters/<file>, or counters_ext/<file>_64 of older kernels for
- * the data and packet totals; a word count made bytes.
+ * the data and packet totals (a word count made bytes); ports/<n>/rate.
  */
-void sysfs_read_pma(const struct collect_opts *o, struct raw_port *p)
+void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p)
 {
-	char base[800], path[1000];
+	char base[800], path[1000], buf[64];
 	unsigned int c;
 	uint64_t v;
 
 	fs_path(o->sysfs_root, base, sizeof(base), "/sys/class/infiniband/%s/ports/%u", p->device,
 		p->port);
+	snprintf(path, sizeof(path), "%s/rate", base);
+	if (fs_read_text(path, buf, sizeof(buf)) > 0 &&
+	    !sysfs_parse_rate(buf, &p->rate_mbps, &p->lanes))
+		p->have_rate = true;
+	read_netdev_speed(o, p);
 	for (c = 0; c < FABTEL_NR_PMA; c++) {
 		snprintf(path, sizeof(path), "%s/counters/%s", base, schema_pma_file(c));
 		if (fs_read_u64(path, &v)) {
@@ -147,7 +184,7 @@ int sysfs_read_port(const struct collect_opts *o, const char *base, const char *
 	if (p->netdev[0])
 		read_netdev_link(o, p);
 	read_hw_counters(base, p);
-	sysfs_read_pma(o, p);
+	sysfs_read_port_extras(o, p);
 	sysfs_read_netdev_bytes(o, p);
 	return 0;
 }

@@ -133,6 +133,55 @@ static void counter_families(const struct model *m, struct expo *e)
 	}
 }
 
+static bool get_speed(const struct model_port *p, uint64_t *v)
+{
+	*v = p->rate_mbps * 125000;	/* Mb/s -> bytes/s */
+	return p->have_rate;
+}
+
+static bool get_lanes(const struct model_port *p, uint64_t *v)
+{
+	*v = p->lanes;
+	return p->have_rate;
+}
+
+static bool get_speed_max(const struct model_port *p, uint64_t *v)
+{
+	*v = p->rate_max_mbps * 125000;
+	return p->have_rate && p->rate_max_mbps;
+}
+
+static bool get_degraded(const struct model_port *p, uint64_t *v)
+{
+	*v = p->degraded;
+	return p->have_rate && p->rate_max_mbps;
+}
+
+static bool get_nd_speed(const struct model_port *p, uint64_t *v)
+{
+	*v = p->nd_speed_mbps * 125000;
+	return p->have_nd_speed;
+}
+
+/* speeds in bytes a second, as node_exporter's node_network_speed_bytes */
+static void speed_families(const struct model *m, struct expo *e)
+{
+	ports_family(m, e, "fabtel_port_speed_bytes", "gauge",
+		     "The IB port's rate (ports/<n>/rate) in bytes/s; absent if it cannot be read.",
+		     get_speed);
+	ports_family(m, e, "fabtel_port_lanes", "gauge",
+		     "The IB port's width in lanes (4X: 4).", get_lanes);
+	ports_family(m, e, "fabtel_port_speed_max_seen_bytes", "gauge",
+		     "The highest rate this port had while ACTIVE since fabteld started, bytes/s.",
+		     get_speed_max);
+	ports_family(m, e, "fabtel_port_link_degraded", "gauge",
+		     "1 while the port is ACTIVE below the highest rate it had (renegotiated down).",
+		     get_degraded);
+	ports_family(m, e, "fabtel_port_netdev_speed_bytes", "gauge",
+		     "The netdev's negotiated speed (/sys/class/net/<netdev>/speed) in bytes/s; absent when unknown.",
+		     get_nd_speed);
+}
+
 /* the IB port (PMA) counters, from ib_core's sysfs: absent where the driver has none */
 static void pma_families(const struct model *m, struct expo *e)
 {
@@ -422,6 +471,7 @@ void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
 		     get_busy_skips);
 	counter_families(m, e);
 	pma_families(m, e);
+	speed_families(m, e);
 	prio_family(m, e, "fabtel_pfc_enabled", "gauge", "PFC enabled on the priority (DCB).",
 		    PF_ENABLED);
 	prio_family(m, e, "fabtel_pfc_pause_tx_total", "counter", "PFC pause frames sent.", PF_TX);

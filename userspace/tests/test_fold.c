@@ -209,6 +209,44 @@ static void ko_counts_are_wide(void **state)
 	assert_int_equal(events(EV_ERROR_BURST), 1);
 }
 
+/*
+ * A port renegotiated from 400G to 200G while ACTIVE: link_degraded, a
+ * degraded verdict for the job on it (traffic unknown here); back at 400G
+ * it clears.  A port that is down says nothing about its speed.
+ */
+static void speed_drop_degrades(void **state)
+{
+	const struct model_port *p;
+
+	(void)state;
+	r.ports[0].have_rate = true;
+	r.ports[0].rate_mbps = 400000;
+	r.ports[0].lanes = 4;
+	pass();
+	pass();
+	p = model_find_port(&m, "rxa", 1);
+	assert_false(p->degraded);
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_HEALTHY);
+	r.ports[0].rate_mbps = 200000;
+	r.ports[0].lanes = 2;
+	pass();
+	assert_true(p->degraded);
+	assert_int_equal(p->rate_max_mbps, 400000);
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_DEGRADED);
+	assert_int_equal(m.jobs[0].result.nr_reasons, 1);
+	assert_string_equal(m.jobs[0].result.reasons[0].reason, "link_degraded");
+	assert_string_equal(m.jobs[0].result.reasons[0].severity, "degraded");
+	r.ports[0].rate_mbps = 400000;
+	pass();
+	assert_false(p->degraded);
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_HEALTHY);
+	/* down at a low rate: port_down's business, not a slower link */
+	snprintf(r.ports[0].state, sizeof(r.ports[0].state), "DOWN");
+	r.ports[0].rate_mbps = 10000;
+	pass();
+	assert_false(p->degraded);
+}
+
 /* mlx5's Q counters are 32-bit: a small step over 2^32 is a wrap */
 static void narrow_counter_wraps(void **state)
 {
@@ -278,6 +316,7 @@ int main(void)
 		cmocka_unit_test_setup(wide_counter_reset_is_no_wrap, setup),
 		cmocka_unit_test_setup(narrow_counter_wraps, setup),
 		cmocka_unit_test_setup(ko_counts_are_wide, setup),
+		cmocka_unit_test_setup(speed_drop_degrades, setup),
 		cmocka_unit_test(widths_from_the_driver),
 	};
 

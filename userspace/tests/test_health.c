@@ -258,7 +258,8 @@ static void flap_after_old_traffic_is_notice(void **state)
 
 static void port_down_fails(void **state)
 {
-	struct health_signal down = mk(SEC(50), HS_LINK_FLAP, "mlx5_0", 2, 0, false);
+	struct health_port_state down = { .kind = HP_DOWN, .device = "mlx5_0", .port = 2,
+					  .since_ns = SEC(50) };
 
 	(void)state;
 	health_eval(&track, &cfg, SEC(60), &down, 1, &res);

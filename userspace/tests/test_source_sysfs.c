@@ -224,6 +224,30 @@ static void no_devices(void **state)
 	assert_int_equal(raw.state[SRC_SYSFS], SRC_STATE_STANDBY);
 }
 
+/* ports/<n>/rate as ib_core writes it, and what is not that */
+static void rate_strings(void **state)
+{
+	static const char *const bad[] = {
+		"", "Unknown!", "0 Gb/sec (4X EDR)", "-25 Gb/sec (1X EDR)", "100 Mb/sec (4X)",
+		"100 Gb/sec", "100 Gb/sec (0X EDR)", "100 Gb/sec (99X EDR)", "nan Gb/sec (4X EDR)",
+		"1e300 Gb/sec (4X EDR)",
+	};
+	unsigned int w, i;
+	uint64_t mbps;
+
+	(void)state;
+	assert_int_equal(sysfs_parse_rate("400 Gb/sec (4X NDR)", &mbps, &w), 0);
+	assert_int_equal(mbps, 400000);
+	assert_int_equal(w, 4);
+	assert_int_equal(sysfs_parse_rate("2.5 Gb/sec (1X SDR)", &mbps, &w), 0);
+	assert_int_equal(mbps, 2500);
+	assert_int_equal(w, 1);
+	assert_int_equal(sysfs_parse_rate("53.125 Gb/sec (1X HDR)", &mbps, &w), 0);
+	assert_int_equal(mbps, 53125);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(sysfs_parse_rate(bad[i], &mbps, &w), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +255,7 @@ int main(void)
 		cmocka_unit_test(edges_in_memory),
 		cmocka_unit_test(more_ports_than_the_table),
 		cmocka_unit_test(no_devices),
+		cmocka_unit_test(rate_strings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
