@@ -75,6 +75,7 @@ struct fakeroce_dev {
 	unsigned int fail_next_get_hw_stats;
 	bool ib_live;		/* registered with ib_core: events allowed */
 	bool port_active;	/* last state dispatched to ib_core */
+	u8 lanes;		/* 1, 2, 4 (default) or 8 lanes of 25 Gb/s (EDR) */
 	struct fakeroce_dcb dcb;
 
 	struct dentry *debugfs_dir;
@@ -89,6 +90,17 @@ struct fakeroce_netdev_priv {
 static inline struct fakeroce_dev *fakeroce_from_ib(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct fakeroce_dev, ibdev);
+}
+
+/* The lanes the port runs on now (debugfs lanes), read under the lock. */
+static inline unsigned int fakeroce_lanes(struct fakeroce_dev *fdev)
+{
+	unsigned int lanes;
+
+	spin_lock(&fdev->lock);
+	lanes = fdev->lanes;
+	spin_unlock(&fdev->lock);
+	return lanes;
 }
 
 /* fakeroce_ib.c */

@@ -25,6 +25,7 @@ enum fakeroce_knob_kind {
 	FAKEROCE_KNOB_CARRIER,
 	FAKEROCE_KNOB_FLAP,
 	FAKEROCE_KNOB_FAIL_NEXT,
+	FAKEROCE_KNOB_LANES,
 	FAKEROCE_KNOB_PFC_CAP,
 	FAKEROCE_KNOB_PFC_EN,
 	FAKEROCE_KNOB_DCBX,
@@ -42,8 +43,8 @@ struct fakeroce_knob {
 	unsigned int idx;
 };
 
-/* Knobs per device besides the counters: 3 + 3 u8 + 3 x 8 per prio + 3. */
-#define FAKEROCE_NUM_KNOBS (3 + 3 + 3 * FAKEROCE_NUM_PRIO + 3)
+/* Knobs per device besides the counters: 4 + 3 u8 + 3 x 8 per prio + 3. */
+#define FAKEROCE_NUM_KNOBS (4 + 3 + 3 * FAKEROCE_NUM_PRIO + 3)
 
 static struct dentry *fakeroce_debugfs_root;
 
@@ -111,6 +112,9 @@ static int fakeroce_knob_show(struct fakeroce_knob *knob, char *buf,
 		break;
 	case FAKEROCE_KNOB_FAIL_NEXT:
 		val = fdev->fail_next_get_hw_stats;
+		break;
+	case FAKEROCE_KNOB_LANES:
+		val = fdev->lanes;
 		break;
 	case FAKEROCE_KNOB_PFC_CAP:
 		val = dcb->pfc_cap;
@@ -234,11 +238,16 @@ static int fakeroce_knob_store_value(struct fakeroce_knob *knob, char *s)
 		return -EINVAL;
 	if (val > UINT_MAX && knob->kind == FAKEROCE_KNOB_FAIL_NEXT)
 		return -EINVAL;
+	if (knob->kind == FAKEROCE_KNOB_LANES && val != 1 && val != 2 && val != 4 && val != 8)
+		return -EINVAL;
 
 	spin_lock(&fdev->lock);
 	switch (knob->kind) {
 	case FAKEROCE_KNOB_FAIL_NEXT:
 		fdev->fail_next_get_hw_stats = val;
+		break;
+	case FAKEROCE_KNOB_LANES:
+		fdev->lanes = val;
 		break;
 	case FAKEROCE_KNOB_PFC_CAP:
 		dcb->pfc_cap = val;
@@ -401,6 +410,7 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 			   FAKEROCE_KNOB_FLAP, 0);
 	fakeroce_knob_file(fdev, &used, dir, "fail_next_get_hw_stats", 0600,
 			   FAKEROCE_KNOB_FAIL_NEXT, 0);
+	fakeroce_knob_file(fdev, &used, dir, "lanes", 0600, FAKEROCE_KNOB_LANES, 0);
 	fakeroce_debugfs_add_dcb(fdev, &used);
 
 	WARN_ON(used != n + FAKEROCE_NUM_KNOBS);

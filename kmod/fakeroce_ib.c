@@ -298,10 +298,25 @@ static int fakeroce_query_device(struct ib_device *ibdev,
 	return 0;
 }
 
+static u8 fakeroce_ib_width(unsigned int lanes)
+{
+	switch (lanes) {
+	case 1:
+		return IB_WIDTH_1X;
+	case 2:
+		return IB_WIDTH_2X;
+	case 8:
+		return IB_WIDTH_8X;
+	default:
+		return IB_WIDTH_4X;
+	}
+}
+
 static int fakeroce_query_port(struct ib_device *ibdev, u32 port_num,
 			       struct ib_port_attr *attr)
 {
-	bool up = fakeroce_netdev_link_up(fakeroce_from_ib(ibdev));
+	struct fakeroce_dev *fdev = fakeroce_from_ib(ibdev);
+	bool up = fakeroce_netdev_link_up(fdev);
 
 	/* ib_core zeroed *attr. */
 	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
@@ -313,9 +328,9 @@ static int fakeroce_query_port(struct ib_device *ibdev, u32 port_num,
 	attr->port_cap_flags = IB_PORT_CM_SUP;
 	attr->max_msg_sz = 0x80000000;
 	attr->pkey_tbl_len = 1;
-	/* 4X EDR: the 100 Gb/s the netdev's ethtool reports. */
+	/* EDR lanes (4X: 100 Gb/s), as the netdev's ethtool reports them */
 	attr->active_speed = IB_SPEED_EDR;
-	attr->active_width = IB_WIDTH_4X;
+	attr->active_width = fakeroce_ib_width(fakeroce_lanes(fdev));
 	return 0;
 }
 
@@ -386,6 +401,7 @@ struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
 	fdev->id = id;
 	fdev->pers = pers;
 	spin_lock_init(&fdev->lock);
+	fdev->lanes = 4;
 	fakeroce_dcb_init(&fdev->dcb);
 
 	fdev->ibdev.node_type = RDMA_NODE_IB_CA;

@@ -80,10 +80,12 @@ static void fakeroce_get_drvinfo(struct net_device *netdev,
 		 fdev->id);
 }
 
-/* 100 Gb/s full duplex, like the ib port's 4X EDR. */
+/* 25 Gb/s a lane, full duplex, like the IB port's EDR lanes (4: 100 Gb/s). */
 static int fakeroce_get_link_ksettings(struct net_device *netdev,
 				       struct ethtool_link_ksettings *cmd)
 {
+	struct fakeroce_netdev_priv *priv = netdev_priv(netdev);
+
 	ethtool_link_ksettings_zero_link_mode(cmd, supported);
 	ethtool_link_ksettings_add_link_mode(cmd, supported,
 					     100000baseCR4_Full);
@@ -93,7 +95,7 @@ static int fakeroce_get_link_ksettings(struct net_device *netdev,
 	cmd->base.port = PORT_DA;
 	cmd->base.autoneg = AUTONEG_DISABLE;
 	if (netif_carrier_ok(netdev)) {
-		cmd->base.speed = SPEED_100000;
+		cmd->base.speed = SPEED_25000 * fakeroce_lanes(priv->fdev);
 		cmd->base.duplex = DUPLEX_FULL;
 	} else {
 		cmd->base.speed = SPEED_UNKNOWN;

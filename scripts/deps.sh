@@ -25,7 +25,7 @@ PKGS=(
 	libmicrohttpd-dev libncurses-dev libjson-c-dev libcmocka-dev libcurl4-openssl-dev
 	libclang-rt-14-dev
 	# tests and tools
-	bpftrace prometheus tmux jq curl strace perl
+	bpftrace prometheus tmux jq curl strace perl ethtool
 )
 
 missing=()

@@ -34,7 +34,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 46
+ktap_begin 50
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -218,6 +218,7 @@ ktap_check "job 5151's live idle QP keeps its wire_qps entries (both ways)" \
 # ---- fabtel.ko and a fakeroce port under the running fabteld (a) ----------------------
 FT=/sys/kernel/fabtel
 D=/sys/kernel/debug/fakeroce/0/dcb
+FR_IB=/sys/class/infiniband/fakeroce0/ports/1
 L='device="fakeroce0",port="1",netdev="fre0"'
 events() { api "$PA" /api/v1/events | jq -r "$1"; }
 lab a "modprobe ib_core && insmod $REPO/kmod/fabtel.ko && insmod $REPO/kmod/fakeroce.ko &&
@@ -274,6 +275,20 @@ ktap_eq "fabtel_pfc_storms_total moved as fabtel.ko's storm_events did" \
 	"$(metric "$PA" "fabtel_pfc_storms_total{$L,priority=\"3\"}")" \
 	"$(lab_read a $FT/fakeroce0/ports/1/pfc/prio3/storm_events)"
 ktap_info "storm_events $storms0 -> $(lab_read a $FT/fakeroce0/ports/1/pfc/prio3/storm_events)"
+
+# a speed renegotiation: fakeroce's 4 lanes of 25 Gb/s (100 Gb/s) down to 2
+lab a "echo 2 >/sys/kernel/debug/fakeroce/0/lanes"
+degraded_is() { [[ $(metric "$PA" "fabtel_port_link_degraded{$L}") == "$1" ]]; }
+ktap_check "2 lanes: fabtel_port_link_degraded 1 for fakeroce0" wait_for 15 degraded_is 1
+ind=$(lab a "cat $FR_IB/rate; ethtool fre0 | awk '/Speed:/ { print \$2 }'")
+ktap_info "independent readers: $(tr '\n' ' ' <<<"$ind")"
+ktap_eq "... speed, lanes, the most seen, netdev speed = ports/1/rate and ethtool's Speed (50 Gb/s, 2X; 100 Gb/s before)" \
+	"$(for n in speed_bytes lanes speed_max_seen_bytes netdev_speed_bytes; do metric "$PA" "fabtel_port_$n{$L}"; done | xargs)" \
+	"$(awk 'NR == 1 { printf "%.0f %d ", $1 * 125000000, $3 + 0 } NR == 2 { printf "12500000000 %.0f", $1 * 125000 }' <<<"${ind//(/}")"
+ktap_check "FabtelLinkDegraded fires for fakeroce0 on a" \
+	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PROM_PORT/api/v1/alerts | jq -e '.data.alerts[] | select(.labels.alertname == \"FabtelLinkDegraded\" and .labels.device == \"fakeroce0\" and .state == \"firing\")'"
+lab a "echo 4 >/sys/kernel/debug/fakeroce/0/lanes"
+ktap_check "back at 4 lanes: link_degraded 0" wait_for 15 degraded_is 0
 lab a "echo 0 >/sys/kernel/fakeroce/del_device; rmmod fabtel fakeroce" >/dev/null
 ktap_check "modules unloaded: sysfs source back up, fabtel_ko unavailable, fakeroce0 removed" \
 	wait_for 15 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/snapshot | jq -r '\"\\(.sources.fabtel_ko.state) \\(.sources.sysfs.state) \\([.ports[].device] | sort | join(\",\"))\"') == 'unavailable up rxa' ]] &&
