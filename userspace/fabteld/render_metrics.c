@@ -163,25 +163,6 @@ static bool get_nd_speed(const struct model_port *p, uint64_t *v)
 	return p->have_nd_speed;
 }
 
-/* speeds in bytes a second, as node_exporter's node_network_speed_bytes */
-static void speed_families(const struct model *m, struct expo *e)
-{
-	ports_family(m, e, "fabtel_port_speed_bytes", "gauge",
-		     "The IB port's rate (ports/<n>/rate) in bytes/s; absent if it cannot be read.",
-		     get_speed);
-	ports_family(m, e, "fabtel_port_lanes", "gauge",
-		     "The IB port's width in lanes (4X: 4).", get_lanes);
-	ports_family(m, e, "fabtel_port_speed_max_seen_bytes", "gauge",
-		     "The highest rate this port had while ACTIVE since fabteld started, bytes/s.",
-		     get_speed_max);
-	ports_family(m, e, "fabtel_port_link_degraded", "gauge",
-		     "1 while the port is ACTIVE below the highest rate it had (renegotiated down).",
-		     get_degraded);
-	ports_family(m, e, "fabtel_port_netdev_speed_bytes", "gauge",
-		     "The netdev's negotiated speed (/sys/class/net/<netdev>/speed) in bytes/s; absent when unknown.",
-		     get_nd_speed);
-}
-
 /* the IB port (PMA) counters, from ib_core's sysfs: absent where the driver has none */
 static void pma_families(const struct model *m, struct expo *e)
 {
@@ -449,29 +430,59 @@ static void port_info_family(const struct model *m, struct expo *e)
 	}
 }
 
+/* one value per port, each its own family */
+struct port_family {
+	const char *name, *type, *help;
+	bool (*get)(const struct model_port *p, uint64_t *v);
+};
+
+static const struct port_family port_link_families[] = {
+	{ "fabtel_port_up", "gauge", "1 if the IB port state is ACTIVE.", get_up },
+	{ "fabtel_port_carrier", "gauge", "The netdev's carrier (1 up).", get_carrier },
+	{ "fabtel_link_flaps_total", "counter",
+	  "Carrier flaps (down then up), including ones linkwatch coalesced.", get_flaps },
+	{ "fabtel_port_error_bursts_total", "counter",
+	  "Error-burst events fabtel.ko recorded (/sys/kernel/fabtel/.../events).", get_bursts },
+	{ "fabtel_port_events_dropped_total", "counter",
+	  "Error-burst events fabtel.ko lost: its per-port ring was full (events_dropped).",
+	  get_events_dropped },
+	{ "fabtel_port_dcb_busy_skips_total", "counter",
+	  "DCB reads fabtel.ko skipped because RTNL was busy: PFC and ETS values are older while it rises.",
+	  get_busy_skips },
+};
+
+static const struct port_family port_speed_families[] = {
+	{ "fabtel_port_speed_bytes", "gauge",
+	  "The IB port's rate (ports/<n>/rate) in bytes/s; absent if it cannot be read.",
+	  get_speed },
+	{ "fabtel_port_lanes", "gauge", "The IB port's width in lanes (4X: 4).", get_lanes },
+	{ "fabtel_port_speed_max_seen_bytes", "gauge",
+	  "The highest rate this port had while ACTIVE since fabteld started, bytes/s.",
+	  get_speed_max },
+	{ "fabtel_port_link_degraded", "gauge",
+	  "1 while the port is ACTIVE below the highest rate it had (renegotiated down).",
+	  get_degraded },
+	{ "fabtel_port_netdev_speed_bytes", "gauge",
+	  "The netdev's negotiated speed (/sys/class/net/<netdev>/speed) in bytes/s; absent when unknown.",
+	  get_nd_speed },
+};
+
 void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
 {
 	struct timespec ts;
+	size_t i;
 
 	self_families(m, e);
 	port_info_family(m, e);
-	ports_family(m, e, "fabtel_port_up", "gauge", "1 if the IB port state is ACTIVE.", get_up);
-	ports_family(m, e, "fabtel_port_carrier", "gauge", "The netdev's carrier (1 up).",
-		     get_carrier);
-	ports_family(m, e, "fabtel_link_flaps_total", "counter",
-		     "Carrier flaps (down then up), including ones linkwatch coalesced.", get_flaps);
-	ports_family(m, e, "fabtel_port_error_bursts_total", "counter",
-		     "Error-burst events fabtel.ko recorded (/sys/kernel/fabtel/.../events).",
-		     get_bursts);
-	ports_family(m, e, "fabtel_port_events_dropped_total", "counter",
-		     "Error-burst events fabtel.ko lost: its per-port ring was full (events_dropped).",
-		     get_events_dropped);
-	ports_family(m, e, "fabtel_port_dcb_busy_skips_total", "counter",
-		     "DCB reads fabtel.ko skipped because RTNL was busy: PFC and ETS values are older while it rises.",
-		     get_busy_skips);
+	for (i = 0; i < sizeof(port_link_families) / sizeof(port_link_families[0]); i++)
+		ports_family(m, e, port_link_families[i].name, port_link_families[i].type,
+			     port_link_families[i].help, port_link_families[i].get);
 	counter_families(m, e);
 	pma_families(m, e);
-	speed_families(m, e);
+	/* speeds in bytes a second, as node_exporter's node_network_speed_bytes */
+	for (i = 0; i < sizeof(port_speed_families) / sizeof(port_speed_families[0]); i++)
+		ports_family(m, e, port_speed_families[i].name, port_speed_families[i].type,
+			     port_speed_families[i].help, port_speed_families[i].get);
 	prio_family(m, e, "fabtel_pfc_enabled", "gauge", "PFC enabled on the priority (DCB).",
 		    PF_ENABLED);
 	prio_family(m, e, "fabtel_pfc_pause_tx_total", "counter", "PFC pause frames sent.", PF_TX);
