@@ -80,12 +80,15 @@ run a -- "rmmod fakeroce fabtel 2>/dev/null; modprobe ib_core &&
 	{ echo "soak: loading the modules failed" >&2; exit 1; }
 PA=$("$FABLAB" port a)
 start_fabteld() {
-	run a -- "pkill fabteld; $QB/fabteld --listen 0.0.0.0:9465 --set job_linger_s=30 \
+	run a -- "$QB/fabteld --listen 0.0.0.0:9465 --set job_linger_s=30 \
 		>>/tmp/soak-fabteld.log 2>&1 & echo \$! >/tmp/soak-fabteld.pid" >/dev/null
 	for _ in $(seq 100); do curl -sf "http://127.0.0.1:$PA/healthz" >/dev/null && break; sleep 0.2; done
 	curl -sf "http://127.0.0.1:$PA/healthz" >/dev/null || { echo "soak: fabteld does not answer" >&2; exit 1; }
 	FPID=$(run a -- 'cat /tmp/soak-fabteld.pid')
 }
+# a fabteld a previous soak left (--reuse-lab), by its pid: never one we did not start
+run a -- '[ -f /tmp/soak-fabteld.pid ] && kill $(cat /tmp/soak-fabteld.pid); rm -f /tmp/soak-fabteld.pid; sleep 1' \
+	>/dev/null 2>&1
 start_fabteld
 ko_loaded=$(date +%s)
 

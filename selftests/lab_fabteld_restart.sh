@@ -24,10 +24,10 @@ prom_pid=
 
 ktap_begin 12
 
+# what this test starts, stopped by pid: fabteld and the client on a, the server on b
 cleanup() {
-	for h in a b; do
-		lab "$h" 'pkill fabtel-traffic; pkill fabteld' >/dev/null 2>&1
-	done
+	lab a 'kill $(cat /tmp/restart-fabteld.pid /tmp/restart-cli.pid)' >/dev/null 2>&1
+	lab b 'kill $(cat /tmp/restart-srv.pid)' >/dev/null 2>&1
 	lab a 'rmmod fabtel' >/dev/null 2>&1
 	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
 	rm -rf "$PROM_DIR"
@@ -39,12 +39,12 @@ api() { curl -sf --max-time 5 "http://127.0.0.1:$PA$1"; }
 verdict() { api /api/v1/jobs | jq -r '.jobs[] | select(.job_id == "4242") | .verdict'; }
 start_fabteld() {
 	lab a "$FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 \
-		>>/tmp/fabteld-restart.log 2>&1 & echo \$! >/tmp/fabteld.pid"
+		>>/tmp/fabteld-restart.log 2>&1 & echo \$! >/tmp/restart-fabteld.pid"
 	wait_for 30 curl -sf "http://127.0.0.1:$PA/healthz" >/dev/null
 }
 flaps() { api /metrics | awk '$1 == "fabtel_link_flaps_total{device=\"rxa\",port=\"1\",netdev=\"eth0\"}" { print $2 }'; }
 
-lab a 'pkill fabteld; rmmod fabtel 2>/dev/null; insmod '"$REPO"'/kmod/fabtel.ko'
+lab a 'rmmod fabtel 2>/dev/null; insmod '"$REPO"'/kmod/fabtel.ko'
 start_fabteld
 ktap_eq "fabteld on a, its ports from fabtel.ko" \
 	"$(api /metrics | awk '$1 == "fabtel_source_up{source=\"fabtel_ko\"}" { print $2 }')" 1
@@ -54,12 +54,13 @@ prom_pid=$PROM_PID
 wait_for 60 bash -c "[[ \$(curl -sf 'http://127.0.0.1:$PROM_PORT/api/v1/query?query=up' | jq -r '.data.result[0].value[1]') == 1 ]]"
 
 lab b "$TRAFFIC --server --forever --cgroup /sys/fs/cgroup/job_4242 >/tmp/srv.log 2>&1 &
+	echo \$! >/tmp/restart-srv.pid
 	for i in \$(seq 100); do rdma res show cm_id | grep -q ':18600' && exit 0; sleep 0.2; done; exit 1"
 # a light job: module load and unload stall a TCG guest's CPUs long enough
 # for rxe to time out ACKs of WRITEs in flight, real ACK timeouts (rxe counts
 # them) that would make a busy job degraded whatever fabteld does
 lab a "$TRAFFIC 10.77.0.2 --duration 400 --rate 2 --timeout 16 --size 4096 \
-	--cgroup /sys/fs/cgroup/job_4242 >/tmp/cli.log 2>&1 &"
+	--cgroup /sys/fs/cgroup/job_4242 >/tmp/cli.log 2>&1 & echo \$! >/tmp/restart-cli.pid"
 ktap_check "job 4242 seen, healthy, on rxa/1" \
 	wait_for 30 bash -c '[[ $('"$(declare -f api verdict)"'; PA='"$PA"'; verdict) == healthy ]]'
 
@@ -94,7 +95,7 @@ ktap_eq "... and FabtelLinkFlap is not firing" \
 
 # ---- SIGKILL three times ----------------------------------------------------------
 for i in 1 2 3; do
-	lab a 'kill -9 $(cat /tmp/fabteld.pid)'
+	lab a 'kill -9 $(cat /tmp/restart-fabteld.pid)'
 	sleep 0.5
 	start_fabteld
 done
@@ -103,7 +104,7 @@ wire() { # DIR: fabteld's wire filters on eth0 that way (tc's own listing)
 }
 ktap_eq "three SIGKILLs, a fourth start: tc lists one wire filter each way on eth0" \
 	"$(wire ingress) $(wire egress)" "1 1"
-lab a 'kill -TERM $(cat /tmp/fabteld.pid)'
+lab a 'kill -TERM $(cat /tmp/restart-fabteld.pid)'
 sleep 2
 ktap_eq "then SIGTERM: none left" "$(wire ingress) $(wire egress)" "0 0"
 start_fabteld
@@ -113,7 +114,7 @@ start_fabteld
 ktap_check "a 2 s flap: job 4242 failing" \
 	wait_for 20 bash -c '[[ $('"$(declare -f api verdict)"'; PA='"$PA"'; verdict) == failing ]]'
 hist=$(lab a 'tail -1 /sys/kernel/fabtel/rxa/ports/1/link/history')
-lab a 'kill -TERM $(cat /tmp/fabteld.pid)'
+lab a 'kill -TERM $(cat /tmp/restart-fabteld.pid)'
 sleep 2
 start_fabteld
 ev=$(api /api/v1/events)
