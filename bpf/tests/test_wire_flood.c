@@ -101,6 +101,13 @@ static struct look look(uint32_t qpn, int dir)
 	return l;
 }
 
+/* the global counters; all ones (matching no expectation) if unreadable */
+static void read_stats(__u64 st[WIRE_NR_STATS])
+{
+	if (wire_loader_stats(wl, st))
+		memset(st, 0xff, WIRE_NR_STATS * sizeof(st[0]));
+}
+
 static uint32_t spoof_qpn(void)
 {
 	uint32_t q;
@@ -166,8 +173,7 @@ static void known_only(void)
 	failed = flood(FLOOD, seen, WIRE_UNKNOWN_MAX, &model_drops, &model_entries);
 	send_one(WIRE_DIR_INGRESS, LIVE_QPN, 10);
 	l = look(LIVE_QPN, WIRE_DIR_INGRESS);
-	if (wire_loader_stats(wl, st))
-		memset(st, 0xff, sizeof(st));
+	read_stats(st);
 	tap_ok(failed == 0 && l.found && l.pkts == 11 && l.entries == 1 + WIRE_UNKNOWN_MAX,
 	       "after %d spoofed frames the live entry is there with 11 packets (%s, %llu); entries 1 + %d (%u)",
 	       FLOOD, l.found ? "found" : "gone", (unsigned long long)l.pkts, WIRE_UNKNOWN_MAX,
@@ -198,8 +204,7 @@ static void every_qp(void)
 	failed = flood(FLOOD, seen, WIRE_QP_MAX_ENTRIES, &model_drops, &model_entries);
 	send_one(WIRE_DIR_INGRESS, LIVE_QPN, 1);
 	l = look(LIVE_QPN, WIRE_DIR_INGRESS);
-	if (wire_loader_stats(wl, st))
-		memset(st, 0xff, sizeof(st));
+	read_stats(st);
 	tap_ok(failed == 0 && l.found && l.pkts == 2,
 	       "every-QP mode: the live entry survives a flood that fills the map (%s, %llu packets)",
 	       l.found ? "found" : "gone", (unsigned long long)l.pkts);
@@ -225,8 +230,7 @@ static void replace_set(void)
 	send_one(WIRE_DIR_EGRESS, 0x456, 0);
 	a = look(LIVE_QPN, WIRE_DIR_INGRESS);
 	b = look(0x456, WIRE_DIR_EGRESS);
-	if (wire_loader_stats(wl, st))
-		memset(st, 0xff, sizeof(st));
+	read_stats(st);
 	tap_ok(!a.found && b.found && b.pkts == 1 && st[WIRE_QP_UNKNOWN] == 1,
 	       "the QP no longer in the set is refused once the share is full (qp_unknown %llu), the new one counted",
 	       (unsigned long long)st[WIRE_QP_UNKNOWN]);

@@ -107,6 +107,7 @@ static void signal_jobs(struct model *m, const struct past *ps, const struct raw
 			uint64_t now)
 {
 	uint64_t hold = (uint64_t)m->opts.health.hold_s * NS_PER_S, last = 0, n = 0;
+	struct model_port *p;
 	unsigned int i, k;
 
 	for (i = 0; i < ps->n; i++) {
@@ -125,10 +126,9 @@ static void signal_jobs(struct model *m, const struct past *ps, const struct raw
 			if (j->ports[k].port == rp->port && !strcmp(j->ports[k].device, rp->device))
 				model_signal_job(j, HS_LINK_FLAP, rp->device, rp->port, n, true, last);
 	}
-	for (i = 0; i < MODEL_MAX_PORTS; i++)
-		if (m->ports[i].present && m->ports[i].port == rp->port &&
-		    !strcmp(m->ports[i].device, rp->device) && m->ports[i].last_flap_ns < last)
-			m->ports[i].last_flap_ns = last;
+	p = model_port_get(m, rp->device, rp->port);
+	if (p && p->last_flap_ns < last)
+		p->last_flap_ns = last;
 }
 
 void past_restore(struct model *m, const struct raw *r)

@@ -30,6 +30,7 @@
 #include <json-c/json.h>
 #include <microhttpd.h>
 
+#include "clock.h"
 #include "expo.h"
 #include "http.h"
 #include "http_guard.h"
@@ -108,14 +109,6 @@ static enum MHD_Result json(struct MHD_Connection *c, struct json_object *o)
 	return ret;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 #define JOBS_PREFIX	"/api/v1/jobs/"
 
 /* /api/v1/jobs/<id>/trace: rest is "<id>/trace" */
@@ -190,7 +183,7 @@ static enum MHD_Result events(struct http *h, struct MHD_Connection *c, void **s
 		}
 		w->c = c;
 		w->since = since;
-		w->deadline_ns = mono_ns() + wait * 1000000000ULL;
+		w->deadline_ns = clock_ns(CLOCK_MONOTONIC) + wait * NS_PER_S;
 		pthread_mutex_lock(&h->wlock);
 		if (!h->stopping) {
 			*state = w;
@@ -257,7 +250,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	struct http *h = cls;
 	struct json_object *o;
 	struct expo e;
-	uint64_t start = mono_ns(), age;
+	uint64_t start = clock_ns(CLOCK_MONOTONIC), age;
 
 	(void)version;
 	(void)upload;
@@ -348,7 +341,7 @@ static void *waker(void *arg)
 
 	pthread_mutex_lock(&h->wlock);
 	while (!h->stopping) {
-		now = mono_ns();
+		now = clock_ns(CLOCK_MONOTONIC);
 		first = guard_reap(h->g, now);
 		for (pp = &h->waiters; (w = *pp);) {
 			if (h->next_seq > w->since + 1 || now >= w->deadline_ns) {
@@ -360,8 +353,8 @@ static void *waker(void *arg)
 				first = w->deadline_ns;
 			pp = &w->next;
 		}
-		ts.tv_sec = (time_t)(first / 1000000000ULL);
-		ts.tv_nsec = (long)(first % 1000000000ULL);
+		ts.tv_sec = (time_t)(first / NS_PER_S);
+		ts.tv_nsec = (long)(first % NS_PER_S);
 		pthread_cond_timedwait(&h->wcond, &h->wlock, &ts);
 	}
 	pthread_mutex_unlock(&h->wlock);

@@ -16,11 +16,9 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "clock.h"
 #include "http_guard.h"
-
-#define NS	1000000000ULL
 
 enum slot_state { SLOT_FREE, SLOT_WAITING, SLOT_IDLE, SLOT_ACTIVE, SLOT_PARKED };
 
@@ -51,14 +49,6 @@ static const char *const reason_names[GUARD_NR_REASONS] = {
 	[GUARD_LONG_POLL_LIMIT] = "long_poll_limit",
 	[GUARD_LONG_POLL_CLIENT_LIMIT] = "long_poll_client_limit",
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NS + (uint64_t)ts.tv_nsec;
-}
 
 struct guard *guard_new(unsigned int max_connections)
 {
@@ -160,7 +150,7 @@ static void slot_open(struct guard *g, struct MHD_Connection *c, void **socket_c
 		memset(s, 0, sizeof(*s));
 		s->state = SLOT_WAITING;
 		s->fd = fd->connect_fd;
-		s->since_ns = now_ns();
+		s->since_ns = clock_ns(CLOCK_MONOTONIC);
 		if (ad && ad->client_addr) {
 			size_t len = ad->client_addr->sa_family == AF_INET6 ?
 					     sizeof(struct sockaddr_in6) :
@@ -216,7 +206,7 @@ static void set_state(struct guard *g, struct MHD_Connection *c, enum slot_state
 	if (s->state == SLOT_PARKED)
 		g->parked--;
 	s->state = to;
-	s->since_ns = now_ns();
+	s->since_ns = clock_ns(CLOCK_MONOTONIC);
 	pthread_mutex_unlock(&g->lock);
 }
 
@@ -274,7 +264,7 @@ int guard_park(struct guard *g, struct MHD_Connection *c)
 
 uint64_t guard_reap(struct guard *g, uint64_t now)
 {
-	uint64_t next = now + NS, due;
+	uint64_t next = now + NS_PER_S, due;
 	struct slot *s;
 	unsigned int i;
 
@@ -283,7 +273,7 @@ uint64_t guard_reap(struct guard *g, uint64_t now)
 		s = &g->slots[i];
 		if (s->closing || (s->state != SLOT_WAITING && s->state != SLOT_IDLE))
 			continue;
-		due = s->since_ns + (s->state == SLOT_WAITING ? GUARD_REQUEST_S : GUARD_IDLE_S) * NS;
+		due = s->since_ns + (s->state == SLOT_WAITING ? GUARD_REQUEST_S : GUARD_IDLE_S) * NS_PER_S;
 		if (now >= due) {
 			if (s->state == SLOT_WAITING)
 				g->rejected[GUARD_REQUEST_TIMEOUT]++;

@@ -107,29 +107,49 @@ static void counter_pair(struct expo *e, const char *name, const char *help, con
 	}
 }
 
+/* a counter family with one of a port's indexed counters: get gives NULL where absent */
+static void indexed_family(const struct model *m, struct expo *e, const char *name,
+			   const char *help, unsigned int c,
+			   const struct mono *(*get)(const struct model_port *, unsigned int))
+{
+	const struct mono *v;
+	struct port_labels pl;
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		const struct model_port *p = &m->ports[i];
+
+		if (!p->present || !(v = get(p, c)))
+			continue;
+		if (!any)
+			expo_family(e, name, "counter", help);
+		any = true;
+		expo_u64(e, name, port_labels(&pl, p, NULL, NULL), v->total);
+	}
+}
+
+static const struct mono *ctr_of(const struct model_port *p, unsigned int c)
+{
+	return p->have[c] ? &p->ctr[c] : NULL;
+}
+
+static const struct mono *pma_of(const struct model_port *p, unsigned int c)
+{
+	return p->have_pma[c] ? &p->pma[c] : NULL;
+}
+
 static void counter_families(const struct model *m, struct expo *e)
 {
 	char name[96], help[160];
-	struct port_labels pl;
-	unsigned int c, i;
-	bool any;
+	unsigned int c;
 
 	for (c = 0; c < FABTEL_NR_COUNTERS; c++) {
-		any = false;
 		snprintf(name, sizeof(name), "fabtel_port_%s_total", schema_ctr_name(c));
 		snprintf(help, sizeof(help),
 			 "Normalized RoCE counter %s (Documentation/counters.rst); absent when the NIC has no source for it.",
 			 schema_ctr_name(c));
-		for (i = 0; i < MODEL_MAX_PORTS; i++) {
-			const struct model_port *p = &m->ports[i];
-
-			if (!p->present || !p->have[c])
-				continue;
-			if (!any)
-				expo_family(e, name, "counter", help);
-			any = true;
-			expo_u64(e, name, port_labels(&pl, p, NULL, NULL), p->ctr[c].total);
-		}
+		indexed_family(m, e, name, help, c, ctr_of);
 	}
 }
 
@@ -167,28 +187,16 @@ static bool get_nd_speed(const struct model_port *p, uint64_t *v)
 static void pma_families(const struct model *m, struct expo *e)
 {
 	char name[96], help[200];
-	struct port_labels pl;
-	unsigned int c, i;
-	bool any;
+	unsigned int c;
 
 	for (c = 0; c < FABTEL_NR_PMA; c++) {
-		any = false;
 		snprintf(name, sizeof(name), "fabtel_port_ib_%s_total", schema_pma_metric(c));
 		snprintf(help, sizeof(help),
 			 "IB port counter %s (ports/<n>/counters/%s%s; Documentation/counters.rst).",
 			 schema_pma_file(c), schema_pma_file(c),
 			 schema_pma_width(c) < 32 ? ", saturates at its width" :
 			 schema_pma_scale(c) > 1 ? ", 4-octet words as bytes" : "");
-		for (i = 0; i < MODEL_MAX_PORTS; i++) {
-			const struct model_port *p = &m->ports[i];
-
-			if (!p->present || !p->have_pma[c])
-				continue;
-			if (!any)
-				expo_family(e, name, "counter", help);
-			any = true;
-			expo_u64(e, name, port_labels(&pl, p, NULL, NULL), p->pma[c].total);
-		}
+		indexed_family(m, e, name, help, c, pma_of);
 	}
 }
 

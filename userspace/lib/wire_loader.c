@@ -328,10 +328,26 @@ int wire_loader_forget_qp(struct wire_loader *wl, const struct wire_qp_key *key)
 	return bpf_map_delete_elem(bpf_map__fd(wl->skel->maps.wire_qps), key);
 }
 
+/* Delete every entry of a wire_qp_key map: 0 or negative errno. */
+static int map_clear(int fd)
+{
+	struct wire_qp_key key;
+	int err = 0;
+
+	/* always the first key, so deletions never derail the walk; bounded */
+	for (int i = 0; !err && i < 2 * WIRE_QP_MAX_ENTRIES; i++) {
+		if (bpf_map_get_next_key(fd, NULL, &key))
+			break;
+		err = bpf_map_delete_elem(fd, &key);
+		if (err == -ENOENT)	/* deleted meanwhile */
+			err = 0;
+	}
+	return err;
+}
+
 int wire_loader_reset(struct wire_loader *wl)
 {
 	int ncpu = libbpf_num_possible_cpus();
-	struct wire_qp_key key;
 	__u64 *zero;
 	int fd, err = 0;
 
@@ -346,16 +362,7 @@ int wire_loader_reset(struct wire_loader *wl)
 	for (__u32 k = 0; k < WIRE_NR_STATS && !err; k++)
 		err = bpf_map_update_elem(fd, &k, zero, BPF_ANY);
 	free(zero);
-	fd = bpf_map__fd(wl->skel->maps.wire_qps);
-	/* always the first key, so deletions never derail the walk; bounded */
-	for (int i = 0; !err && i < 2 * WIRE_QP_MAX_ENTRIES; i++) {
-		if (bpf_map_get_next_key(fd, NULL, &key))
-			break;
-		err = bpf_map_delete_elem(fd, &key);
-		if (err == -ENOENT)	/* evicted meanwhile */
-			err = 0;
-	}
-	return err;
+	return err ? err : map_clear(bpf_map__fd(wl->skel->maps.wire_qps));
 }
 
 int wire_loader_prog_fd(struct wire_loader *wl, int dir)
@@ -477,20 +484,11 @@ int wire_loader_set_known(struct wire_loader *wl, const struct wire_qp_key *keys
 
 int wire_loader_reset_known(struct wire_loader *wl)
 {
-	int fd;
-	struct wire_qp_key key;
-
 	if (!wl)
 		return -EINVAL;
 	wl->skel->bss->wire_known_only = 0;
 	free(wl->known);
 	wl->known = NULL;
 	wl->n_known = 0;
-	fd = bpf_map__fd(wl->skel->maps.wire_known);
-	for (int i = 0; i < 2 * WIRE_QP_MAX_ENTRIES; i++) {
-		if (bpf_map_get_next_key(fd, NULL, &key))
-			break;
-		bpf_map_delete_elem(fd, &key);
-	}
-	return 0;
+	return map_clear(bpf_map__fd(wl->skel->maps.wire_known));
 }
