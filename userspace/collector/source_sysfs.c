@@ -131,15 +131,46 @@ static void read_netdev_speed(const struct collect_opts *o, struct raw_port *p)
 	p->have_nd_speed = true;
 }
 
+struct pma_dir {
+	const char *dir;
+	struct raw_port *p;
+	bool ext;		/* counters_ext/: <file>_64 names, 64-bit totals only */
+};
+
+/* one file of a counters directory: a PMA counter not yet read, if it is one */
+static int read_pma_file(void *ctx, const char *name)
+{
+	struct pma_dir *d = ctx;
+	char path[1200];
+	size_t len;
+	unsigned int c;
+	uint64_t v;
+
+	for (c = 0; c < FABTEL_NR_PMA; c++) {
+		len = strlen(schema_pma_file(c));
+		if (d->p->have_pma[c] || strncmp(name, schema_pma_file(c), len) ||
+		    strcmp(name + len, d->ext ? "_64" : "") || (d->ext && schema_pma_width(c) != 64))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", d->dir, name);
+		if (!fs_read_u64(path, &v)) {
+			d->p->pma[c] = v * schema_pma_scale(c);
+			d->p->have_pma[c] = true;
+		}
+		break;
+	}
+	return 0;
+}
+
 /*
- * ports/<n>/counters/<file>, or counters_ext/<file>_64 of older kernels for
- * the data and packet totals (a word count made bytes); ports/<n>/rate.
+ * The files ports/<n>/counters/ has, then what counters_ext/ of older kernels
+ * adds for the data and packet totals (a word count made bytes): one
+ * directory listing where there are none (rxe), not a failed open per
+ * counter; ports/<n>/rate.
  */
 void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p)
 {
 	char base[800], path[1000], buf[64];
-	unsigned int c;
-	uint64_t v;
+	struct pma_dir d = { .dir = path, .p = p };
 
 	fs_path(o->sysfs_root, base, sizeof(base), "/sys/class/infiniband/%s/ports/%u", p->device,
 		p->port);
@@ -148,17 +179,11 @@ void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p)
 	    !sysfs_parse_rate(buf, &p->rate_mbps, &p->lanes))
 		p->have_rate = true;
 	read_netdev_speed(o, p);
-	for (c = 0; c < FABTEL_NR_PMA; c++) {
-		snprintf(path, sizeof(path), "%s/counters/%s", base, schema_pma_file(c));
-		if (fs_read_u64(path, &v)) {
-			snprintf(path, sizeof(path), "%s/counters_ext/%s_64", base,
-				 schema_pma_file(c));
-			if (schema_pma_width(c) != 64 || fs_read_u64(path, &v))
-				continue;
-		}
-		p->pma[c] = v * schema_pma_scale(c);
-		p->have_pma[c] = true;
-	}
+	snprintf(path, sizeof(path), "%s/counters", base);
+	fs_list(path, read_pma_file, &d);
+	snprintf(path, sizeof(path), "%s/counters_ext", base);
+	d.ext = true;
+	fs_list(path, read_pma_file, &d);
 }
 
 int sysfs_read_port(const struct collect_opts *o, const char *base, const char *dev,
