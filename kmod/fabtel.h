@@ -17,6 +17,7 @@
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
+#include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
 #include "fabtel_schema.h"
@@ -89,6 +90,19 @@ struct fabtel_dcb {
 	u64 busy_skips;		/* samples skipped: RTNL was busy */
 };
 
+/*
+ * The IB port counters from the PMA (fabtel_pma.c); NULL on a port whose
+ * device has none.  The MAD buffers are the sampler's; the rest is under
+ * fabtel_port.lock.
+ */
+struct fabtel_pma_state {
+	struct ib_mad in, out;
+	bool ext;			/* PortCountersExtended for the totals */
+	bool valid;			/* the last sample was answered */
+	u64 val[FABTEL_NR_PMA];		/* as the PMA reports them */
+	u64 errors;			/* samples the PMA did not answer */
+};
+
 struct fabtel_dev;
 struct fabtel_ctr_attr;
 
@@ -134,6 +148,7 @@ struct fabtel_port {
 	u64 ev_seq, ev_dropped;
 
 	struct fabtel_dcb dcb;
+	struct fabtel_pma_state *pma;
 
 	/* sysfs */
 	struct kobject *counters_kobj, *pfc_kobj;
@@ -181,6 +196,12 @@ const char *fabtel_link_source_name(u8 source);
 /* fabtel_dcb.c */
 void fabtel_dcb_probe(struct fabtel_port *p, struct net_device *ndev);
 void fabtel_dcb_sample(struct fabtel_port *p);
+
+/* fabtel_pma.c */
+int fabtel_pma_init(struct fabtel_port *p);
+void fabtel_pma_exit(struct fabtel_port *p);
+void fabtel_pma_sample(struct fabtel_port *p);
+int fabtel_pma_snapshot(struct fabtel_port *p, char *buf, int n);
 
 /* fabtel_sysfs.c */
 int fabtel_sysfs_port_add(struct fabtel_port *p);

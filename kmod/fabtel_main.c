@@ -106,6 +106,7 @@ static void fabtel_sample_work(struct work_struct *work)
 		fabtel_counters_sample(fdev->ports[i]);
 		fabtel_link_sample(fdev->ports[i]);
 		fabtel_dcb_sample(fdev->ports[i]);
+		fabtel_pma_sample(fdev->ports[i]);
 	}
 	queue_delayed_work(fdev->wq, &fdev->sample_work,
 			   msecs_to_jiffies(fabtel_sample_ms_get()));
@@ -134,6 +135,7 @@ static void fabtel_port_destroy(struct fabtel_port *p)
 	fabtel_sysfs_port_del(p);
 	if (p->kobj.state_in_sysfs)
 		kobject_del(&p->kobj);	/* waits for readers of every file */
+	fabtel_pma_exit(p);
 	fabtel_counters_exit(p);
 	kobject_put(&p->kobj);		/* frees p */
 }
@@ -156,6 +158,9 @@ static struct fabtel_port *fabtel_port_create(struct fabtel_dev *fdev, u32 num)
 	err = fabtel_counters_init(p);
 	if (err)
 		goto err_put_kobj;
+	err = fabtel_pma_init(p);
+	if (err)
+		goto err_counters_exit;
 	ndev = fabtel_netdev_lookup(fdev->ibdev, num);
 	fabtel_dcb_probe(p, ndev);
 	fabtel_link_port_add(p, ndev);	/* takes over the reference */
@@ -171,6 +176,8 @@ static struct fabtel_port *fabtel_port_create(struct fabtel_dev *fdev, u32 num)
 err_destroy:
 	fabtel_port_destroy(p);
 	return ERR_PTR(err);
+err_counters_exit:
+	fabtel_counters_exit(p);
 err_put_kobj:
 	kobject_put(&p->kobj);
 	return ERR_PTR(err);

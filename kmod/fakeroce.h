@@ -31,6 +31,7 @@
  */
 struct fakeroce_personality {
 	const char *name;
+	bool pma;		/* answers PerfMgmt MADs (process_mad), as mlx5_ib */
 	enum rdma_driver_id driver_id;
 	u32 vendor_id;
 	u32 vendor_part_id;
@@ -56,6 +57,32 @@ struct fakeroce_dcb {
 	u8 tc_tsa[FAKEROCE_NUM_PRIO];
 };
 
+/* The PMA counters (fakeroce_mad.c), in the order ib_core lists them. */
+enum fakeroce_pma_ctr {
+	FAKEROCE_PMA_SYMBOL_ERROR,
+	FAKEROCE_PMA_LINK_ERROR_RECOVERY,
+	FAKEROCE_PMA_LINK_DOWNED,
+	FAKEROCE_PMA_RCV_ERRORS,
+	FAKEROCE_PMA_RCV_REMPHYS_ERRORS,
+	FAKEROCE_PMA_RCV_SWITCH_RELAY_ERRORS,
+	FAKEROCE_PMA_XMIT_DISCARDS,
+	FAKEROCE_PMA_XMIT_CONSTRAINT_ERRORS,
+	FAKEROCE_PMA_RCV_CONSTRAINT_ERRORS,
+	FAKEROCE_PMA_LOCAL_LINK_INTEGRITY_ERRORS,
+	FAKEROCE_PMA_EXCESSIVE_BUFFER_OVERRUN_ERRORS,
+	FAKEROCE_PMA_VL15_DROPPED,
+	FAKEROCE_PMA_XMIT_WAIT,
+	FAKEROCE_PMA_XMIT_DATA,
+	FAKEROCE_PMA_RCV_DATA,
+	FAKEROCE_PMA_XMIT_PACKETS,
+	FAKEROCE_PMA_RCV_PACKETS,
+	FAKEROCE_PMA_UNICAST_XMIT_PACKETS,
+	FAKEROCE_PMA_UNICAST_RCV_PACKETS,
+	FAKEROCE_PMA_MULTICAST_XMIT_PACKETS,
+	FAKEROCE_PMA_MULTICAST_RCV_PACKETS,
+	FAKEROCE_NR_PMA
+};
+
 struct fakeroce_knob;
 
 struct fakeroce_dev {
@@ -73,6 +100,8 @@ struct fakeroce_dev {
 	spinlock_t lock;
 	u64 values[FAKEROCE_MAX_COUNTERS];
 	unsigned int fail_next_get_hw_stats;
+	u64 pma[FAKEROCE_NR_PMA];	/* PMA totals, saturated when reported */
+	unsigned int fail_next_mad;
 	bool ib_live;		/* registered with ib_core: events allowed */
 	bool port_active;	/* last state dispatched to ib_core */
 	u8 lanes;		/* 1, 2, 4 (default) or 8 lanes of 25 Gb/s (EDR) */
@@ -112,6 +141,15 @@ void fakeroce_ib_unregister(struct fakeroce_dev *fdev);
 void fakeroce_ib_port_update(struct fakeroce_dev *fdev);
 void fakeroce_counter_set(struct fakeroce_dev *fdev, unsigned int idx,
 			  u64 val, bool add);
+
+/* fakeroce_mad.c */
+const char *fakeroce_pma_name(unsigned int idx);
+void fakeroce_pma_set(struct fakeroce_dev *fdev, unsigned int idx, u64 val,
+		      bool add);
+int fakeroce_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
+			 const struct ib_wc *in_wc, const struct ib_grh *in_grh,
+			 const struct ib_mad *in, struct ib_mad *out,
+			 size_t *out_mad_size, u16 *out_mad_pkey_index);
 
 /* fakeroce_netdev.c */
 int fakeroce_netdev_init(void);

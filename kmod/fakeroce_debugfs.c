@@ -25,6 +25,8 @@ enum fakeroce_knob_kind {
 	FAKEROCE_KNOB_CARRIER,
 	FAKEROCE_KNOB_FLAP,
 	FAKEROCE_KNOB_FAIL_NEXT,
+	FAKEROCE_KNOB_PMA,
+	FAKEROCE_KNOB_FAIL_NEXT_MAD,
 	FAKEROCE_KNOB_LANES,
 	FAKEROCE_KNOB_PFC_CAP,
 	FAKEROCE_KNOB_PFC_EN,
@@ -45,6 +47,8 @@ struct fakeroce_knob {
 
 /* Knobs per device besides the counters: 4 + 3 u8 + 3 x 8 per prio + 3. */
 #define FAKEROCE_NUM_KNOBS (4 + 3 + 3 * FAKEROCE_NUM_PRIO + 3)
+/* With a PMA: one knob per PMA counter and fail_next_mad. */
+#define FAKEROCE_NUM_PMA_KNOBS (FAKEROCE_NR_PMA + 1)
 
 static struct dentry *fakeroce_debugfs_root;
 
@@ -112,6 +116,12 @@ static int fakeroce_knob_show(struct fakeroce_knob *knob, char *buf,
 		break;
 	case FAKEROCE_KNOB_FAIL_NEXT:
 		val = fdev->fail_next_get_hw_stats;
+		break;
+	case FAKEROCE_KNOB_PMA:
+		val = fdev->pma[i];
+		break;
+	case FAKEROCE_KNOB_FAIL_NEXT_MAD:
+		val = fdev->fail_next_mad;
 		break;
 	case FAKEROCE_KNOB_LANES:
 		val = fdev->lanes;
@@ -228,6 +238,10 @@ static int fakeroce_knob_store_value(struct fakeroce_knob *knob, char *s)
 		fakeroce_counter_set(fdev, i, val, add);
 		return 0;
 	}
+	if (knob->kind == FAKEROCE_KNOB_PMA) {
+		fakeroce_pma_set(fdev, i, val, add);
+		return 0;
+	}
 	/* Only counters and the per-priority PFC counts take "+N". */
 	if (add && knob->kind != FAKEROCE_KNOB_REQUESTS &&
 	    knob->kind != FAKEROCE_KNOB_INDICATIONS)
@@ -236,7 +250,8 @@ static int fakeroce_knob_store_value(struct fakeroce_knob *knob, char *s)
 			     knob->kind == FAKEROCE_KNOB_PFC_EN ||
 			     knob->kind == FAKEROCE_KNOB_DCBX))
 		return -EINVAL;
-	if (val > UINT_MAX && knob->kind == FAKEROCE_KNOB_FAIL_NEXT)
+	if (val > UINT_MAX && (knob->kind == FAKEROCE_KNOB_FAIL_NEXT ||
+			       knob->kind == FAKEROCE_KNOB_FAIL_NEXT_MAD))
 		return -EINVAL;
 	if (knob->kind == FAKEROCE_KNOB_LANES && val != 1 && val != 2 && val != 4 && val != 8)
 		return -EINVAL;
@@ -245,6 +260,9 @@ static int fakeroce_knob_store_value(struct fakeroce_knob *knob, char *s)
 	switch (knob->kind) {
 	case FAKEROCE_KNOB_FAIL_NEXT:
 		fdev->fail_next_get_hw_stats = val;
+		break;
+	case FAKEROCE_KNOB_FAIL_NEXT_MAD:
+		fdev->fail_next_mad = val;
 		break;
 	case FAKEROCE_KNOB_LANES:
 		fdev->lanes = val;
@@ -384,12 +402,29 @@ static void fakeroce_debugfs_add_dcb(struct fakeroce_dev *fdev,
 			   FAKEROCE_KNOB_TC_TSA, 0);
 }
 
+/* pma/<counter> and fail_next_mad, for a personality with a PMA. */
+static void fakeroce_debugfs_add_pma(struct fakeroce_dev *fdev,
+				     unsigned int *used)
+{
+	struct dentry *dir;
+	unsigned int i;
+
+	fakeroce_knob_file(fdev, used, fdev->debugfs_dir, "fail_next_mad", 0600,
+			   FAKEROCE_KNOB_FAIL_NEXT_MAD, 0);
+	dir = debugfs_create_dir("pma", fdev->debugfs_dir);
+	for (i = 0; i < FAKEROCE_NR_PMA; i++)
+		fakeroce_knob_file(fdev, used, dir, fakeroce_pma_name(i), 0600,
+				   FAKEROCE_KNOB_PMA, i);
+}
+
 int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 {
 	unsigned int n = fdev->pers->num_counters, used = 0, i;
 	struct dentry *dir, *cdir;
 	char name[8];
 
+	if (fdev->pers->pma)
+		n += FAKEROCE_NUM_PMA_KNOBS;
 	fdev->knobs = kcalloc(n + FAKEROCE_NUM_KNOBS, sizeof(*fdev->knobs),
 			      GFP_KERNEL);
 	if (!fdev->knobs)
@@ -400,7 +435,7 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 	fdev->debugfs_dir = dir;
 
 	cdir = debugfs_create_dir("counters", dir);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < fdev->pers->num_counters; i++)
 		fakeroce_knob_file(fdev, &used, cdir, fdev->pers->descs[i].name,
 				   0600, FAKEROCE_KNOB_COUNTER, i);
 
@@ -412,6 +447,8 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 			   FAKEROCE_KNOB_FAIL_NEXT, 0);
 	fakeroce_knob_file(fdev, &used, dir, "lanes", 0600, FAKEROCE_KNOB_LANES, 0);
 	fakeroce_debugfs_add_dcb(fdev, &used);
+	if (fdev->pers->pma)
+		fakeroce_debugfs_add_pma(fdev, &used);
 
 	WARN_ON(used != n + FAKEROCE_NUM_KNOBS);
 	return 0;

@@ -189,6 +189,7 @@ static_assert(ARRAY_SIZE(fakeroce_irdma_descs) <= FAKEROCE_MAX_COUNTERS);
 static const struct fakeroce_personality fakeroce_personalities[] = {
 	{
 		.name = "mlx5",
+		.pma = true,
 		.driver_id = RDMA_DRIVER_MLX5,
 		.vendor_id = 0x02c9,		/* Mellanox */
 		.vendor_part_id = 0x101d,	/* ConnectX-6 Dx */
@@ -389,6 +390,11 @@ static const struct ib_device_ops fakeroce_ib_ops = {
 	.query_port = fakeroce_query_port,
 };
 
+/* mlx5_ib's PMA: ib_core then makes ports/<n>/counters/ from its answers. */
+static const struct ib_device_ops fakeroce_pma_ops = {
+	.process_mad = fakeroce_process_mad,
+};
+
 struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
 				       const struct fakeroce_personality *pers)
 {
@@ -411,6 +417,8 @@ struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
 		 "fakeroce %s", pers->name);
 
 	ib_set_device_ops(&fdev->ibdev, &fakeroce_ib_ops);
+	if (pers->pma)
+		ib_set_device_ops(&fdev->ibdev, &fakeroce_pma_ops);
 	/* The device's own copy of the ops: the table stays shared. */
 	fdev->ibdev.ops.driver_id = pers->driver_id;
 	return fdev;

@@ -37,7 +37,7 @@ retry_exceeded rnr_nak_rcvd rnr_nak_sent rnr_retry_exceeded duplicate_request
 out_of_buffer cnp_sent cnp_handled cnp_ignored ecn_marked_rx icrc_err
 req_cqe_err resp_cqe_err link_downed rx_packets tx_packets rx_bytes tx_bytes"
 
-ktap_begin 26
+ktap_begin 32
 
 cleanup() {
 	echo 100 >/sys/module/fabtel/parameters/storm_ms 2>/dev/null
@@ -159,6 +159,40 @@ ktap_eq "one storm event, its time recorded, prio0 untouched" \
 	"1 1 0"
 ktap_eq "pause_tx equals what the NIC reports (ieee_pfc.requests)" \
 	"$(val $P/pfc/prio3/pause_tx)" "$(val $D/prio3_requests)"
+
+# ---- IB port counters from the PMA ---------------------------------------------------
+# fabtel.ko asks mlx5's PMA itself (two MADs a sample); ib_core's counters/
+# files, each its own MAD decoded by ib_core, are the independent reader.
+snap_pma() { awk '$1 == "pma_counter" { print $2, $3 }' "$FT/fakeroce$1/ports/1/snapshot"; }
+files_pma() { # ID: the same counters from ib_core's counters/
+	local f
+	for f in $(snap_pma "$1" | cut -d' ' -f1); do echo "$f $(val "$IB/fakeroce$1/ports/1/counters/$f")"; done
+}
+IB=/sys/class/infiniband
+for n in symbol_error:321 port_rcv_errors:17 link_error_recovery:4 local_link_integrity_errors:3 \
+	excessive_buffer_overrun_errors:2 port_xmit_data:5000000000 port_rcv_packets:77777777777; do
+	echo "${n#*:}" >"$DBG/0/pma/${n%:*}"
+done
+pma_same() { [[ -n $(snap_pma 0) && $(snap_pma 0) == "$(files_pma 0)" ]]; }
+ktap_check "mlx5: every snapshot pma_counter equals ib_core's counters/ file (17 counters)" \
+	wait_for 5 pma_same
+ktap_eq "... 17 of them; extended width; symbol_error, port_xmit_data 64-bit" \
+	"$(snap_pma 0 | wc -l) $(awk '$1 == "pma" { print $2 }' $P/snapshot) $(snap_pma 0 | awk '$1 == "symbol_error" || $1 == "port_xmit_data" { print $2 }' | xargs)" \
+	"17 extended 321 5000000000"
+ktap_eq "bnxt_re and irdma: 'pma unsupported', no pma_counter line" \
+	"$(grep -h '^pma' $FT/fakeroce1/ports/1/snapshot $FT/fakeroce2/ports/1/snapshot | xargs)" \
+	"pma unsupported pma unsupported"
+e0=$(awk '$1 == "pma_errors" { print $2 }' $P/snapshot)
+echo 1000000 >$DBG/0/fail_next_mad
+echo +5 >$DBG/0/pma/symbol_error
+dashes() { [[ $(snap_pma 0 | awk '$2 == "-"' | wc -l) == 17 ]]; }
+ktap_check "a PMA that stops answering: every pma_counter '-' (not a stale or zero value)" \
+	wait_for 5 dashes
+ktap_ge "... each unanswered sample counted in pma_errors" \
+	$(($(awk '$1 == "pma_errors" { print $2 }' $P/snapshot) - e0)) 1
+echo 0 >$DBG/0/fail_next_mad
+ktap_check "answered again: the new symbol_error (326) shows" \
+	wait_for 5 bash -c "grep -qx 'pma_counter symbol_error 326' $P/snapshot"
 
 # ---- a flap linkwatch folds away -------------------------------------------------
 N=/sys/class/net/fre0

@@ -34,7 +34,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 50
+ktap_begin 54
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -289,7 +289,28 @@ ktap_check "FabtelLinkDegraded fires for fakeroce0 on a" \
 	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PROM_PORT/api/v1/alerts | jq -e '.data.alerts[] | select(.labels.alertname == \"FabtelLinkDegraded\" and .labels.device == \"fakeroce0\" and .state == \"firing\")'"
 lab a "echo 4 >/sys/kernel/debug/fakeroce/0/lanes"
 ktap_check "back at 4 lanes: link_degraded 0" wait_for 15 degraded_is 0
-lab a "echo 0 >/sys/kernel/fakeroce/del_device; rmmod fabtel fakeroce" >/dev/null
+
+# IB port counters: symbol errors on fakeroce0's PMA.  Independent readers:
+# ib_core's counters/ files (each its own MAD, decoded by ib_core).
+PMA=/sys/kernel/debug/fakeroce/0/pma
+lab a "echo 3000000000 >$PMA/port_rcv_data; echo 40 >$PMA/port_rcv_errors; echo +120 >$PMA/symbol_error" >/dev/null
+pma_metrics() { # the fabteld values of symbol_error, rcv_errors, rcv_bytes
+	for n in symbol_error rcv_errors rcv_bytes; do metric "$PA" "fabtel_port_ib_${n}_total{$L}"; done | xargs
+}
+pma_files() { lab a "cd $FR_IB/counters && echo \$(cat symbol_error port_rcv_errors) \$((\$(cat port_rcv_data) * 4))"; }
+pma_same() { [[ $(pma_metrics) == "$(pma_files)" ]]; }
+ktap_check "fabtel.ko mode: IB port counters in /metrics = ib_core's counters/ files (rcv_data words as bytes)" \
+	wait_for 15 pma_same
+ktap_info "fabteld: $(pma_metrics); counters/: $(pma_files)"
+ktap_check "FabtelLinkErrors fires for fakeroce0 on a (160 link errors)" \
+	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PROM_PORT/api/v1/alerts | jq -e '.data.alerts[] | select(.labels.alertname == \"FabtelLinkErrors\" and .labels.device == \"fakeroce0\" and .state == \"firing\")'"
+lab a "rmmod fabtel" >/dev/null
+sysfs_pma_same() { [[ $(api "$PA" /api/v1/snapshot | jq -r .sources.sysfs.state) == up ]] && pma_same; }
+ktap_check "plain-sysfs mode (fabtel.ko unloaded): the same values, from counters/ itself" \
+	wait_for 15 sysfs_pma_same
+lab a "echo +7 >$PMA/symbol_error" >/dev/null
+ktap_check "... and a rise there shows (+7)" wait_for 15 pma_same
+lab a "echo 0 >/sys/kernel/fakeroce/del_device; rmmod fakeroce" >/dev/null
 ktap_check "modules unloaded: sysfs source back up, fabtel_ko unavailable, fakeroce0 removed" \
 	wait_for 15 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/snapshot | jq -r '\"\\(.sources.fabtel_ko.state) \\(.sources.sysfs.state) \\([.ports[].device] | sort | join(\",\"))\"') == 'unavailable up rxa' ]] &&
 		curl -sf http://127.0.0.1:$PA/api/v1/events | jq -e '.events[] | select(.kind == \"port_removed\" and .device == \"fakeroce0\")' >/dev/null"

@@ -19,7 +19,7 @@ CTL=/sys/kernel/fakeroce
 DBG=/sys/kernel/debug/fakeroce
 IB=/sys/class/infiniband
 
-ktap_begin 63
+ktap_begin 70
 
 [[ -f $KO ]] || { ktap_fail "fakeroce.ko was built" "$KO missing"; ktap_end; }
 echo "lab_fakeroce: start" >/dev/kmsg
@@ -140,6 +140,50 @@ ktap_check "fail_next_get_hw_stats 1: next hw_counters read fails" \
 ktap_eq "fail_next_get_hw_stats reads 0 afterwards" \
 	"$(cat $DBG/0/fail_next_get_hw_stats)" 0
 ktap_eq "the read after succeeds" "$(hwc 0 out_of_sequence 2>&1)" 12345
+
+# ---- PMA: debugfs in, ib_core's counters/ (its own decode of the MADs) out ---
+
+PC=$IB/fakeroce0/ports/1/counters
+pma() { cat "$PC/$1"; }
+# ib_core's extended-width table, as 6.1's sysfs.c lists it
+PMA_FILES="VL15_dropped excessive_buffer_overrun_errors link_downed
+link_error_recovery local_link_integrity_errors multicast_rcv_packets
+multicast_xmit_packets port_rcv_constraint_errors port_rcv_data port_rcv_errors
+port_rcv_packets port_rcv_remote_physical_errors port_rcv_switch_relay_errors
+port_xmit_constraint_errors port_xmit_data port_xmit_discards port_xmit_packets
+port_xmit_wait symbol_error unicast_rcv_packets unicast_xmit_packets"
+ktap_eq "mlx5: ports/1/counters/ has the extended PMA set (ClassPortInfo: extended width)" \
+	"$(ls $PC 2>&1 | xargs)" "$(xargs -n1 <<<"$PMA_FILES" | LC_ALL=C sort | xargs)"
+ktap_eq "bnxt_re, irdma: no PMA, no counters/ (as their 6.1 drivers)" \
+	"$(names_of $IB/fakeroce1/ports/1/counters $IB/fakeroce2/ports/1/counters)" ""
+declare -A pset=([symbol_error]=1234 [link_error_recovery]=7 [link_downed]=3
+	[port_rcv_errors]=55 [port_rcv_remote_physical_errors]=6
+	[port_rcv_switch_relay_errors]=8 [port_xmit_discards]=4242
+	[port_xmit_constraint_errors]=11 [port_rcv_constraint_errors]=12
+	[local_link_integrity_errors]=5 [excessive_buffer_overrun_errors]=9
+	[VL15_dropped]=2 [port_xmit_wait]=99999 [port_xmit_data]=1099511627776
+	[port_rcv_data]=4294967296000 [port_xmit_packets]=123456789012
+	[port_rcv_packets]=12345678901 [unicast_xmit_packets]=77
+	[multicast_xmit_packets]=78 [unicast_rcv_packets]=79 [multicast_rcv_packets]=80)
+bad=
+for n in "${!pset[@]}"; do
+	knob "0/pma/$n" "${pset[$n]}"
+	[[ $(pma "$n" 2>&1) == "${pset[$n]}" ]] || bad+=" $n=$(pma "$n" 2>&1)"
+done
+ktap_eq "each PMA counter set in debugfs reads back in counters/ (4-bit pair, 8/16/32/64-bit fields)" "$bad" ""
+knob 0/pma/symbol_error 70000; knob 0/pma/link_downed +300
+knob 0/pma/local_link_integrity_errors 20; knob 0/pma/port_xmit_wait 5000000000
+ktap_eq "error counters stop at their width: 16-bit 65535, 8-bit 255, 4-bit 15 (its neighbour 9 kept), 32-bit xmit_wait" \
+	"$(for n in symbol_error link_downed local_link_integrity_errors excessive_buffer_overrun_errors port_xmit_wait; do pma $n; done | xargs)" \
+	"65535 255 15 9 4294967295"
+knob 0/fail_next_mad 1
+ktap_check "fail_next_mad 1: the next counters/ read fails" bash -c "! cat $PC/symbol_error"
+ktap_eq "... and the one after reads again" "$(pma symbol_error 2>&1)" 65535
+ktap_eq "'+x', '-1', '' refused by a PMA knob; value unchanged" \
+	"$(refused $DBG/0/pma/symbol_error +x && refused $DBG/0/pma/symbol_error -1 &&
+		refused $DBG/0/pma/symbol_error '' && pma symbol_error)" 65535
+knob 0/pma/symbol_error 1234; knob 0/pma/link_downed 3
+knob 0/pma/local_link_integrity_errors 5; knob 0/pma/port_xmit_wait 99999
 
 # ---- DCB: debugfs in, DCB netlink (iproute2 dcb) out ------------------------
 

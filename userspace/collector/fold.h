@@ -12,12 +12,14 @@
 
 /* The port counters that stand in for per-QP events without the rxe program. */
 #define FOLD_PORT_SIGS	4
+#define FOLD_LINK_ERRS	6
 
 /* The port totals before this pass's fold, UINT64_MAX where none. */
 struct fold_prev {
 	uint64_t flaps[MODEL_MAX_PORTS];
 	uint64_t storms[MODEL_MAX_PORTS][MODEL_PRIOS];
 	uint64_t ctr[MODEL_MAX_PORTS][FOLD_PORT_SIGS];
+	uint64_t link_err[MODEL_MAX_PORTS][FOLD_LINK_ERRS];
 };
 
 void fold_prev_take(const struct model *m, struct fold_prev *prev);

@@ -19,6 +19,16 @@ static const enum health_sig port_sig[FOLD_PORT_SIGS] = {
 	HS_OUT_OF_SEQUENCE, HS_NAK_SEQ_RCVD, HS_ACK_TIMEOUT, HS_RETRY_EXCEEDED,
 };
 
+/*
+ * The IB port counters that are errors of the link itself (not congestion
+ * or policy: xmit_discards, constraint errors, VL15 drops are left out).
+ */
+static const enum fabtel_pma link_err[FOLD_LINK_ERRS] = {
+	FABTEL_PMA_SYMBOL_ERROR, FABTEL_PMA_LINK_ERROR_RECOVERY, FABTEL_PMA_RCV_ERRORS,
+	FABTEL_PMA_RCV_REMOTE_PHYS_ERRORS, FABTEL_PMA_LOCAL_LINK_INTEGRITY_ERRORS,
+	FABTEL_PMA_EXCESSIVE_BUFFER_OVERRUN_ERRORS,
+};
+
 /* A port counter's total before this pass, UINT64_MAX if it had none. */
 static uint64_t prev_total(const struct model_port *p, const struct mono *c)
 {
@@ -37,6 +47,8 @@ void fold_prev_take(const struct model *m, struct fold_prev *prev)
 			prev->storms[i][k] = prev_total(p, &p->storms[k]);
 		for (k = 0; k < FOLD_PORT_SIGS; k++)
 			prev->ctr[i][k] = prev_total(p, &p->ctr[port_ctr[k]]);
+		for (k = 0; k < FOLD_LINK_ERRS; k++)
+			prev->link_err[i][k] = prev_total(p, &p->pma[link_err[k]]);
 	}
 }
 
@@ -78,7 +90,10 @@ static bool port_shared(const struct model *m, unsigned int i, const struct mode
 	return false;
 }
 
-/* the port's flaps, storms and (without per-QP events) error counters */
+/*
+ * the port's flaps, storms, link errors and (without per-QP events) error
+ * counters
+ */
 static void port_signals(struct model *m, struct model_job *j, struct model_job_port *jp,
 			 const struct model_port *p, const struct fold_prev *prev, uint64_t now)
 {
@@ -97,6 +112,13 @@ static void port_signals(struct model *m, struct model_job *j, struct model_job_
 		if (p->prio_read[x] && was != UINT64_MAX && p->storms[x].total > was)
 			model_signal_job(j, HS_PAUSE_STORM, p->device, p->port,
 					 p->storms[x].total - was, true, now);
+	}
+	for (x = 0; x < FOLD_LINK_ERRS; x++) {
+		was = prev->link_err[pi][x];
+		if (p->have_pma[link_err[x]] && was != UINT64_MAX &&
+		    p->pma[link_err[x]].total > was)
+			model_signal_job(j, HS_LINK_ERRORS, p->device, p->port,
+					 p->pma[link_err[x]].total - was, true, now);
 	}
 	for (x = 0; !per_qp && x < FOLD_PORT_SIGS; x++) {
 		was = prev->ctr[pi][x];

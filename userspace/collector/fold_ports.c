@@ -131,6 +131,9 @@ static void fold_pfc(struct model *m, struct model_port *p, const struct raw_por
 	p->have_busy_skips = rp->have_busy_skips;
 	if (rp->have_busy_skips)
 		fold_count(&p->dcb_busy_skips, NULL, rp->dcb_busy_skips, true, false, mono);
+	p->have_pma_errors = rp->have_pma_errors;
+	if (rp->have_pma_errors)
+		fold_count(&p->pma_errors, NULL, rp->pma_errors, true, false, mono);
 	p->pfc_read = rp->pfc_read;
 	p->pfc_enabled_mask = rp->pfc_mask;
 	for (k = 0; k < MODEL_PRIOS; k++) {

@@ -17,6 +17,7 @@ void health_cfg_defaults(struct health_cfg *cfg)
 	cfg->oos_events = 5;
 	cfg->ack_timeouts = 5;
 	cfg->rnr_naks = 100;
+	cfg->link_errors = 10;
 }
 
 const char *health_verdict_name(enum health_verdict v)
@@ -31,7 +32,7 @@ const char *health_sig_name(enum health_sig s)
 	static const char *const n[HS_NR] = {
 		"out_of_sequence", "nak_seq_rcvd", "ack_timeout", "rnr_nak_rcvd",
 		"retry_exceeded", "rnr_retry_exceeded", "qp_error", "link_flap",
-		"pause_storm", "traffic",
+		"pause_storm", "traffic", "link_errors",
 	};
 
 	return s < HS_NR ? n[s] : "unknown";
@@ -179,6 +180,13 @@ static void eval_port(const struct health_track *t, const struct health_cfg *cfg
 	if (p->win[HS_PAUSE_STORM])
 		reason(r, "pause_storm", "degraded", p, p->last[HS_PAUSE_STORM],
 		       p->win[HS_PAUSE_STORM], true);
+	if (p->win[HS_LINK_ERRORS] && p->win[HS_LINK_ERRORS] >= cfg->link_errors) {
+		/* like a slowed link: a notice for a job that moves nothing there */
+		idle = t->traffic_known &&
+		       !active_around(t, p, p->last[HS_LINK_ERRORS], window);
+		reason(r, "link_errors", idle ? "notice" : "degraded", p,
+		       p->last[HS_LINK_ERRORS], p->win[HS_LINK_ERRORS], true);
+	}
 }
 
 void health_eval(const struct health_track *t, const struct health_cfg *cfg,

@@ -16,7 +16,10 @@
  *   degraded  at least the threshold count, within window_s, of
  *             out-of-sequence + NAK-sequence, of ACK timeouts, or of RNR
  *             NAKs; a pause storm on a used port within window_s; a used
- *             port running below the speed it had (link_degraded, now).
+ *             port running below the speed it had (link_degraded, now);
+ *             at least link_errors symbol, link-recovery, integrity or
+ *             receive errors of the IB port counters on a used port within
+ *             window_s (link_errors).
  *   healthy   none of those.
  *
  * A flap on (or a down or slowed state of) a port where the job demonstrably moved no
@@ -50,6 +53,7 @@ enum health_sig {
 	HS_LINK_FLAP,		/* port-level: a carrier down+up */
 	HS_PAUSE_STORM,		/* port-level */
 	HS_TRAFFIC,		/* the job moved packets on the port */
+	HS_LINK_ERRORS,		/* port-level: IB port link-error counters rose */
 	HS_NR,
 };
 
@@ -59,6 +63,7 @@ struct health_cfg {
 	unsigned int oos_events;	/* OOS + NAK-seq in window: default 5 */
 	unsigned int ack_timeouts;	/* default 5 */
 	unsigned int rnr_naks;		/* default 100 */
+	unsigned int link_errors;	/* link-error counts in window: default 10 */
 };
 
 struct health_signal {

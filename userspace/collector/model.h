@@ -108,6 +108,8 @@ struct model_port {
 	bool have_events_dropped;
 	struct mono dcb_busy_skips;	/* fabtel.ko's DCB reads skipped: RTNL busy */
 	bool have_busy_skips;
+	struct mono pma_errors;		/* fabtel.ko's PMA samples not answered */
+	bool have_pma_errors;
 	bool pfc_read;
 	uint8_t pfc_enabled_mask;
 	bool prio_read[MODEL_PRIOS];

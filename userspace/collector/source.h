@@ -36,6 +36,9 @@ struct raw_port {
 	bool have[FABTEL_NR_COUNTERS];
 	uint64_t pma[FABTEL_NR_PMA];		/* IB port counters, data in bytes */
 	bool have_pma[FABTEL_NR_PMA];
+	bool pma_known;				/* fabtel.ko said: no counters/ listing */
+	uint64_t pma_errors;			/* PMA samples not answered (fabtel.ko) */
+	bool have_pma_errors;
 	uint64_t rate_mbps;			/* ports/<n>/rate: "100 Gb/sec (4X EDR)" */
 	unsigned int lanes;			/* its width (4X: 4 lanes) */
 	bool have_rate;

@@ -29,6 +29,8 @@ static const struct {
 	  offsetof(struct raw_port, have_events_dropped) },
 	{ "dcb_busy_skips", offsetof(struct raw_port, dcb_busy_skips),
 	  offsetof(struct raw_port, have_busy_skips) },
+	{ "pma_errors", offsetof(struct raw_port, pma_errors),
+	  offsetof(struct raw_port, have_pma_errors) },
 };
 
 static bool parse_count_line(const char *key, const char *line, struct raw_port *p)
@@ -110,6 +112,26 @@ static void parse_pfc_line(const char *key, const char *line, struct raw_port *p
 	}
 }
 
+/* "pma <kind>" and "pma_counter <file> <value|->" ("pma_errors" is a count) */
+static void parse_pma_line(const char *key, const char *line, struct raw_port *p)
+{
+	unsigned long long v;
+	char file[64];
+	unsigned int c;
+	int end = 0;
+
+	if (!strcmp(key, "pma")) {
+		p->pma_known = true;
+	} else if (sscanf(line, "pma_counter %63s %llu%n", file, &v, &end) == 2 && !line[end]) {
+		for (c = 0; c < FABTEL_NR_PMA; c++) {
+			if (strcmp(file, schema_pma_file(c)))
+				continue;
+			p->pma[c] = (uint64_t)v * schema_pma_scale(c);
+			p->have_pma[c] = true;
+		}
+	}
+}
+
 int ko_parse_snapshot(char *text, struct raw_port *p)
 {
 	char *save = NULL, *line, key[32];
@@ -130,6 +152,8 @@ int ko_parse_snapshot(char *text, struct raw_port *p)
 			parse_counter_line(line, p);
 		else if (!strncmp(key, "pfc_", 4))
 			parse_pfc_line(key, line, p);
+		else if (!strcmp(key, "pma") || !strcmp(key, "pma_counter"))
+			parse_pma_line(key, line, p);
 		else
 			parse_link_line(key, line, p);
 	}

@@ -179,6 +179,8 @@ void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p)
 	    !sysfs_parse_rate(buf, &p->rate_mbps, &p->lanes))
 		p->have_rate = true;
 	read_netdev_speed(o, p);
+	if (p->pma_known)
+		return;		/* fabtel.ko's snapshot had them, or said there are none */
 	snprintf(path, sizeof(path), "%s/counters", base);
 	fs_list(path, read_pma_file, &d);
 	snprintf(path, sizeof(path), "%s/counters_ext", base);

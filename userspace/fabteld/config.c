@@ -110,6 +110,7 @@ static const struct uint_key uint_keys[] = {
 	UK("oos_events", health.oos_events, 1, 1000000000),
 	UK("ack_timeouts", health.ack_timeouts, 1, 1000000000),
 	UK("rnr_naks", health.rnr_naks, 1, 1000000000),
+	UK("link_errors", health.link_errors, 1, 1000000000),
 };
 
 int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen)

@@ -84,6 +84,12 @@ static bool get_busy_skips(const struct model_port *p, uint64_t *v)
 	return p->have_busy_skips;
 }
 
+static bool get_pma_errors(const struct model_port *p, uint64_t *v)
+{
+	*v = p->pma_errors.total;
+	return p->have_pma_errors;
+}
+
 static bool get_events_dropped(const struct model_port *p, uint64_t *v)
 {
 	*v = p->events_dropped.total;
@@ -457,6 +463,9 @@ static const struct port_family port_link_families[] = {
 	{ "fabtel_port_dcb_busy_skips_total", "counter",
 	  "DCB reads fabtel.ko skipped because RTNL was busy: PFC and ETS values are older while it rises.",
 	  get_busy_skips },
+	{ "fabtel_port_pma_read_errors_total", "counter",
+	  "Samples in which the port's PMA did not answer fabtel.ko: the IB port counters are absent from that scrape.",
+	  get_pma_errors },
 };
 
 static const struct port_family port_speed_families[] = {

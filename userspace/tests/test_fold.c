@@ -247,6 +247,36 @@ static void speed_drop_degrades(void **state)
 	assert_false(p->degraded);
 }
 
+/*
+ * Symbol errors rising on the job's port: link_errors once the rise within
+ * window_s reaches the threshold; xmit_discards (congestion) does not
+ * count; the first reading is a baseline, not a rise.
+ */
+static void link_errors_from_pma(void **state)
+{
+	struct raw_port *rp = &r.ports[0];
+	int i;
+
+	(void)state;
+	rp->have_pma[FABTEL_PMA_SYMBOL_ERROR] = true;
+	rp->have_pma[FABTEL_PMA_XMIT_DISCARDS] = true;
+	rp->pma[FABTEL_PMA_SYMBOL_ERROR] = 50000;	/* old errors: a baseline */
+	pass();
+	pass();
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_HEALTHY);
+	rp->pma[FABTEL_PMA_XMIT_DISCARDS] = 1000;
+	rp->pma[FABTEL_PMA_SYMBOL_ERROR] += 6;
+	pass();
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_HEALTHY);
+	rp->pma[FABTEL_PMA_SYMBOL_ERROR] += 4;
+	pass();
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_DEGRADED);
+	i = m.jobs[0].result.culprit;
+	assert_string_equal(m.jobs[0].result.reasons[i].reason, "link_errors");
+	assert_string_equal(m.jobs[0].result.reasons[i].device, "rxa");
+	assert_int_equal(m.jobs[0].result.reasons[i].count, 10);
+}
+
 /* mlx5's Q counters are 32-bit: a small step over 2^32 is a wrap */
 static void narrow_counter_wraps(void **state)
 {
@@ -317,6 +347,7 @@ int main(void)
 		cmocka_unit_test_setup(narrow_counter_wraps, setup),
 		cmocka_unit_test_setup(ko_counts_are_wide, setup),
 		cmocka_unit_test_setup(speed_drop_degrades, setup),
+		cmocka_unit_test_setup(link_errors_from_pma, setup),
 		cmocka_unit_test(widths_from_the_driver),
 	};
 

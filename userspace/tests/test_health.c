@@ -74,6 +74,8 @@ static void defaults_and_names(void **state)
 	assert_int_equal(cfg.oos_events, 5);
 	assert_int_equal(cfg.ack_timeouts, 5);
 	assert_int_equal(cfg.rnr_naks, 100);
+	assert_int_equal(cfg.link_errors, 10);
+	assert_string_equal(health_sig_name(HS_LINK_ERRORS), "link_errors");
 	assert_string_equal(health_verdict_name(VERDICT_HEALTHY), "healthy");
 	assert_string_equal(health_verdict_name(VERDICT_DEGRADED), "degraded");
 	assert_string_equal(health_verdict_name(VERDICT_FAILING), "failing");
@@ -465,6 +467,46 @@ static void expire_old(void **state)
 	assert_int_equal(track.count, 0);
 }
 
+/* IB port link errors: degraded from link_errors in window_s, not below */
+static void link_errors_degrade(void **state)
+{
+	int i;
+
+	(void)state;
+	add(SEC(10), HS_LINK_ERRORS, "mlx5_0", 1, 9, true);
+	eval(SEC(11));
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
+	add(SEC(12), HS_LINK_ERRORS, "mlx5_0", 1, 1, true);
+	eval(SEC(13));
+	assert_int_equal(res.verdict, VERDICT_DEGRADED);
+	i = find("link_errors", "mlx5_0", 1);
+	assert_true(i >= 0);
+	assert_int_equal(res.culprit, i);
+	assert_string_equal(res.reasons[i].severity, "degraded");
+	assert_int_equal(res.reasons[i].count, 10);
+	assert_true(res.reasons[i].shared);
+	eval(SEC(12 + 61));	/* out of the window */
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
+}
+
+/* a job that moves nothing on the port: a notice */
+static void link_errors_idle_is_notice(void **state)
+{
+	int i;
+
+	(void)state;
+	track.traffic_known = true;
+	add(SEC(10), HS_LINK_ERRORS, "mlx5_0", 1, 500, true);
+	eval(SEC(11));
+	assert_int_equal(res.verdict, VERDICT_HEALTHY);
+	i = find("link_errors", "mlx5_0", 1);
+	assert_true(i >= 0);
+	assert_string_equal(res.reasons[i].severity, "notice");
+	add(SEC(12), HS_TRAFFIC, "mlx5_0", 1, 1000, false);
+	eval(SEC(13));
+	assert_int_equal(res.verdict, VERDICT_DEGRADED);
+}
+
 #define T(fn) cmocka_unit_test_setup(fn, setup)
 
 int main(void)
@@ -486,6 +528,8 @@ int main(void)
 		T(degraded_culprit_most_events),
 		T(below_ack_rnr_thresholds),
 		T(pause_storm_degrades),
+		T(link_errors_degrade),
+		T(link_errors_idle_is_notice),
 		T(shared_propagates),
 		T(future_signals_ignored),
 		T(add_folds),

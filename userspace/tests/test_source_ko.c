@@ -68,7 +68,7 @@ static void example_whole(void **state)
 {
 	char *save = NULL, *line, copy[sizeof(example)], name[64], val[32];
 	unsigned long long v[6];
-	unsigned int prio, counters = 0, prios = 0;
+	unsigned int prio, counters = 0, prios = 0, pmas = 0;
 	struct raw_port p;
 	int c;
 
@@ -102,12 +102,26 @@ static void example_whole(void **state)
 		} else if (sscanf(line, "events_dropped %llu", &v[0]) == 1) {
 			assert_true(p.have_events_dropped);
 			assert_int_equal(p.events_dropped, v[0]);
+		} else if (sscanf(line, "pma_counter %63s %31s", name, val) == 2) {
+			for (c = 0; c < FABTEL_NR_PMA && strcmp(schema_pma_file(c), name); c++)
+				;
+			assert_true(c < FABTEL_NR_PMA);
+			assert_int_equal(p.have_pma[c], strcmp(val, "-") != 0);
+			if (p.have_pma[c])	/* the data counters' words made bytes */
+				assert_int_equal(p.pma[c],
+						 strtoull(val, NULL, 10) * schema_pma_scale(c));
+			pmas++;
+		} else if (sscanf(line, "pma_errors %llu", &v[0]) == 1) {
+			assert_true(p.have_pma_errors);
+			assert_int_equal(p.pma_errors, v[0]);
 		} else if (sscanf(line, "netdev %31s", name) == 1) {
 			assert_string_equal(p.netdev, strcmp(name, "-") ? name : "");
 		}
 	}
 	assert_true(counters > 0);
 	assert_true(prios == 8 || prios == 0);
+	assert_int_equal(pmas, FABTEL_NR_PMA);
+	assert_true(p.pma_known);
 	assert_int_not_equal(p.port, 0);
 }
 
@@ -149,8 +163,24 @@ static void absent_and_unknown(void **state)
 	assert_int_equal(p.dcb_busy_skips, 7);
 	assert_false(p.have_flaps);
 	assert_false(p.pfc_read);
+	assert_false(p.pma_known);	/* no "pma" line: counters/ is read instead */
 	for (int i = 0; i < MODEL_PRIOS; i++)
 		assert_false(p.prio_read[i]);
+}
+
+/* "pma unsupported": known (no counters/ listing), nothing in it */
+static void pma_unsupported(void **state)
+{
+	struct raw_port p;
+	unsigned int c;
+
+	(void)state;
+	assert_int_equal(parse("fabtel-snapshot 1\ndevice rxe0\nport 1\npma unsupported\n"
+			       "pma_counter symbol_error 5x\npma_counter no_such 3\nend\n", &p), 0);
+	assert_true(p.pma_known);
+	assert_false(p.have_pma_errors);
+	for (c = 0; c < FABTEL_NR_PMA; c++)
+		assert_false(p.have_pma[c]);
 }
 
 int main(void)
@@ -159,6 +189,7 @@ int main(void)
 		cmocka_unit_test(example_whole),
 		cmocka_unit_test(not_a_snapshot),
 		cmocka_unit_test(absent_and_unknown),
+		cmocka_unit_test(pma_unsupported),
 	};
 
 	return cmocka_run_group_tests(tests, load_example, NULL);
