@@ -32,6 +32,7 @@
 struct fakeroce_personality {
 	const char *name;
 	bool pma;		/* answers PerfMgmt MADs (process_mad), as mlx5_ib */
+	bool fec_stats;		/* ethtool FEC statistics (mlx5e, bnxt_en; not ice) */
 	enum rdma_driver_id driver_id;
 	u32 vendor_id;
 	u32 vendor_part_id;
@@ -83,6 +84,14 @@ enum fakeroce_pma_ctr {
 	FAKEROCE_NR_PMA
 };
 
+/* The standard FEC statistics (fakeroce_phy.c), totals. */
+enum fakeroce_fec_ctr {
+	FAKEROCE_FEC_CORRECTED_BLOCKS,
+	FAKEROCE_FEC_UNCORRECTABLE_BLOCKS,
+	FAKEROCE_FEC_CORRECTED_BITS,
+	FAKEROCE_NR_FEC
+};
+
 struct fakeroce_knob;
 
 struct fakeroce_dev {
@@ -102,6 +111,7 @@ struct fakeroce_dev {
 	unsigned int fail_next_get_hw_stats;
 	u64 pma[FAKEROCE_NR_PMA];	/* PMA totals, saturated when reported */
 	unsigned int fail_next_mad;
+	u64 fec[FAKEROCE_NR_FEC];
 	bool ib_live;		/* registered with ib_core: events allowed */
 	bool port_active;	/* last state dispatched to ib_core */
 	u8 lanes;		/* 1, 2, 4 (default) or 8 lanes of 25 Gb/s (EDR) */
@@ -150,6 +160,15 @@ int fakeroce_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 			 const struct ib_wc *in_wc, const struct ib_grh *in_grh,
 			 const struct ib_mad *in, struct ib_mad *out,
 			 size_t *out_mad_size, u16 *out_mad_pkey_index);
+
+/* fakeroce_phy.c */
+const char *fakeroce_fec_name(unsigned int idx);
+void fakeroce_fec_set(struct fakeroce_dev *fdev, unsigned int idx, u64 val,
+		      bool add);
+int fakeroce_get_fecparam(struct net_device *netdev,
+			  struct ethtool_fecparam *fec);
+void fakeroce_get_fec_stats(struct net_device *netdev,
+			    struct ethtool_fec_stats *st);
 
 /* fakeroce_netdev.c */
 int fakeroce_netdev_init(void);

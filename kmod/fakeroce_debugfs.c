@@ -27,6 +27,7 @@ enum fakeroce_knob_kind {
 	FAKEROCE_KNOB_FAIL_NEXT,
 	FAKEROCE_KNOB_PMA,
 	FAKEROCE_KNOB_FAIL_NEXT_MAD,
+	FAKEROCE_KNOB_FEC,
 	FAKEROCE_KNOB_LANES,
 	FAKEROCE_KNOB_PFC_CAP,
 	FAKEROCE_KNOB_PFC_EN,
@@ -46,7 +47,7 @@ struct fakeroce_knob {
 };
 
 /* Knobs per device besides the counters: 4 + 3 u8 + 3 x 8 per prio + 3. */
-#define FAKEROCE_NUM_KNOBS (4 + 3 + 3 * FAKEROCE_NUM_PRIO + 3)
+#define FAKEROCE_NUM_KNOBS (4 + 3 + 3 * FAKEROCE_NUM_PRIO + 3 + FAKEROCE_NR_FEC)
 /* With a PMA: one knob per PMA counter and fail_next_mad. */
 #define FAKEROCE_NUM_PMA_KNOBS (FAKEROCE_NR_PMA + 1)
 
@@ -122,6 +123,9 @@ static int fakeroce_knob_show(struct fakeroce_knob *knob, char *buf,
 		break;
 	case FAKEROCE_KNOB_FAIL_NEXT_MAD:
 		val = fdev->fail_next_mad;
+		break;
+	case FAKEROCE_KNOB_FEC:
+		val = fdev->fec[i];
 		break;
 	case FAKEROCE_KNOB_LANES:
 		val = fdev->lanes;
@@ -240,6 +244,10 @@ static int fakeroce_knob_store_value(struct fakeroce_knob *knob, char *s)
 	}
 	if (knob->kind == FAKEROCE_KNOB_PMA) {
 		fakeroce_pma_set(fdev, i, val, add);
+		return 0;
+	}
+	if (knob->kind == FAKEROCE_KNOB_FEC) {
+		fakeroce_fec_set(fdev, i, val, add);
 		return 0;
 	}
 	/* Only counters and the per-priority PFC counts take "+N". */
@@ -447,6 +455,10 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 			   FAKEROCE_KNOB_FAIL_NEXT, 0);
 	fakeroce_knob_file(fdev, &used, dir, "lanes", 0600, FAKEROCE_KNOB_LANES, 0);
 	fakeroce_debugfs_add_dcb(fdev, &used);
+	cdir = debugfs_create_dir("fec", dir);
+	for (i = 0; i < FAKEROCE_NR_FEC; i++)
+		fakeroce_knob_file(fdev, &used, cdir, fakeroce_fec_name(i), 0600,
+				   FAKEROCE_KNOB_FEC, i);
 	if (fdev->pers->pma)
 		fakeroce_debugfs_add_pma(fdev, &used);
 

@@ -190,6 +190,7 @@ static const struct fakeroce_personality fakeroce_personalities[] = {
 	{
 		.name = "mlx5",
 		.pma = true,
+		.fec_stats = true,
 		.driver_id = RDMA_DRIVER_MLX5,
 		.vendor_id = 0x02c9,		/* Mellanox */
 		.vendor_part_id = 0x101d,	/* ConnectX-6 Dx */
@@ -198,6 +199,7 @@ static const struct fakeroce_personality fakeroce_personalities[] = {
 	},
 	{
 		.name = "bnxt_re",
+		.fec_stats = true,
 		.driver_id = RDMA_DRIVER_BNXT_RE,
 		.vendor_id = 0x14e4,		/* Broadcom */
 		.vendor_part_id = 0x1750,	/* BCM57508 */

@@ -108,6 +108,8 @@ static const struct ethtool_ops fakeroce_ethtool_ops = {
 	.get_drvinfo = fakeroce_get_drvinfo,
 	.get_link = ethtool_op_get_link,
 	.get_link_ksettings = fakeroce_get_link_ksettings,
+	.get_fecparam = fakeroce_get_fecparam,
+	.get_fec_stats = fakeroce_get_fec_stats,
 };
 
 /* ---- DCB state ----------------------------------------------------------- */

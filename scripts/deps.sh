@@ -22,7 +22,7 @@ PKGS=(
 	rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags
 	libibverbs-dev librdmacm-dev
 	# userspace libraries
-	libmicrohttpd-dev libncurses-dev libjson-c-dev libcmocka-dev libcurl4-openssl-dev
+	libmicrohttpd-dev libmnl-dev libncurses-dev libjson-c-dev libcmocka-dev libcurl4-openssl-dev
 	libclang-rt-14-dev
 	# tests and tools
 	bpftrace prometheus tmux jq curl strace perl ethtool

@@ -19,7 +19,7 @@ CTL=/sys/kernel/fakeroce
 DBG=/sys/kernel/debug/fakeroce
 IB=/sys/class/infiniband
 
-ktap_begin 70
+ktap_begin 73
 
 [[ -f $KO ]] || { ktap_fail "fakeroce.ko was built" "$KO missing"; ktap_end; }
 echo "lab_fakeroce: start" >/dev/kmsg
@@ -184,6 +184,19 @@ ktap_eq "'+x', '-1', '' refused by a PMA knob; value unchanged" \
 		refused $DBG/0/pma/symbol_error '' && pma symbol_error)" 65535
 knob 0/pma/symbol_error 1234; knob 0/pma/link_downed 3
 knob 0/pma/local_link_integrity_errors 5; knob 0/pma/port_xmit_wait 99999
+
+# ---- FEC: debugfs in, ethtool netlink (ethtool --show-fec -I) out -----------
+
+fec_json() { ethtool --json -I --show-fec "fre$1" 2>/dev/null; } # ID
+knob 0/fec/corrected_blocks 5000000000; knob 0/fec/uncorrectable_blocks 3
+knob 0/fec/corrected_bits 77; knob 0/fec/uncorrectable_blocks +4
+ktap_eq "mlx5: ethtool shows active FEC RS and the three totals set in debugfs (+4 added)" \
+	"$(fec_json 0 | jq -r '.[0] | "\(.active | join(",")) \(.statistics.corrected_blocks.total) \(.statistics.uncorrectable_blocks.total) \(.statistics.corrected_bits.total)"')" \
+	"RS 5000000000 7 77"
+knob 2/fec/uncorrectable_blocks 9
+ktap_eq "irdma (ice has no get_fec_stats in 6.1): FEC mode RS, no statistics" \
+	"$(fec_json 2 | jq -r '.[0] | "\(.active | join(",")) \(.statistics // {} | keys | length)"')" "RS 0"
+ktap_check "'x' refused by a FEC knob" refused $DBG/0/fec/corrected_bits x
 
 # ---- DCB: debugfs in, DCB netlink (iproute2 dcb) out ------------------------
 

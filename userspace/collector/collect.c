@@ -12,10 +12,12 @@
 #include "source.h"
 
 /* In pass order: the sysfs source stands by when fabtel.ko's ports were read,
- * the BPF source prunes by the QP source's list. */
+ * ethtool adds to the ports either read, the BPF source prunes by the QP
+ * source's list. */
 static const struct source_ops *const sources[] = {
 	&source_ko,
 	&source_sysfs,
+	&source_ethtool,
 	&source_qps,
 	&source_bpf,
 };

@@ -20,6 +20,7 @@ struct fold_prev {
 	uint64_t storms[MODEL_MAX_PORTS][MODEL_PRIOS];
 	uint64_t ctr[MODEL_MAX_PORTS][FOLD_PORT_SIGS];
 	uint64_t link_err[MODEL_MAX_PORTS][FOLD_LINK_ERRS];
+	uint64_t fec_uncorr[MODEL_MAX_PORTS];
 };
 
 void fold_prev_take(const struct model *m, struct fold_prev *prev);

@@ -49,6 +49,8 @@ void fold_prev_take(const struct model *m, struct fold_prev *prev)
 			prev->ctr[i][k] = prev_total(p, &p->ctr[port_ctr[k]]);
 		for (k = 0; k < FOLD_LINK_ERRS; k++)
 			prev->link_err[i][k] = prev_total(p, &p->pma[link_err[k]]);
+		prev->fec_uncorr[i] = p->have_fec[ETHNL_FEC_UNCORR] ?
+				      prev_total(p, &p->fec[ETHNL_FEC_UNCORR]) : UINT64_MAX;
 	}
 }
 
@@ -120,6 +122,12 @@ static void port_signals(struct model *m, struct model_job *j, struct model_job_
 			model_signal_job(j, HS_LINK_ERRORS, p->device, p->port,
 					 p->pma[link_err[x]].total - was, true, now);
 	}
+	/* FEC blocks it could not correct: frames lost on the link */
+	was = prev->fec_uncorr[pi];
+	if (p->have_fec[ETHNL_FEC_UNCORR] && was != UINT64_MAX &&
+	    p->fec[ETHNL_FEC_UNCORR].total > was)
+		model_signal_job(j, HS_LINK_ERRORS, p->device, p->port,
+				 p->fec[ETHNL_FEC_UNCORR].total - was, true, now);
 	for (x = 0; !per_qp && x < FOLD_PORT_SIGS; x++) {
 		was = prev->ctr[pi][x];
 		if (p->have[port_ctr[x]] && was != UINT64_MAX && p->ctr[port_ctr[x]].total > was)

@@ -114,6 +114,13 @@ static void fold_counters(struct model_port *p, const struct raw_port *rp, bool 
 		if (rp->have_pma[c])
 			fold_count(&p->pma[c], NULL, rp->pma[c], true, rebase, mono);
 	}
+	/* the netdev's, whichever source read the port: no new baseline */
+	p->fec_mode = rp->fec_mode;
+	for (c = 0; c < ETHNL_FEC_NR; c++) {
+		p->have_fec[c] = rp->have_fec[c];
+		if (rp->have_fec[c])
+			fold_count(&p->fec[c], NULL, rp->fec[c], true, false, mono);
+	}
 	p->have_nd = rp->have_nd;
 	if (rp->have_nd) {
 		fold_count(&p->nd_rx, &p->nd_rx_rate, rp->nd_rx_bytes, true, false, mono);

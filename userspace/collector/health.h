@@ -18,8 +18,9 @@
  *             NAKs; a pause storm on a used port within window_s; a used
  *             port running below the speed it had (link_degraded, now);
  *             at least link_errors symbol, link-recovery, integrity or
- *             receive errors of the IB port counters on a used port within
- *             window_s (link_errors).
+ *             receive errors of the IB port counters, or FEC blocks that
+ *             could not be corrected, on a used port within window_s
+ *             (link_errors).
  *   healthy   none of those.
  *
  * A flap on (or a down or slowed state of) a port where the job demonstrably moved no

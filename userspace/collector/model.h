@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ethnl.h"
 #include "clock.h"
 #include "fabtel_schema.h"
 #include "health.h"
@@ -54,6 +55,7 @@ enum model_source {
 	SRC_BPF_RXE,
 	SRC_BPF_WIRE,
 	SRC_RDMA_NETLINK,
+	SRC_ETHTOOL,
 	SRC_NR,
 };
 
@@ -95,6 +97,9 @@ struct model_port {
 	bool have[FABTEL_NR_COUNTERS];
 	struct mono pma[FABTEL_NR_PMA];		/* IB port counters (schema_pma_*) */
 	bool have_pma[FABTEL_NR_PMA];
+	struct mono fec[ETHNL_FEC_NR];		/* FEC statistics (ethtool) */
+	bool have_fec[ETHNL_FEC_NR];
+	uint32_t fec_mode;			/* ethtool's active FEC bit; 0 unknown */
 	/* speed: the IB port's rate and lanes, the netdev's, the most seen ACTIVE */
 	uint64_t rate_mbps, rate_max_mbps, nd_speed_mbps;
 	unsigned int lanes;

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "ethnl.h"
 #include "rdmanl.h"
 
 /* One RoCE port as a source read it. */
@@ -56,6 +57,9 @@ struct raw_port {
 	bool prio_read[MODEL_PRIOS];
 	uint64_t pause_tx[MODEL_PRIOS], pause_rx[MODEL_PRIOS], storms[MODEL_PRIOS];
 	bool storm[MODEL_PRIOS];
+	uint32_t fec_mode;			/* ethtool's active FEC link-mode bit; 0 unknown */
+	uint64_t fec[ETHNL_FEC_NR];		/* FEC statistics, totals (ethnl.h) */
+	bool have_fec[ETHNL_FEC_NR];
 	bool have_nd;			/* the netdev's byte counters */
 	uint64_t nd_rx_bytes, nd_tx_bytes;
 };
@@ -126,6 +130,7 @@ extern const struct source_ops source_ko;	/* source_ko.c */
 extern const struct source_ops source_sysfs;	/* source_sysfs.c */
 extern const struct source_ops source_qps;	/* source_qps.c */
 extern const struct source_ops source_bpf;	/* source_bpf.c */
+extern const struct source_ops source_ethtool;	/* source_ethtool.c */
 
 /* The BPF source's own calls (collect.h says when). */
 /*

@@ -206,6 +206,42 @@ static void pma_families(const struct model *m, struct expo *e)
 	}
 }
 
+static const struct mono *fec_of(const struct model_port *p, unsigned int c)
+{
+	return p->have_fec[c] ? &p->fec[c] : NULL;
+}
+
+/* the netdev's FEC (ethtool): its mode, and the statistics the driver reports */
+static void fec_families(const struct model *m, struct expo *e)
+{
+	static const char *const names[ETHNL_FEC_NR][2] = {
+		{ "fabtel_port_fec_corrected_blocks_total",
+		  "FEC blocks received with errors the FEC corrected (ethtool --show-fec)." },
+		{ "fabtel_port_fec_uncorrectable_blocks_total",
+		  "FEC blocks received with errors the FEC could not correct: frames lost (ethtool --show-fec)." },
+		{ "fabtel_port_fec_corrected_bits_total",
+		  "Bits the FEC corrected: the pre-FEC bit errors (ethtool --show-fec)." },
+	};
+	struct port_labels pl;
+	unsigned int c, i;
+	const char *mode;
+	bool any = false;
+
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		const struct model_port *p = &m->ports[i];
+
+		if (!p->present || !(mode = ethnl_fec_mode_name(p->fec_mode)))
+			continue;
+		if (!any)
+			expo_family(e, "fabtel_port_fec_mode", "gauge",
+				    "The FEC the netdev runs (mode: off, rs, baser, llrs); absent if ethtool does not say.");
+		any = true;
+		expo_u64(e, "fabtel_port_fec_mode", port_labels(&pl, p, "mode", mode), 1);
+	}
+	for (c = 0; c < ETHNL_FEC_NR; c++)
+		indexed_family(m, e, names[c][0], names[c][1], c, fec_of);
+}
+
 enum prio_field { PF_ENABLED, PF_TX, PF_RX, PF_STORM, PF_STORMS };
 
 static void prio_family(const struct model *m, struct expo *e, const char *name,
@@ -496,6 +532,7 @@ void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
 			     port_link_families[i].help, port_link_families[i].get);
 	counter_families(m, e);
 	pma_families(m, e);
+	fec_families(m, e);
 	/* speeds in bytes a second, as node_exporter's node_network_speed_bytes */
 	for (i = 0; i < sizeof(port_speed_families) / sizeof(port_speed_families[0]); i++)
 		ports_family(m, e, port_speed_families[i].name, port_speed_families[i].type,

@@ -277,6 +277,27 @@ static void link_errors_from_pma(void **state)
 	assert_int_equal(m.jobs[0].result.reasons[i].count, 10);
 }
 
+/* FEC blocks the FEC could not correct count as link errors; corrected ones not */
+static void link_errors_from_fec(void **state)
+{
+	struct raw_port *rp = &r.ports[0];
+	int i;
+
+	(void)state;
+	rp->have_fec[ETHNL_FEC_CORRECTED] = true;
+	rp->have_fec[ETHNL_FEC_UNCORR] = true;
+	pass();
+	rp->fec[ETHNL_FEC_CORRECTED] = 1000000;
+	pass();
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_HEALTHY);
+	rp->fec[ETHNL_FEC_UNCORR] = 25;
+	pass();
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_DEGRADED);
+	i = m.jobs[0].result.culprit;
+	assert_string_equal(m.jobs[0].result.reasons[i].reason, "link_errors");
+	assert_int_equal(m.jobs[0].result.reasons[i].count, 25);
+}
+
 /* mlx5's Q counters are 32-bit: a small step over 2^32 is a wrap */
 static void narrow_counter_wraps(void **state)
 {
@@ -348,6 +369,7 @@ int main(void)
 		cmocka_unit_test_setup(ko_counts_are_wide, setup),
 		cmocka_unit_test_setup(speed_drop_degrades, setup),
 		cmocka_unit_test_setup(link_errors_from_pma, setup),
+		cmocka_unit_test_setup(link_errors_from_fec, setup),
 		cmocka_unit_test(widths_from_the_driver),
 	};
 

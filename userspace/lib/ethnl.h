@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ethnl.h - the kernel's ethtool netlink interface (generic netlink family
+ * "ethtool", Linux 5.6+), through libmnl: what fabteld reads of a netdev's
+ * PHY.  One handle, used by one thread.
+ */
+#ifndef FABTEL_ETHNL_H
+#define FABTEL_ETHNL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/ethtool.h>
+
+struct ethnl;
+
+/* 0 and a handle, or -errno (-ENOENT: the kernel has no ethtool family). */
+int ethnl_open(struct ethnl **out);
+void ethnl_close(struct ethnl *e);
+
+/*
+ * The standard FEC statistics (IEEE 802.3 30.5.1.1.17/18, and the bits
+ * corrected), totals; a statistic the driver does not report is not "have".
+ */
+enum ethnl_fec_stat { ETHNL_FEC_CORRECTED, ETHNL_FEC_UNCORR, ETHNL_FEC_CORR_BITS, ETHNL_FEC_NR };
+
+struct ethnl_fec {
+	uint32_t active;		/* ETHTOOL_LINK_MODE_FEC_*_BIT; 0 unknown */
+	uint64_t stat[ETHNL_FEC_NR];
+	bool have[ETHNL_FEC_NR];
+};
+
+/*
+ * FEC mode and statistics of ifname: 0, or -errno (-EOPNOTSUPP: the driver
+ * has no FEC ops; -ENODEV: no such netdev).
+ */
+int ethnl_fec_get(struct ethnl *e, const char *ifname, struct ethnl_fec *out);
+
+/* ethtool's name of an active FEC mode, lower case; NULL if unknown */
+static inline const char *ethnl_fec_mode_name(uint32_t active)
+{
+	switch (active) {
+	case ETHTOOL_LINK_MODE_FEC_NONE_BIT:
+		return "off";
+	case ETHTOOL_LINK_MODE_FEC_RS_BIT:
+		return "rs";
+	case ETHTOOL_LINK_MODE_FEC_BASER_BIT:
+		return "baser";
+	case ETHTOOL_LINK_MODE_FEC_LLRS_BIT:
+		return "llrs";
+	default:
+		return NULL;
+	}
+}
+
+#endif /* FABTEL_ETHNL_H */
