@@ -92,6 +92,20 @@ enum fakeroce_fec_ctr {
 	FAKEROCE_NR_FEC
 };
 
+/* The plugged optical module (fakeroce_module.c), in its own units. */
+#define FAKEROCE_MODULE_LANES	8	/* SFF-8636 uses the first 4 */
+#define FAKEROCE_MODULE_QSFP28	0x11	/* SFF-8024 identifiers */
+#define FAKEROCE_MODULE_QSFP_DD	0x18	/* laid out as CMIS */
+
+struct fakeroce_module {
+	u8 id;				/* 0: no module */
+	s16 temp;			/* 1/256 degree C */
+	u16 vcc;			/* 100 uV */
+	u16 rx_power[FAKEROCE_MODULE_LANES];	/* 0.1 uW */
+	u16 tx_power[FAKEROCE_MODULE_LANES];	/* 0.1 uW */
+	u16 bias[FAKEROCE_MODULE_LANES];	/* 2 uA */
+};
+
 struct fakeroce_knob;
 
 struct fakeroce_dev {
@@ -112,6 +126,7 @@ struct fakeroce_dev {
 	u64 pma[FAKEROCE_NR_PMA];	/* PMA totals, saturated when reported */
 	unsigned int fail_next_mad;
 	u64 fec[FAKEROCE_NR_FEC];
+	struct fakeroce_module module;
 	bool ib_live;		/* registered with ib_core: events allowed */
 	bool port_active;	/* last state dispatched to ib_core */
 	u8 lanes;		/* 1, 2, 4 (default) or 8 lanes of 25 Gb/s (EDR) */
@@ -169,6 +184,12 @@ int fakeroce_get_fecparam(struct net_device *netdev,
 			  struct ethtool_fecparam *fec);
 void fakeroce_get_fec_stats(struct net_device *netdev,
 			    struct ethtool_fec_stats *st);
+
+/* fakeroce_module.c */
+void fakeroce_module_init(struct fakeroce_module *m);
+int fakeroce_get_module_eeprom_by_page(struct net_device *netdev,
+				       const struct ethtool_module_eeprom *req,
+				       struct netlink_ext_ack *extack);
 
 /* fakeroce_netdev.c */
 int fakeroce_netdev_init(void);

@@ -28,6 +28,7 @@ enum fakeroce_knob_kind {
 	FAKEROCE_KNOB_PMA,
 	FAKEROCE_KNOB_FAIL_NEXT_MAD,
 	FAKEROCE_KNOB_FEC,
+	FAKEROCE_KNOB_MODULE,
 	FAKEROCE_KNOB_LANES,
 	FAKEROCE_KNOB_PFC_CAP,
 	FAKEROCE_KNOB_PFC_EN,
@@ -47,7 +48,10 @@ struct fakeroce_knob {
 };
 
 /* Knobs per device besides the counters: 4 + 3 u8 + 3 x 8 per prio + 3. */
-#define FAKEROCE_NUM_KNOBS (4 + 3 + 3 * FAKEROCE_NUM_PRIO + 3 + FAKEROCE_NR_FEC)
+/* module/: identifier, temperature, vcc, then 3 per lane */
+#define FAKEROCE_NUM_MODULE_KNOBS (3 + 3 * FAKEROCE_MODULE_LANES)
+#define FAKEROCE_NUM_KNOBS (4 + 3 + 3 * FAKEROCE_NUM_PRIO + 3 + FAKEROCE_NR_FEC + \
+			    FAKEROCE_NUM_MODULE_KNOBS)
 /* With a PMA: one knob per PMA counter and fail_next_mad. */
 #define FAKEROCE_NUM_PMA_KNOBS (FAKEROCE_NR_PMA + 1)
 
@@ -96,6 +100,30 @@ static int fakeroce_print_u8_array(char *buf, size_t size, const u8 *a)
 
 /* ---- show ---------------------------------------------------------------- */
 
+/* The module field a module/ knob stands for (index in its knob list). */
+static u16 *fakeroce_module_field(struct fakeroce_module *m, unsigned int i)
+{
+	static u16 dummy;
+	unsigned int lane = (i - 3) / 3;
+
+	switch (i) {
+	case 0:
+		return &dummy;		/* the identifier is a u8: handled apart */
+	case 1:
+		return (u16 *)&m->temp;
+	case 2:
+		return &m->vcc;
+	}
+	switch ((i - 3) % 3) {
+	case 0:
+		return &m->rx_power[lane];
+	case 1:
+		return &m->tx_power[lane];
+	default:
+		return &m->bias[lane];
+	}
+}
+
 static int fakeroce_knob_show(struct fakeroce_knob *knob, char *buf,
 			      size_t size)
 {
@@ -126,6 +154,9 @@ static int fakeroce_knob_show(struct fakeroce_knob *knob, char *buf,
 		break;
 	case FAKEROCE_KNOB_FEC:
 		val = fdev->fec[i];
+		break;
+	case FAKEROCE_KNOB_MODULE:
+		val = i ? *fakeroce_module_field(&fdev->module, i) : fdev->module.id;
 		break;
 	case FAKEROCE_KNOB_LANES:
 		val = fdev->lanes;
@@ -248,6 +279,18 @@ static int fakeroce_knob_store_value(struct fakeroce_knob *knob, char *s)
 	}
 	if (knob->kind == FAKEROCE_KNOB_FEC) {
 		fakeroce_fec_set(fdev, i, val, add);
+		return 0;
+	}
+	if (knob->kind == FAKEROCE_KNOB_MODULE) {
+		/* raw module units: a u8 identifier, u16 words (temperature s16) */
+		if (add || val > (i ? U16_MAX : U8_MAX))
+			return -EINVAL;
+		spin_lock(&fdev->lock);
+		if (i)
+			*fakeroce_module_field(&fdev->module, i) = val;
+		else
+			fdev->module.id = val;
+		spin_unlock(&fdev->lock);
 		return 0;
 	}
 	/* Only counters and the per-priority PFC counts take "+N". */
@@ -425,6 +468,27 @@ static void fakeroce_debugfs_add_pma(struct fakeroce_dev *fdev,
 				   FAKEROCE_KNOB_PMA, i);
 }
 
+/* module/: the plugged module's identifier and monitors, raw units */
+static void fakeroce_debugfs_add_module(struct fakeroce_dev *fdev,
+					unsigned int *used)
+{
+	static const char *const q[] = { "rx_power", "tx_power", "bias" };
+	struct dentry *dir = debugfs_create_dir("module", fdev->debugfs_dir);
+	char name[32];
+	unsigned int i;
+
+	fakeroce_knob_file(fdev, used, dir, "identifier", 0600,
+			   FAKEROCE_KNOB_MODULE, 0);
+	fakeroce_knob_file(fdev, used, dir, "temperature", 0600,
+			   FAKEROCE_KNOB_MODULE, 1);
+	fakeroce_knob_file(fdev, used, dir, "vcc", 0600, FAKEROCE_KNOB_MODULE, 2);
+	for (i = 0; i < 3 * FAKEROCE_MODULE_LANES; i++) {
+		snprintf(name, sizeof(name), "lane%u_%s", i / 3 + 1, q[i % 3]);
+		fakeroce_knob_file(fdev, used, dir, name, 0600,
+				   FAKEROCE_KNOB_MODULE, 3 + i);
+	}
+}
+
 int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 {
 	unsigned int n = fdev->pers->num_counters, used = 0, i;
@@ -459,6 +523,7 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 	for (i = 0; i < FAKEROCE_NR_FEC; i++)
 		fakeroce_knob_file(fdev, &used, cdir, fakeroce_fec_name(i), 0600,
 				   FAKEROCE_KNOB_FEC, i);
+	fakeroce_debugfs_add_module(fdev, &used);
 	if (fdev->pers->pma)
 		fakeroce_debugfs_add_pma(fdev, &used);
 

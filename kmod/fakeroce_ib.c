@@ -411,6 +411,7 @@ struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
 	spin_lock_init(&fdev->lock);
 	fdev->lanes = 4;
 	fakeroce_dcb_init(&fdev->dcb);
+	fakeroce_module_init(&fdev->module);
 
 	fdev->ibdev.node_type = RDMA_NODE_IB_CA;
 	fdev->ibdev.phys_port_cnt = 1;

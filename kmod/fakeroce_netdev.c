@@ -110,6 +110,7 @@ static const struct ethtool_ops fakeroce_ethtool_ops = {
 	.get_link_ksettings = fakeroce_get_link_ksettings,
 	.get_fecparam = fakeroce_get_fecparam,
 	.get_fec_stats = fakeroce_get_fec_stats,
+	.get_module_eeprom_by_page = fakeroce_get_module_eeprom_by_page,
 };
 
 /* ---- DCB state ----------------------------------------------------------- */
