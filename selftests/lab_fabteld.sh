@@ -34,7 +34,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 57
+ktap_begin 63
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -315,6 +315,77 @@ alert_value() { # the value of FabtelLinkErrors for fakeroce0, or nothing
 alert_at_least() { [[ -n $(alert_value) ]] && awk -v v="$(alert_value)" -v m="$1" 'BEGIN { exit !(v + 0 >= m) }'; }
 ktap_check "FabtelLinkErrors fires for fakeroce0 on 31 FEC-uncorrectable blocks alone" \
 	wait_for 30 alert_at_least 31
+
+# Optics: fakeroce0's QSFP28 (SFF-8636), lane 2 down to 0.03 mW, under the
+# module's own low-warning threshold (0.05 mW).  Independent reader:
+# ethtool -m, decoding the same EEPROM pages.  fabteld reads modules every
+# module_s (10) seconds.
+MOD=/sys/kernel/debug/fakeroce/0/module
+lab a "echo 300 >$MOD/lane2_rx_power" >/dev/null
+mod_metrics() { # rx power of lane 2, its low-warning flag and threshold, optics_trouble
+	echo "$(metric "$PA" "fabtel_port_module_rx_power_watts{$L,lane=\"2\"}")" \
+		"$(metric "$PA" "fabtel_port_module_lane_flag{$L,quantity=\"rx_power\",level=\"low_warning\",lane=\"2\"}")" \
+		"$(metric "$PA" "fabtel_port_module_threshold{$L,quantity=\"rx_power\",level=\"low_warning\"}")" \
+		"$(metric "$PA" "fabtel_port_optics_trouble{$L}")"
+}
+mod_ethtool() { # the same from ethtool -m: mW made W, On/Off made 1/0
+	lab a "ethtool -m fre0" | awk -F' : ' '
+		/optical power ?\(Channel 2\)/ { split($2, a, " "); p = a[1] / 1000 }
+		/rx power low warning +\(Chan(nel)? 2\)/ { f = ($2 ~ /On/) }
+		/rx power low warning threshold/ { split($2, a, " "); t = a[1] / 1000 }
+		/Rcvr signal avg optical power ?\(Channel 2\)/ { split($2, a, " "); p = a[1] / 1000 }
+		END { printf "%.6g %d %.6g\n", p, f, t }'
+}
+mod_same() {
+	local have want
+	have=$(mod_metrics)
+	want=$(mod_ethtool)
+	awk -v h="$have" -v w="$want" 'BEGIN { split(h, a, " "); split(w, b, " ")
+		exit !(a[1] != "" && a[1] - b[1] < 1e-9 && b[1] - a[1] < 1e-9 && a[2] == b[2] &&
+			a[3] - b[3] < 1e-9 && b[3] - a[3] < 1e-9 && a[2] == 1 && a[4] == 1) }'
+}
+ktap_check "SFF-8636: lane 2 rx power, its low-warning flag and threshold = ethtool -m; optics_trouble 1" \
+	wait_for 25 mod_same
+ktap_info "fabteld: $(mod_metrics); ethtool -m: $(mod_ethtool)"
+ktap_check "FabtelOptics fires for fakeroce0" \
+	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PROM_PORT/api/v1/alerts | jq -e '.data.alerts[] | select(.labels.alertname == \"FabtelOptics\" and .labels.device == \"fakeroce0\" and .state == \"firing\")'"
+# the same module as CMIS (a QSFP-DD, 8 lanes): flags read raw, as ethtool
+# 6.1 prints CMIS lane flags on the wrong channels
+lab a "echo 24 >$MOD/identifier; echo 250 >$MOD/lane7_rx_power" >/dev/null
+cmis_metrics() {
+	echo "$(metric "$PA" "fabtel_port_module_info{$L,kind=\"cmis\",identifier=\"0x18\"}")" \
+		"$(for l in 1 2 3 4 5 6 7 8; do metric "$PA" "fabtel_port_module_lane_flag{$L,quantity=\"rx_power\",level=\"low_warning\",lane=\"$l\"}"; done | tac | tr -d '\n')" \
+		"$(metric "$PA" "fabtel_port_module_rx_power_watts{$L,lane=\"7\"}")"
+}
+bits8() { local v=$((16#$1)) i s=; for ((i = 7; i >= 0; i--)); do s+=$(((v >> i) & 1)); done; echo "$s"; }
+cmis_ethtool() { # info 1, page 11h byte 152 as 8 bits (lane 8 first), lane 7's power in W
+	local raw
+	raw=$(lab a "ethtool -m fre0 page 0x11 offset 152 length 1" | awk '/^0x0098/ { print $2 }')
+	echo "1 $(bits8 "$raw")" \
+		"$(lab a "ethtool -m fre0" | awk -F' : ' '/Rcvr signal avg optical power \(Channel 7\)/ { split($2, a, " "); printf "%.6g", a[1] / 1000 }')"
+}
+cmis_same() { # info and flags alike, the power within 1e-12 W
+	awk -v h="$(cmis_metrics)" -v w="$(cmis_ethtool)" 'BEGIN { split(h, a, " "); split(w, b, " ")
+		exit !(a[1] == b[1] && a[2] == b[2] && a[3] != "" && a[3] - b[3] < 1e-12 && b[3] - a[3] < 1e-12) }'
+}
+ktap_check "CMIS: module_info kind cmis 0x18; lane flags = page 11h byte 152 (lanes 2, 7); lane 7 power = ethtool -m" \
+	wait_for 25 cmis_same
+ktap_info "fabteld: $(cmis_metrics); ethtool: $(cmis_ethtool)"
+lab a "echo 3 >$MOD/identifier" >/dev/null
+unknown_kind() {
+	[[ $(metric "$PA" "fabtel_port_module_info{$L,kind=\"unknown\",identifier=\"0x03\"}") == 1 &&
+		-z $(curl -sf "http://127.0.0.1:$PA/metrics" | grep '^fabtel_port_module_rx_power.*fakeroce0') ]]
+}
+ktap_check "an identifier not SFF-8636 nor CMIS (0x03, SFP): kind unknown, no values, no trouble made up" \
+	wait_for 25 unknown_kind
+lab a "echo 0 >$MOD/identifier" >/dev/null
+no_module() { [[ $(api "$PA" /api/v1/snapshot | jq -r '.ports[] | select(.device == "fakeroce0") | .module.error') == "no module plugged in" ]]; }
+ktap_check "module pulled (ethtool: ENODEV): no module series, /api/v1/snapshot says why" \
+	wait_for 25 no_module
+ktap_eq "rxa (virtio-net): module error 'the driver has no module interface', no module series" \
+	"$(api "$PA" /api/v1/snapshot | jq -r '.ports[] | select(.device == "rxa") | .module.error') $(curl -sf "http://127.0.0.1:$PA/metrics" | grep -c '^fabtel_port_module.*device="rxa"')" \
+	"the driver has no module interface 0"
+lab a "echo 17 >$MOD/identifier; echo 8000 >$MOD/lane2_rx_power; echo 8000 >$MOD/lane7_rx_power" >/dev/null
 
 # IB port counters: symbol errors on fakeroce0's PMA.  Independent readers:
 # ib_core's counters/ files (each its own MAD, decoded by ib_core).

@@ -136,6 +136,20 @@ static void port_signals(struct model *m, struct model_job *j, struct model_job_
 	}
 }
 
+/* a state of a used port for the job's verdict, while there is room */
+static void port_state(struct health_port_state *st, unsigned int *ns,
+		       const struct model_port *p, enum health_port_kind kind, uint64_t since)
+{
+	if (*ns == MODEL_MAX_JOB_PORTS)
+		return;
+	memset(&st[*ns], 0, sizeof(st[*ns]));
+	st[*ns].kind = kind;
+	snprintf(st[*ns].device, sizeof(st[*ns].device), "%s", p->device);
+	st[*ns].port = p->port;
+	st[*ns].since_ns = since;
+	(*ns)++;
+}
+
 static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct fold_prev *prev)
 {
 	struct model_job *j = &m->jobs[i];
@@ -153,14 +167,13 @@ static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct
 			continue;	/* the device went away */
 		port_signals(m, j, jp, p, prev, now);
 		down = (p->state[0] && strcmp(p->state, "ACTIVE")) || p->carrier == 0;
-		if (ns == MODEL_MAX_JOB_PORTS || !j->nr_qps || (!down && !p->degraded))
+		if (!j->nr_qps)
 			continue;
-		memset(&st[ns], 0, sizeof(st[ns]));
-		st[ns].kind = down ? HP_DOWN : HP_DEGRADED;
-		snprintf(st[ns].device, sizeof(st[ns].device), "%s", p->device);
-		st[ns].port = p->port;
-		st[ns].since_ns = down ? now : p->degraded_ns;
-		ns++;
+		if (down || p->degraded)
+			port_state(st, &ns, p, down ? HP_DOWN : HP_DEGRADED,
+				   down ? now : p->degraded_ns);
+		if (p->optics_trouble)
+			port_state(st, &ns, p, HP_OPTICS, p->optics_since_ns);
 	}
 	health_expire(&j->track, &m->opts.health, now);
 	health_eval(&j->track, &m->opts.health, now, st, ns, &j->result);

@@ -4,6 +4,7 @@
  * and rates, carrier changes, PFC and pause storms, error bursts, flaps,
  * ports that came and went, and each port's rate history (fold.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,6 +94,24 @@ static uint64_t count_rise(struct mono *c, uint64_t v, bool wide, bool rebase)
 
 	fold_count(c, NULL, v, wide, rebase, 0);
 	return c->total > before ? c->total - before : 0;
+}
+
+/* the module's diagnostics (ethtool): a state, kept from its last read */
+static void fold_module(struct model_port *p, const struct raw_port *rp, uint64_t now)
+{
+	/* an identifier neither SFF-8636 nor CMIS is still a module: kind "unknown" */
+	p->have_ddm = rp->ddm_read && (!rp->ddm_err || rp->ddm_err == -EPROTONOSUPPORT);
+	p->ddm_read = rp->ddm_read;
+	p->ddm_err = rp->ddm_err;
+	if (p->have_ddm)
+		p->ddm = rp->ddm;
+	if (p->have_ddm && ddm_trouble(&p->ddm)) {
+		if (!p->optics_trouble)
+			p->optics_since_ns = now;
+		p->optics_trouble = true;
+	} else {
+		p->optics_trouble = false;
+	}
 }
 
 static void fold_counters(struct model_port *p, const struct raw_port *rp, bool ko, bool rebase,
@@ -236,6 +255,7 @@ void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 		fold_link(m, p, rp, now);
 		fold_speed(p, rp, now);
 		fold_counters(p, rp, r->ko, rebase, r->ports_mono);
+		fold_module(p, rp, now);
 		fold_bursts(m, p, rp, rebase, now);
 		fold_pfc(m, p, rp, r->ports_mono, now);
 		fold_flaps(m, p, rp, r->ko, rebase, now);

@@ -229,8 +229,8 @@ void health_eval(const struct health_track *t, const struct health_cfg *cfg,
 			reason(out, "port_down", idle ? "notice" : "failing", &dp,
 			       ports[i].since_ns, 1, true);
 		else
-			reason(out, "link_degraded", idle ? "notice" : "degraded", &dp,
-			       ports[i].since_ns, 1, true);
+			reason(out, ports[i].kind == HP_OPTICS ? "optics" : "link_degraded",
+			       idle ? "notice" : "degraded", &dp, ports[i].since_ns, 1, true);
 	}
 	for (i = 0; i < n; i++)
 		eval_port(t, cfg, &ps[i], out, VERDICT_FAILING);

@@ -20,7 +20,8 @@
  *             at least link_errors symbol, link-recovery, integrity or
  *             receive errors of the IB port counters, or FEC blocks that
  *             could not be corrected, on a used port within window_s
- *             (link_errors).
+ *             (link_errors); a used port's module raising an alarm or
+ *             receiving less than its low-warning power (optics, now).
  *   healthy   none of those.
  *
  * A flap on (or a down or slowed state of) a port where the job demonstrably moved no
@@ -116,7 +117,7 @@ void health_add(struct health_track *t, const struct health_signal *s);
 /* Forget signals older than max(window_s, hold_s) before now_ns. */
 void health_expire(struct health_track *t, const struct health_cfg *cfg, uint64_t now_ns);
 /* A state of a used port now, not an event: down, or below its speed. */
-enum health_port_kind { HP_DOWN, HP_DEGRADED };
+enum health_port_kind { HP_DOWN, HP_DEGRADED, HP_OPTICS };
 
 struct health_port_state {
 	enum health_port_kind kind;

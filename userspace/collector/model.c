@@ -63,6 +63,7 @@ void collect_opts_default(struct collect_opts *o)
 	o->wire = true;
 	o->interval_ms = 1000;
 	o->job_linger_s = 300;
+	o->module_s = 10;
 	health_cfg_defaults(&o->health);
 }
 

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ddm.h"
 #include "ethnl.h"
 #include "clock.h"
 #include "fabtel_schema.h"
@@ -39,6 +40,7 @@ struct collect_opts {
 	bool wire;			/* false: no wire program (wire = off) */
 	unsigned int interval_ms;	/* the caller's sampling period, reported */
 	unsigned int job_linger_s;	/* a job without QPs stays this long */
+	unsigned int module_s;		/* module EEPROM read period; 0 off */
 	struct health_cfg health;
 	const struct job_rule *job_rules;	/* owned by the caller */
 	size_t nr_job_rules;
@@ -100,6 +102,12 @@ struct model_port {
 	struct mono fec[ETHNL_FEC_NR];		/* FEC statistics (ethtool) */
 	bool have_fec[ETHNL_FEC_NR];
 	uint32_t fec_mode;			/* ethtool's active FEC bit; 0 unknown */
+	struct ddm ddm;				/* the module's diagnostics (ethtool) */
+	bool have_ddm;				/* decoded at its last read */
+	bool ddm_read;				/* the ethtool source asked */
+	int ddm_err;				/* why not decoded (-errno), else 0 */
+	bool optics_trouble;			/* ddm_trouble(): an alarm, rx power low */
+	uint64_t optics_since_ns;		/* CLOCK_REALTIME, while in trouble */
 	/* speed: the IB port's rate and lanes, the netdev's, the most seen ACTIVE */
 	uint64_t rate_mbps, rate_max_mbps, nd_speed_mbps;
 	unsigned int lanes;

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "ddm.h"
 #include "ethnl.h"
 #include "rdmanl.h"
 
@@ -60,6 +61,9 @@ struct raw_port {
 	uint32_t fec_mode;			/* ethtool's active FEC link-mode bit; 0 unknown */
 	uint64_t fec[ETHNL_FEC_NR];		/* FEC statistics, totals (ethnl.h) */
 	bool have_fec[ETHNL_FEC_NR];
+	struct ddm ddm;				/* the plugged module's diagnostics */
+	int ddm_err;				/* 0, or why there are none (-errno) */
+	bool ddm_read;				/* the ethtool source tried */
 	bool have_nd;			/* the netdev's byte counters */
 	uint64_t nd_rx_bytes, nd_tx_bytes;
 };

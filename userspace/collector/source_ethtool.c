@@ -2,7 +2,9 @@
 /*
  * source_ethtool.c - what the kernel's ethtool netlink interface says of
  * each port's netdev (lib/ethnl.c): the active FEC mode and the standard
- * FEC statistics.  It runs after the port sources and adds to the ports
+ * FEC statistics each pass; the plugged module's diagnostics (ddm.h) every
+ * module_s seconds, from its EEPROM pages (2 to 4 reads of 128 bytes), the
+ * last reading kept in between.  It runs after the port sources and adds to the ports
  * they read.  A driver without FEC ops (virtio-net, rxe's netdev) or
  * without FEC statistics gives nothing for that port: no series, never a
  * zero.  Over a fixture tree (sysfs_root set) there is no netdev to ask:
@@ -12,11 +14,76 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "clock.h"
 #include "ethnl.h"
 #include "source.h"
 
 static struct ethnl *eth;	/* the collector thread's */
 static int open_err;
+
+/* the last module reading of each netdev */
+static struct module_cache {
+	char ifname[IF_NAMESIZE];
+	uint64_t at_ns;		/* CLOCK_MONOTONIC; 0 never read */
+	struct ddm ddm;
+	int err;
+} cache[MODEL_MAX_PORTS];
+
+/* A netdev's entry; a new one takes the one read longest ago. */
+static struct module_cache *cache_get(const char *ifname)
+{
+	struct module_cache *c, *old = &cache[0];
+
+	for (c = cache; c < cache + MODEL_MAX_PORTS; c++) {
+		if (!strcmp(c->ifname, ifname))
+			return c;
+		if (c->at_ns < old->at_ns)
+			old = c;
+	}
+	memset(old, 0, sizeof(*old));
+	snprintf(old->ifname, sizeof(old->ifname), "%s", ifname);
+	return old;
+}
+
+/* The lower page, then the upper pages its kind needs; one that fails is left out. */
+static int module_read(const char *ifname, struct ddm *d)
+{
+	uint8_t lower[DDM_PAGE_LEN], up[4][DDM_PAGE_LEN];
+	struct ddm_pages pg = { .lower = lower };
+	struct ddm_plan plan;
+	unsigned int k;
+	int n;
+
+	memset(d, 0, sizeof(*d));
+	n = ethnl_module_read(eth, ifname, 0, 0, lower, DDM_PAGE_LEN);
+	if (n < 0)
+		return n;
+	if (n < DDM_PAGE_LEN)
+		return -EIO;	/* a short page: nothing trusted from it */
+	ddm_plan(lower, &plan);
+	for (k = 0; k < 4; k++)
+		if (plan.want[k] &&
+		    ethnl_module_read(eth, ifname, plan.page[k], DDM_PAGE_LEN, up[k],
+				      DDM_PAGE_LEN) == DDM_PAGE_LEN)
+			pg.up[k] = up[k];
+	return ddm_decode(&pg, d);
+}
+
+static void port_module(const struct collect_opts *o, struct raw_port *p, uint64_t now)
+{
+	struct module_cache *c;
+
+	if (!o->module_s)
+		return;
+	c = cache_get(p->netdev);
+	if (!c->at_ns || now - c->at_ns >= (uint64_t)o->module_s * NS_PER_S) {
+		c->err = module_read(p->netdev, &c->ddm);
+		c->at_ns = now;
+	}
+	p->ddm = c->ddm;
+	p->ddm_err = c->err;
+	p->ddm_read = true;
+}
 
 static void ethtool_open(struct model *m)
 {
@@ -55,6 +122,7 @@ static void port_fec(struct raw_port *p, unsigned int *failed, int *last_err)
 
 static void ethtool_sample(struct model *m, struct raw *r)
 {
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
 	unsigned int i, failed = 0;
 	int err = 0;
 
@@ -70,9 +138,12 @@ static void ethtool_sample(struct model *m, struct raw *r)
 			return;
 		}
 	}
-	for (i = 0; i < r->nr_ports; i++)
-		if (r->ports[i].netdev[0])
-			port_fec(&r->ports[i], &failed, &err);
+	for (i = 0; i < r->nr_ports; i++) {
+		if (!r->ports[i].netdev[0])
+			continue;
+		port_fec(&r->ports[i], &failed, &err);
+		port_module(&m->opts, &r->ports[i], now);
+	}
 	if (failed) {
 		/* a socket in a bad state: open a new one next pass */
 		ethnl_close(eth);

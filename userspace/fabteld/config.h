@@ -32,7 +32,8 @@ struct config {
 	enum config_tristate bpf;	/* auto: if root */
 	enum config_tristate wire;	/* auto: with bpf, on RoCE netdevs */
 	unsigned int max_connections;	/* default 64 */
-	unsigned int job_linger_s;	/* a job without QPs stays this long */
+	unsigned int job_linger_s;
+	unsigned int module_s;		/* module EEPROM read period, s; 0 off */	/* a job without QPs stays this long */
 	char sysfs_root[256];		/* "" = "/"; for tests */
 	char proc_root[256];
 	struct health_cfg health;

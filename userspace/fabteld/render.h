@@ -12,6 +12,18 @@
 
 struct json_object;
 
+/* labels of a port: device, port, netdev, up to three extra pairs (render_metrics.c) */
+struct port_labels {
+	char port[16];
+	struct expo_label l[7];
+};
+
+/* the port's labels plus one extra pair (extra NULL: none); l[4] on is free */
+const struct expo_label *port_labels(struct port_labels *pl, const struct model_port *p,
+				     const char *extra, const char *extra_value);
+/* the plugged modules' diagnostics (render_module.c) */
+void render_module_families(const struct model *m, struct expo *e);
+
 /* start_ns: CLOCK_MONOTONIC when the request came, for the scrape duration */
 void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns);
 struct json_object *render_snapshot(const struct model *m);

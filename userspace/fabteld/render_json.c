@@ -3,6 +3,7 @@
  * render_json.c - the model as JSON: /api/v1/snapshot, /api/v1/jobs,
  * /api/v1/events (see render.h).  fabtop's standalone mode uses it too.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -51,6 +52,24 @@ static struct json_object *jrates(const struct model_port *p)
 	for (k = 0; k < FABTEL_NR_COUNTERS; k++)
 		if (p->have[k])
 			json_object_object_add(o, schema_ctr_name(k), jrate(&p->rate[k]));
+	return o;
+}
+
+/* the plugged module: what it is, or why fabteld cannot tell */
+static struct json_object *jmodule(const struct model_port *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (p->have_ddm) {
+		json_object_object_add(o, "kind", jstr(ddm_kind_name(p->ddm.kind)));
+		json_object_object_add(o, "identifier", json_object_new_int(p->ddm.id));
+		json_object_object_add(o, "optics_trouble",
+				       json_object_new_boolean(p->optics_trouble));
+	}
+	if (p->ddm_err)
+		json_object_object_add(o, "error", jstr(p->ddm_err == -EOPNOTSUPP ?
+			"the driver has no module interface" : p->ddm_err == -ENODEV ?
+			"no module plugged in" : strerror(-p->ddm_err)));
 	return o;
 }
 
@@ -103,6 +122,8 @@ static struct json_object *jport(const struct model_port *p)
 		}
 		json_object_object_add(o, "pfc", pfc);
 	}
+	if (p->ddm_read)
+		json_object_object_add(o, "module", jmodule(p));
 	return o;
 }
 

@@ -15,13 +15,7 @@
 #define FABTEL_VERSION "0.0.0"
 #endif
 
-/* labels of a port: device, port, netdev (+ one extra pair, or none) */
-struct port_labels {
-	char port[16];
-	struct expo_label l[6];
-};
-
-static const struct expo_label *port_labels(struct port_labels *pl, const struct model_port *p,
+const struct expo_label *port_labels(struct port_labels *pl, const struct model_port *p,
 					    const char *extra, const char *extra_value)
 {
 	snprintf(pl->port, sizeof(pl->port), "%u", p->port);
@@ -533,6 +527,7 @@ void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
 	counter_families(m, e);
 	pma_families(m, e);
 	fec_families(m, e);
+	render_module_families(m, e);
 	/* speeds in bytes a second, as node_exporter's node_network_speed_bytes */
 	for (i = 0; i < sizeof(port_speed_families) / sizeof(port_speed_families[0]); i++)
 		ports_family(m, e, port_speed_families[i].name, port_speed_families[i].type,

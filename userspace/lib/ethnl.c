@@ -110,15 +110,16 @@ void ethnl_close(struct ethnl *e)
 	free(e);
 }
 
-/* a request header nest: the netdev by name, with statistics */
+/* a request header nest: the netdev by name, and flags (ETHTOOL_FLAG_*) */
 static struct nlmsghdr *ethnl_get(struct ethnl *e, uint8_t cmd, uint16_t hdr_attr,
-				  const char *ifname)
+				  const char *ifname, uint32_t flags)
 {
 	struct nlmsghdr *nlh = ethnl_msg(e, e->family, cmd, ETHTOOL_GENL_VERSION);
 	struct nlattr *nest = mnl_attr_nest_start(nlh, hdr_attr);
 
 	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
-	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, ETHTOOL_FLAG_STATS);
+	if (flags)
+		mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, flags);
 	mnl_attr_nest_end(nlh, nest);
 	return nlh;
 }
@@ -165,6 +166,48 @@ int ethnl_fec_get(struct ethnl *e, const char *ifname, struct ethnl_fec *out)
 	struct nlmsghdr *nlh;
 
 	memset(out, 0, sizeof(*out));
-	nlh = ethnl_get(e, ETHTOOL_MSG_FEC_GET, ETHTOOL_A_FEC_HEADER, ifname);
+	nlh = ethnl_get(e, ETHTOOL_MSG_FEC_GET, ETHTOOL_A_FEC_HEADER, ifname, ETHTOOL_FLAG_STATS);
 	return ethnl_talk(e, nlh, fec_cb, out);
+}
+
+struct module_reply {
+	uint8_t *buf;
+	uint32_t len, got;
+};
+
+static int module_attr(const struct nlattr *a, void *ctx)
+{
+	struct module_reply *m = ctx;
+	uint32_t n;
+
+	if (mnl_attr_get_type(a) != ETHTOOL_A_MODULE_EEPROM_DATA)
+		return MNL_CB_OK;
+	n = mnl_attr_get_payload_len(a);
+	if (n > m->len)
+		n = m->len;
+	memcpy(m->buf, mnl_attr_get_payload(a), n);
+	m->got = n;
+	return MNL_CB_OK;
+}
+
+static int module_cb(const struct nlmsghdr *nlh, void *ctx)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), module_attr, ctx);
+}
+
+int ethnl_module_read(struct ethnl *e, const char *ifname, uint8_t page, uint32_t offset,
+		      uint8_t *buf, uint32_t len)
+{
+	struct module_reply m = { .buf = buf, .len = len };
+	struct nlmsghdr *nlh;
+	int err;
+
+	nlh = ethnl_get(e, ETHTOOL_MSG_MODULE_EEPROM_GET, ETHTOOL_A_MODULE_EEPROM_HEADER, ifname, 0);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_MODULE_EEPROM_OFFSET, offset);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_MODULE_EEPROM_LENGTH, len);
+	mnl_attr_put_u8(nlh, ETHTOOL_A_MODULE_EEPROM_PAGE, page);
+	mnl_attr_put_u8(nlh, ETHTOOL_A_MODULE_EEPROM_BANK, 0);
+	mnl_attr_put_u8(nlh, ETHTOOL_A_MODULE_EEPROM_I2C_ADDRESS, 0x50);
+	err = ethnl_talk(e, nlh, module_cb, &m);
+	return err ? err : (int)m.got;
 }

@@ -53,4 +53,13 @@ static inline const char *ethnl_fec_mode_name(uint32_t active)
 	}
 }
 
+/*
+ * Read len (<= 128) bytes of a plug-in module's EEPROM at I2C address 0x50:
+ * offset < 128 the lower page, 128..255 the upper page @page (bank 0).
+ * The bytes read, or -errno (-EOPNOTSUPP: no module interface; -ENODEV,
+ * -EIO: no module or it did not answer).
+ */
+int ethnl_module_read(struct ethnl *e, const char *ifname, uint8_t page, uint32_t offset,
+		      uint8_t *buf, uint32_t len);
+
 #endif /* FABTEL_ETHNL_H */

@@ -6,6 +6,7 @@
  * 64-bit driver counter that falls was reset, it did not wrap; a 32-bit
  * one (mlx5's Q counters) wraps; after a reset the rate is unknown.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -298,6 +299,34 @@ static void link_errors_from_fec(void **state)
 	assert_int_equal(m.jobs[0].result.reasons[i].count, 25);
 }
 
+/* the module's rx power low-warning flag on the job's port: optics, until it clears */
+static void optics_degrades(void **state)
+{
+	struct raw_port *rp = &r.ports[0];
+	const struct model_port *p;
+	int i;
+
+	(void)state;
+	rp->ddm_read = true;
+	rp->ddm.kind = DDM_SFF8636;
+	rp->ddm.lanes = 4;
+	rp->ddm.have[DDM_RX_POWER] = rp->ddm.have_flags = true;
+	pass();
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_HEALTHY);
+	rp->ddm.flags[DDM_RX_POWER][DDM_LOW_WARNING] = 0x2;
+	pass();
+	p = model_find_port(&m, "rxa", 1);
+	assert_true(p->optics_trouble);
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_DEGRADED);
+	i = m.jobs[0].result.culprit;
+	assert_string_equal(m.jobs[0].result.reasons[i].reason, "optics");
+	/* a module the source could not read says nothing: the state clears */
+	rp->ddm_err = -EIO;
+	pass();
+	assert_false(p->optics_trouble);
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_HEALTHY);
+}
+
 /* mlx5's Q counters are 32-bit: a small step over 2^32 is a wrap */
 static void narrow_counter_wraps(void **state)
 {
@@ -370,6 +399,7 @@ int main(void)
 		cmocka_unit_test_setup(speed_drop_degrades, setup),
 		cmocka_unit_test_setup(link_errors_from_pma, setup),
 		cmocka_unit_test_setup(link_errors_from_fec, setup),
+		cmocka_unit_test_setup(optics_degrades, setup),
 		cmocka_unit_test(widths_from_the_driver),
 	};
 
