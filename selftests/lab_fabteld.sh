@@ -34,7 +34,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 63
+ktap_begin 67
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -59,7 +59,7 @@ metric() { # HOST-PORT SERIES: its value in /metrics
 
 # ---- fabteld on both guests ---------------------------------------------------
 for h in a b; do
-	lab "$h" "pkill fabteld; $FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 \
+	lab "$h" "pkill fabteld; $FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 --set roce_tos=106 \
 		>/tmp/fabteld.log 2>&1 & echo \$! >/tmp/fabteld.pid"
 done
 ktap_check "fabteld serves /healthz on a and b through the forwarded ports" \
@@ -386,6 +386,37 @@ ktap_eq "rxa (virtio-net): module error 'the driver has no module interface', no
 	"$(api "$PA" /api/v1/snapshot | jq -r '.ports[] | select(.device == "rxa") | .module.error') $(curl -sf "http://127.0.0.1:$PA/metrics" | grep -c '^fabtel_port_module.*device="rxa"')" \
 	"the driver has no module interface 0"
 lab a "echo 17 >$MOD/identifier; echo 8000 >$MOD/lane2_rx_power; echo 8000 >$MOD/lane7_rx_power" >/dev/null
+
+# RoCE config: ToS 106 (fabteld's roce_tos) is DSCP 26.  With the DCB APP
+# table mapping DSCP 26 to priority 3, where PFC is on, all is well; mapped
+# to 5, RoCE lands on a priority without PFC.  Independent reader: iproute2's
+# dcb (app and pfc tables of fre0).
+cfg_info() { curl -sf "http://127.0.0.1:$PA/metrics" | grep "^fabtel_port_config_info{$L"; }
+cfg_label() { cfg_info | sed -n "s/.*[{,]$1=\"\([^\"]*\)\".*/\1/p"; }
+cfg_dcb() { # "pfc=3 dscp_map=26:3" as iproute2's dcb shows fre0
+	lab a "dcb pfc show dev fre0 prio-pfc; dcb -N app show dev fre0 dscp-prio" | awk '
+		/prio-pfc/ { for (i = 2; i <= NF; i++) { split($i, a, ":"); if (a[2] == "on") p = p (p ? "," : "") a[1] } }
+		/dscp-prio/ { for (i = 2; i <= NF; i++) m = m (m ? "," : "") $i }
+		END { printf "pfc=%s dscp_map=%s", p, m }'
+}
+cfg_is() { # PRIORITY MISCONFIGURED
+	[[ "pfc=$(cfg_label pfc) dscp_map=$(cfg_label dscp_map)" == "$(cfg_dcb)" &&
+		$(cfg_label tos_priority) == "$1" && $(cfg_label roce_tos) == 106 &&
+		$(metric "$PA" "fabtel_port_misconfigured{$L}") == "$2" ]]
+}
+lab a "dcb app add dev fre0 dscp-prio 26:3" >/dev/null
+ktap_check "DSCP 26 -> priority 3, PFC on 3: config_info (pfc, dscp_map) = iproute2 dcb; ToS 106 on 3; misconfigured 0" \
+	wait_for 25 cfg_is 3 0
+ktap_info "$(cfg_info); dcb: $(cfg_dcb)"
+lab a "dcb app replace dev fre0 dscp-prio 26:5" >/dev/null
+ktap_check "DSCP 26 -> priority 5 (no PFC): ToS 106 on 5, fabtel_port_misconfigured 1" \
+	wait_for 25 cfg_is 5 1
+ktap_check "FabtelMisconfigured fires for fakeroce0" \
+	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PROM_PORT/api/v1/alerts | jq -e '.data.alerts[] | select(.labels.alertname == \"FabtelMisconfigured\" and .labels.device == \"fakeroce0\" and .state == \"firing\")'"
+ktap_eq "rxa (virtio-net, no DCB): config_info pfc and trust 'unknown', no misconfigured series" \
+	"$(curl -sf "http://127.0.0.1:$PA/metrics" | grep '^fabtel_port_config_info{device="rxa"' | grep -c 'pfc="unknown",trust="unknown"') $(curl -sf "http://127.0.0.1:$PA/metrics" | grep -c '^fabtel_port_misconfigured{device="rxa"')" \
+	"1 0"
+lab a "dcb app del dev fre0 dscp-prio 26:5" >/dev/null
 
 # IB port counters: symbol errors on fakeroce0's PMA.  Independent readers:
 # ib_core's counters/ files (each its own MAD, decoded by ib_core).

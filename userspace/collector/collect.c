@@ -18,6 +18,7 @@ static const struct source_ops *const sources[] = {
 	&source_ko,
 	&source_sysfs,
 	&source_ethtool,
+	&source_config,
 	&source_qps,
 	&source_bpf,
 };

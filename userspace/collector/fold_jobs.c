@@ -174,6 +174,8 @@ static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct
 				   down ? now : p->degraded_ns);
 		if (p->optics_trouble)
 			port_state(st, &ns, p, HP_OPTICS, p->optics_since_ns);
+		if (p->misconfigured)
+			port_state(st, &ns, p, HP_MISCONFIGURED, p->misconfigured_ns);
 	}
 	health_expire(&j->track, &m->opts.health, now);
 	health_eval(&j->track, &m->opts.health, now, st, ns, &j->result);

@@ -96,7 +96,7 @@ static uint64_t count_rise(struct mono *c, uint64_t v, bool wide, bool rebase)
 	return c->total > before ? c->total - before : 0;
 }
 
-/* the module's diagnostics (ethtool): a state, kept from its last read */
+/* the module's diagnostics and the RoCE config: states, kept from their last read */
 static void fold_module(struct model_port *p, const struct raw_port *rp, uint64_t now)
 {
 	/* an identifier neither SFF-8636 nor CMIS is still a module: kind "unknown" */
@@ -111,6 +111,16 @@ static void fold_module(struct model_port *p, const struct raw_port *rp, uint64_
 		p->optics_trouble = true;
 	} else {
 		p->optics_trouble = false;
+	}
+	/* the RoCE config: the job's ToS on a priority without PFC */
+	p->cfg = rp->cfg;
+	if (rp->cfg.have_pfc && rp->cfg.tos_prio >= 0 &&
+	    !(rp->cfg.pfc_en & (1u << rp->cfg.tos_prio))) {
+		if (!p->misconfigured)
+			p->misconfigured_ns = now;
+		p->misconfigured = true;
+	} else {
+		p->misconfigured = false;
 	}
 }
 

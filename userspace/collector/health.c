@@ -189,6 +189,11 @@ static void eval_port(const struct health_track *t, const struct health_cfg *cfg
 	}
 }
 
+static const char *const port_reason[] = {
+	[HP_DOWN] = "port_down", [HP_DEGRADED] = "link_degraded",
+	[HP_OPTICS] = "optics", [HP_MISCONFIGURED] = "misconfigured",
+};
+
 void health_eval(const struct health_track *t, const struct health_cfg *cfg,
 		 uint64_t now_ns, const struct health_port_state *ports,
 		 unsigned int nr_ports, struct health_result *out)
@@ -229,8 +234,8 @@ void health_eval(const struct health_track *t, const struct health_cfg *cfg,
 			reason(out, "port_down", idle ? "notice" : "failing", &dp,
 			       ports[i].since_ns, 1, true);
 		else
-			reason(out, ports[i].kind == HP_OPTICS ? "optics" : "link_degraded",
-			       idle ? "notice" : "degraded", &dp, ports[i].since_ns, 1, true);
+			reason(out, port_reason[ports[i].kind], idle ? "notice" : "degraded", &dp,
+			       ports[i].since_ns, 1, true);
 	}
 	for (i = 0; i < n; i++)
 		eval_port(t, cfg, &ps[i], out, VERDICT_FAILING);

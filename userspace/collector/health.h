@@ -21,7 +21,9 @@
  *             receive errors of the IB port counters, or FEC blocks that
  *             could not be corrected, on a used port within window_s
  *             (link_errors); a used port's module raising an alarm or
- *             receiving less than its low-warning power (optics, now).
+ *             receiving less than its low-warning power (optics, now);
+ *             a used port whose RoCE ToS lands on a priority without PFC
+ *             (misconfigured, now).
  *   healthy   none of those.
  *
  * A flap on (or a down or slowed state of) a port where the job demonstrably moved no
@@ -117,7 +119,7 @@ void health_add(struct health_track *t, const struct health_signal *s);
 /* Forget signals older than max(window_s, hold_s) before now_ns. */
 void health_expire(struct health_track *t, const struct health_cfg *cfg, uint64_t now_ns);
 /* A state of a used port now, not an event: down, or below its speed. */
-enum health_port_kind { HP_DOWN, HP_DEGRADED, HP_OPTICS };
+enum health_port_kind { HP_DOWN, HP_DEGRADED, HP_OPTICS, HP_MISCONFIGURED };
 
 struct health_port_state {
 	enum health_port_kind kind;

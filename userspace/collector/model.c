@@ -12,7 +12,7 @@
 
 static const char *const src_names[SRC_NR] = {
 	"fabtel_ko", "sysfs", "bpf_flap", "bpf_qp", "bpf_rxe", "bpf_wire", "rdma_netlink",
-	"ethtool",
+	"ethtool", "roce_config",
 };
 
 static const char *const src_state_names[] = {
@@ -64,6 +64,7 @@ void collect_opts_default(struct collect_opts *o)
 	o->interval_ms = 1000;
 	o->job_linger_s = 300;
 	o->module_s = 10;
+	o->roce_tos = -1;
 	health_cfg_defaults(&o->health);
 }
 

@@ -32,6 +32,24 @@
 #define MODEL_MAX_EVENTS	256
 #define MODEL_HISTORY		300	/* samples of port rates kept for job traces */
 
+/*
+ * A port's RoCE configuration as the config source audits it
+ * (source_config.c, Documentation/fabteld.rst "RoCE configuration").
+ */
+struct port_config {
+	bool read;			/* the source looked (every module_s) */
+	int dcb_err;			/* 0, or why there is no DCB state (-errno) */
+	bool have_pfc;
+	uint8_t pfc_en;			/* PFC-enabled priorities, a bit each */
+	bool dscp_mode;			/* the APP table maps DSCP values (trust dscp) */
+	uint8_t dscp_prio[64];		/* priority + 1 per DSCP; 0 unmapped */
+	int tos;			/* the RoCE ToS; -1 unknown */
+	const char *tos_source;		/* "config", "rdma_cm" or "" */
+	int tos_prio;			/* the priority that ToS lands on; -1 unknown */
+	unsigned int mtu;		/* the netdev's MTU; 0 unknown */
+	int roce_v2_gids;		/* RoCE v2 GIDs in the table; -1 unknown */
+};
+
 /* What the collector is told (fabteld's config, fabtop's options). */
 struct collect_opts {
 	char sysfs_root[256];		/* "" = "/"; fixture trees in tests */
@@ -40,7 +58,8 @@ struct collect_opts {
 	bool wire;			/* false: no wire program (wire = off) */
 	unsigned int interval_ms;	/* the caller's sampling period, reported */
 	unsigned int job_linger_s;	/* a job without QPs stays this long */
-	unsigned int module_s;		/* module EEPROM read period; 0 off */
+	unsigned int module_s;		/* module EEPROM and RoCE config read period; 0 off */
+	int roce_tos;			/* the ToS RoCE jobs use (NCCL_IB_TC); -1 unset */
 	struct health_cfg health;
 	const struct job_rule *job_rules;	/* owned by the caller */
 	size_t nr_job_rules;
@@ -58,6 +77,7 @@ enum model_source {
 	SRC_BPF_WIRE,
 	SRC_RDMA_NETLINK,
 	SRC_ETHTOOL,
+	SRC_CONFIG,
 	SRC_NR,
 };
 
@@ -107,6 +127,9 @@ struct model_port {
 	bool ddm_read;				/* the ethtool source asked */
 	int ddm_err;				/* why not decoded (-errno), else 0 */
 	bool optics_trouble;			/* ddm_trouble(): an alarm, rx power low */
+	struct port_config cfg;			/* RoCE configuration (source_config.c) */
+	bool misconfigured;			/* RoCE ToS lands on a priority without PFC */
+	uint64_t misconfigured_ns;		/* CLOCK_REALTIME, since */
 	uint64_t optics_since_ns;		/* CLOCK_REALTIME, while in trouble */
 	/* speed: the IB port's rate and lanes, the netdev's, the most seen ACTIVE */
 	uint64_t rate_mbps, rate_max_mbps, nd_speed_mbps;

@@ -64,6 +64,7 @@ struct raw_port {
 	struct ddm ddm;				/* the plugged module's diagnostics */
 	int ddm_err;				/* 0, or why there are none (-errno) */
 	bool ddm_read;				/* the ethtool source tried */
+	struct port_config cfg;			/* RoCE configuration (source_config.c) */
 	bool have_nd;			/* the netdev's byte counters */
 	uint64_t nd_rx_bytes, nd_tx_bytes;
 };
@@ -135,6 +136,7 @@ extern const struct source_ops source_sysfs;	/* source_sysfs.c */
 extern const struct source_ops source_qps;	/* source_qps.c */
 extern const struct source_ops source_bpf;	/* source_bpf.c */
 extern const struct source_ops source_ethtool;	/* source_ethtool.c */
+extern const struct source_ops source_config;	/* source_config.c */
 
 /* The BPF source's own calls (collect.h says when). */
 /*

@@ -24,6 +24,7 @@ void config_defaults(struct config *c)
 	c->max_connections = 64;
 	c->job_linger_s = 300;
 	c->module_s = 10;
+	c->roce_tos = 256;
 	health_cfg_defaults(&c->health);
 }
 
@@ -37,6 +38,7 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	o->interval_ms = c->interval_ms;
 	o->job_linger_s = c->job_linger_s;
 	o->module_s = c->module_s;
+	o->roce_tos = c->roce_tos < 256 ? (int)c->roce_tos : -1;
 	o->health = c->health;
 	o->job_rules = c->job_rules;
 	o->nr_job_rules = c->nr_job_rules;
@@ -108,6 +110,7 @@ static const struct uint_key uint_keys[] = {
 	UK("max_connections", max_connections, 1, 4096),
 	UK("job_linger_s", job_linger_s, 0, 86400),
 	UK("module_s", module_s, 0, 86400),
+	UK("roce_tos", roce_tos, 0, 255),
 	UK("window_s", health.window_s, 1, 86400),
 	UK("hold_s", health.hold_s, 1, 86400),
 	UK("oos_events", health.oos_events, 1, 1000000000),

@@ -33,7 +33,8 @@ struct config {
 	enum config_tristate wire;	/* auto: with bpf, on RoCE netdevs */
 	unsigned int max_connections;	/* default 64 */
 	unsigned int job_linger_s;
-	unsigned int module_s;		/* module EEPROM read period, s; 0 off */	/* a job without QPs stays this long */
+	unsigned int module_s;		/* module EEPROM read period, s; 0 off */
+	unsigned int roce_tos;		/* 0..255; 256: unset */	/* a job without QPs stays this long */
 	char sysfs_root[256];		/* "" = "/"; for tests */
 	char proc_root[256];
 	struct health_cfg health;

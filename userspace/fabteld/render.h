@@ -21,6 +21,8 @@ struct port_labels {
 /* the port's labels plus one extra pair (extra NULL: none); l[4] on is free */
 const struct expo_label *port_labels(struct port_labels *pl, const struct model_port *p,
 				     const char *extra, const char *extra_value);
+/* the ports' RoCE configuration (render_config.c) */
+void render_config_families(const struct model *m, struct expo *e);
 /* the plugged modules' diagnostics (render_module.c) */
 void render_module_families(const struct model *m, struct expo *e);
 

@@ -327,6 +327,34 @@ static void optics_degrades(void **state)
 	assert_int_equal(m.jobs[0].result.verdict, VERDICT_HEALTHY);
 }
 
+/* ToS 106 (DSCP 26) mapped to priority 5, PFC only on 3: misconfigured; mapped to 3: fine */
+static void misconfigured_tos(void **state)
+{
+	struct raw_port *rp = &r.ports[0];
+	const struct model_port *p;
+	int i;
+
+	(void)state;
+	rp->cfg.read = rp->cfg.have_pfc = rp->cfg.dscp_mode = true;
+	rp->cfg.pfc_en = 1 << 3;
+	rp->cfg.tos = 106;
+	rp->cfg.tos_prio = 3;
+	pass();
+	p = model_find_port(&m, "rxa", 1);
+	assert_false(p->misconfigured);
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_HEALTHY);
+	rp->cfg.tos_prio = 5;
+	pass();
+	assert_true(p->misconfigured);
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_DEGRADED);
+	i = m.jobs[0].result.culprit;
+	assert_string_equal(m.jobs[0].result.reasons[i].reason, "misconfigured");
+	/* trust pcp: where the ToS lands is not known here, nothing is claimed */
+	rp->cfg.tos_prio = -1;
+	pass();
+	assert_false(p->misconfigured);
+}
+
 /* mlx5's Q counters are 32-bit: a small step over 2^32 is a wrap */
 static void narrow_counter_wraps(void **state)
 {
@@ -400,6 +428,7 @@ int main(void)
 		cmocka_unit_test_setup(link_errors_from_pma, setup),
 		cmocka_unit_test_setup(link_errors_from_fec, setup),
 		cmocka_unit_test_setup(optics_degrades, setup),
+		cmocka_unit_test_setup(misconfigured_tos, setup),
 		cmocka_unit_test(widths_from_the_driver),
 	};
 

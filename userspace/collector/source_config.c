@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * source_config.c - each port's RoCE configuration, every module_s seconds
+ * (it changes by hand, not by the second): the netdev's DCB state over
+ * rtnetlink (PFC-enabled priorities, the APP table's DSCP-to-priority map;
+ * lib/dcbnl.c), the ToS RoCE traffic uses (fabteld's roce_tos, else
+ * rdma_cm's default_roce_tos in configfs when an operator set one up) and
+ * the priority it lands on, the netdev's MTU, the RoCE v2 GIDs in the
+ * port's GID table.  Runs after the port sources; over a fixture tree it
+ * stands by.  Documentation/fabteld.rst, "RoCE configuration".
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "dcbnl.h"
+#include "fsread.h"
+#include "source.h"
+
+#define DSCP_SELECTOR	5	/* IEEE_8021QAZ_APP_SEL_DSCP */
+
+static struct dcbnl *dcb;	/* the collector thread's */
+
+static struct config_cache {
+	char ifname[IF_NAMESIZE];
+	uint64_t at_ns;		/* CLOCK_MONOTONIC; 0 never read */
+	struct port_config cfg;
+} cache[MODEL_MAX_PORTS];
+
+static struct config_cache *cache_get(const char *ifname)
+{
+	struct config_cache *c, *old = &cache[0];
+
+	for (c = cache; c < cache + MODEL_MAX_PORTS; c++) {
+		if (!strcmp(c->ifname, ifname))
+			return c;
+		if (c->at_ns < old->at_ns)
+			old = c;
+	}
+	memset(old, 0, sizeof(*old));
+	snprintf(old->ifname, sizeof(old->ifname), "%s", ifname);
+	return old;
+}
+
+static void read_dcb(const char *ifname, struct port_config *cfg)
+{
+	struct dcbnl_cfg d;
+	unsigned int i;
+
+	cfg->dcb_err = dcb ? dcbnl_get(dcb, ifname, &d) : -ENOTCONN;
+	if (cfg->dcb_err)
+		return;
+	cfg->have_pfc = d.have_pfc;
+	cfg->pfc_en = d.pfc_en;
+	for (i = 0; i < d.nr_app; i++) {
+		if (d.app[i].selector != DSCP_SELECTOR || d.app[i].protocol >= 64 ||
+		    d.app[i].priority >= MODEL_PRIOS)
+			continue;
+		cfg->dscp_prio[d.app[i].protocol] = (uint8_t)(d.app[i].priority + 1);
+		cfg->dscp_mode = true;
+	}
+}
+
+/* fabteld's roce_tos, else rdma_cm's configfs default (if someone made the directory) */
+static void read_tos(const struct collect_opts *o, const struct raw_port *p,
+		     struct port_config *cfg)
+{
+	char path[600], buf[32], *end;
+	long v;
+
+	cfg->tos = -1;
+	cfg->tos_source = "";
+	if (o->roce_tos >= 0) {
+		cfg->tos = o->roce_tos;
+		cfg->tos_source = "config";
+		return;
+	}
+	fs_path(o->sysfs_root, path, sizeof(path), "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos",
+		p->device, p->port);
+	if (fs_read_text(path, buf, sizeof(buf)) <= 0)
+		return;
+	v = strtol(buf, &end, 10);
+	if (*end || v < 0 || v > 255)
+		return;
+	cfg->tos = (int)v;
+	cfg->tos_source = "rdma_cm";
+}
+
+struct gid_count {
+	const char *dir;
+	int n;
+};
+
+static int count_gid(void *ctx, const char *name)
+{
+	struct gid_count *g = ctx;
+	char path[900], buf[32];
+
+	snprintf(path, sizeof(path), "%s/%s", g->dir, name);
+	/* an empty GID entry fails to read its type: not counted */
+	if (fs_read_text(path, buf, sizeof(buf)) > 0 && !strcmp(buf, "RoCE v2"))
+		g->n++;
+	return 0;
+}
+
+static void read_port(const struct collect_opts *o, const struct raw_port *p,
+		      struct port_config *cfg)
+{
+	char path[600], buf[32];
+	struct gid_count g = { .dir = path };
+	unsigned int dscp;
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->read = true;
+	read_dcb(p->netdev, cfg);
+	read_tos(o, p, cfg);
+	cfg->tos_prio = -1;
+	dscp = cfg->tos >= 0 ? (unsigned int)cfg->tos >> 2 : 0;
+	/* trust dscp: an unmapped DSCP lands on priority 0; trust pcp: unknown here */
+	if (cfg->tos >= 0 && cfg->dscp_mode)
+		cfg->tos_prio = cfg->dscp_prio[dscp] ? cfg->dscp_prio[dscp] - 1 : 0;
+	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/mtu", p->netdev);
+	if (fs_read_text(path, buf, sizeof(buf)) > 0)
+		cfg->mtu = (unsigned int)strtoul(buf, NULL, 10);
+	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/gid_attrs/types",
+		p->device, p->port);
+	cfg->roce_v2_gids = fs_list(path, count_gid, &g) < 0 ? -1 : g.n;
+}
+
+static void config_open(struct model *m)
+{
+	if (!m->opts.sysfs_root[0] && dcbnl_open(&dcb))
+		dcb = NULL;	/* every port then says why (dcb_err) */
+}
+
+static void config_close(struct model *m)
+{
+	(void)m;
+	dcbnl_close(dcb);
+	dcb = NULL;
+}
+
+static void config_sample(struct model *m, struct raw *r)
+{
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	struct config_cache *c;
+	unsigned int i;
+
+	if (m->opts.sysfs_root[0] || !m->opts.module_s) {
+		raw_report(r, SRC_CONFIG, SRC_STATE_STANDBY, "%s",
+			   m->opts.module_s ? "fixture tree: no netdev to ask" : "module_s = 0");
+		return;
+	}
+	for (i = 0; i < r->nr_ports; i++) {
+		if (!r->ports[i].netdev[0])
+			continue;
+		c = cache_get(r->ports[i].netdev);
+		if (!c->at_ns || now - c->at_ns >= (uint64_t)m->opts.module_s * NS_PER_S) {
+			read_port(&m->opts, &r->ports[i], &c->cfg);
+			c->at_ns = now;
+		}
+		r->ports[i].cfg = c->cfg;
+	}
+	if (dcb)
+		raw_report(r, SRC_CONFIG, SRC_STATE_UP, "%s", "");
+	else
+		raw_report(r, SRC_CONFIG, SRC_STATE_UNAVAILABLE, "%s", "rtnetlink socket: no DCB state");
+}
+
+const struct source_ops source_config = {
+	.name = "roce_config",
+	.open = config_open,
+	.sample = config_sample,
+	.close = config_close,
+};
