@@ -103,6 +103,18 @@ struct fabtel_pma_state {
 	u64 errors;			/* samples the PMA did not answer */
 };
 
+/* The PHY through ethtool ops (fabtel_phy.c), under fabtel_port.lock. */
+#define FABTEL_NR_FEC	3	/* corrected, uncorrectable blocks; corrected bits */
+struct fabtel_phy {
+	bool sampled;			/* read at least once */
+	bool fec_supported;		/* the driver has get_fec_stats */
+	bool have_fec[FABTEL_NR_FEC];	/* reported by the driver */
+	u64 fec[FABTEL_NR_FEC];
+	u32 speed_mbps;			/* 0: unknown (down, no ksettings) */
+	const char *fec_mode;		/* active FEC: "rs", ...; NULL unknown */
+	u64 busy_skips;			/* samples skipped: RTNL was busy */
+};
+
 struct fabtel_dev;
 struct fabtel_ctr_attr;
 
@@ -149,6 +161,7 @@ struct fabtel_port {
 
 	struct fabtel_dcb dcb;
 	struct fabtel_pma_state *pma;
+	struct fabtel_phy phy;
 
 	/* sysfs */
 	struct kobject *counters_kobj, *pfc_kobj;
@@ -202,6 +215,10 @@ int fabtel_pma_init(struct fabtel_port *p);
 void fabtel_pma_exit(struct fabtel_port *p);
 void fabtel_pma_sample(struct fabtel_port *p);
 int fabtel_pma_snapshot(struct fabtel_port *p, char *buf, int n);
+
+/* fabtel_phy.c */
+void fabtel_phy_sample(struct fabtel_port *p);
+int fabtel_phy_snapshot(struct fabtel_port *p, char *buf, int n);
 
 /* fabtel_sysfs.c */
 int fabtel_sysfs_port_add(struct fabtel_port *p);

@@ -421,6 +421,7 @@ static ssize_t snapshot_show(struct kobject *kobj, struct kobj_attribute *attr,
 	n = fabtel_snapshot_link(p, ndev, buf, n);
 	n = fabtel_snapshot_dcb(p, buf, n);
 	n = fabtel_pma_snapshot(p, buf, n);
+	n = fabtel_phy_snapshot(p, buf, n);
 	n = fabtel_snapshot_raw(p, buf, n);
 	spin_unlock(&p->lock);
 	if (ndev)

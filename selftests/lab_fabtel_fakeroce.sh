@@ -37,7 +37,7 @@ retry_exceeded rnr_nak_rcvd rnr_nak_sent rnr_retry_exceeded duplicate_request
 out_of_buffer cnp_sent cnp_handled cnp_ignored ecn_marked_rx icrc_err
 req_cqe_err resp_cqe_err link_downed rx_packets tx_packets rx_bytes tx_bytes"
 
-ktap_begin 32
+ktap_begin 34
 
 cleanup() {
 	echo 100 >/sys/module/fabtel/parameters/storm_ms 2>/dev/null
@@ -193,6 +193,28 @@ ktap_ge "... each unanswered sample counted in pma_errors" \
 echo 0 >$DBG/0/fail_next_mad
 ktap_check "answered again: the new symbol_error (326) shows" \
 	wait_for 5 bash -c "grep -qx 'pma_counter symbol_error 326' $P/snapshot"
+
+# ---- FEC and speed through the netdev's ethtool ops -------------------------------
+# Independent reader: ethtool itself (netlink FEC_GET, ksettings).
+echo 5555 >$DBG/0/fec/corrected_blocks
+echo 44 >$DBG/0/fec/uncorrectable_blocks
+echo 777 >$DBG/0/fec/corrected_bits
+snap_fec() {
+	awk '$1 == "fec_stat" { print $2, $3 } $1 == "fec_mode" || $1 == "link_speed_mbps" { print $1, $2 }' \
+		"$FT/fakeroce$1/ports/1/snapshot" | sort
+}
+eth_fec() {
+	{ ethtool --json -I --show-fec "fre$1" | jq -r '.[0] |
+		"fec_mode \(.active[0] | ascii_downcase)",
+		(.statistics // {} | to_entries[] | "\(.key) \(.value.total)")'
+	  echo "link_speed_mbps $(ethtool "fre$1" | awk '/Speed:/ { print $2 + 0 }')"; } | sort
+}
+fec_same() { [[ $(snap_fec 0) == "$(eth_fec 0)" && $(snap_fec 0 | wc -l) == 5 ]]; }
+ktap_check "mlx5: snapshot fec_stat, fec_mode, link_speed_mbps = ethtool --show-fec -I and ethtool's Speed" \
+	wait_for 5 fec_same
+ktap_eq "irdma (no FEC statistics): 'fec supported', each fec_stat '-', mode and speed as ethtool" \
+	"$(awk '$1 == "fec_stat" { print $3 }' $FT/fakeroce2/ports/1/snapshot | sort -u) $(snap_fec 2 | grep -v ' -$' | xargs)" \
+	"- $(eth_fec 2 | xargs)"
 
 # ---- a flap linkwatch folds away -------------------------------------------------
 N=/sys/class/net/fre0

@@ -34,7 +34,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 67
+ktap_begin 68
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -303,7 +303,7 @@ fec_ethtool() {
 		jq -r '.[0] | "\(if .active == ["RS"] then 1 else 0 end) \(.statistics.corrected_blocks.total) \(.statistics.uncorrectable_blocks.total) \(.statistics.corrected_bits.total)"'
 }
 fec_same() { [[ $(fec_metrics) == "$(fec_ethtool)" ]]; }
-ktap_check "FEC: fabtel_port_fec_mode{mode=rs} and the three statistics = ethtool --show-fec -I" \
+ktap_check "FEC (fabtel.ko mode: from its snapshot): fabtel_port_fec_mode{mode=rs} and the three statistics = ethtool --show-fec -I" \
 	wait_for 15 fec_same
 ktap_info "fabteld: $(fec_metrics); ethtool: $(fec_ethtool)"
 ktap_eq "rxa (virtio-net, no FEC ops: ethtool --show-fec fails there): no fabtel_port_fec_* series" \
@@ -437,6 +437,7 @@ lab a "rmmod fabtel" >/dev/null
 sysfs_pma_same() { [[ $(api "$PA" /api/v1/snapshot | jq -r .sources.sysfs.state) == up ]] && pma_same; }
 ktap_check "plain-sysfs mode (fabtel.ko unloaded): the same values, from counters/ itself" \
 	wait_for 15 sysfs_pma_same
+ktap_check "... FEC there from ethtool netlink (fabteld's own query) = ethtool" wait_for 15 fec_same
 lab a "echo +7 >$PMA/symbol_error" >/dev/null
 ktap_check "... and a rise there shows (+7)" wait_for 15 pma_same
 lab a "echo 0 >/sys/kernel/fakeroce/del_device; rmmod fakeroce" >/dev/null

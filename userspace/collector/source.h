@@ -61,6 +61,7 @@ struct raw_port {
 	uint32_t fec_mode;			/* ethtool's active FEC link-mode bit; 0 unknown */
 	uint64_t fec[ETHNL_FEC_NR];		/* FEC statistics, totals (ethnl.h) */
 	bool have_fec[ETHNL_FEC_NR];
+	bool fec_known;				/* fabtel.ko's snapshot said: no ethtool query */
 	struct ddm ddm;				/* the plugged module's diagnostics */
 	int ddm_err;				/* 0, or why there are none (-errno) */
 	bool ddm_read;				/* the ethtool source tried */

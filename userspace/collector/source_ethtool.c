@@ -141,7 +141,8 @@ static void ethtool_sample(struct model *m, struct raw *r)
 	for (i = 0; i < r->nr_ports; i++) {
 		if (!r->ports[i].netdev[0])
 			continue;
-		port_fec(&r->ports[i], &failed, &err);
+		if (!r->ports[i].fec_known)	/* fabtel.ko's snapshot had them */
+			port_fec(&r->ports[i], &failed, &err);
 		port_module(&m->opts, &r->ports[i], now);
 	}
 	if (failed) {

@@ -112,6 +112,39 @@ static void parse_pfc_line(const char *key, const char *line, struct raw_port *p
 	}
 }
 
+/* "fec supported|unsupported" and "fec_stat <name> <value|->" */
+static void parse_fec_line(const char *key, const char *line, struct raw_port *p)
+{
+	static const char *const names[ETHNL_FEC_NR] = {
+		[ETHNL_FEC_CORRECTED] = "corrected_blocks",
+		[ETHNL_FEC_UNCORR] = "uncorrectable_blocks",
+		[ETHNL_FEC_CORR_BITS] = "corrected_bits",
+	};
+	unsigned long long v;
+	char name[32];
+	unsigned int i;
+	int end = 0;
+
+	if (!strcmp(key, "fec")) {
+		p->fec_known = !strcmp(line, "fec supported") || !strcmp(line, "fec unsupported");
+		return;
+	}
+	if (!strcmp(key, "fec_mode")) {
+		for (i = ETHTOOL_LINK_MODE_FEC_NONE_BIT; i <= ETHTOOL_LINK_MODE_FEC_LLRS_BIT; i++)
+			if (ethnl_fec_mode_name(i) && !strcmp(line + 9, ethnl_fec_mode_name(i)))
+				p->fec_mode = i;
+		return;
+	}
+	if (sscanf(line, "fec_stat %31s %llu%n", name, &v, &end) != 2 || line[end])
+		return;
+	for (i = 0; i < ETHNL_FEC_NR; i++) {
+		if (strcmp(name, names[i]))
+			continue;
+		p->fec[i] = v;
+		p->have_fec[i] = true;
+	}
+}
+
 /* "pma <kind>" and "pma_counter <file> <value|->" ("pma_errors" is a count) */
 static void parse_pma_line(const char *key, const char *line, struct raw_port *p)
 {
@@ -154,6 +187,8 @@ int ko_parse_snapshot(char *text, struct raw_port *p)
 			parse_pfc_line(key, line, p);
 		else if (!strcmp(key, "pma") || !strcmp(key, "pma_counter"))
 			parse_pma_line(key, line, p);
+		else if (!strcmp(key, "fec") || !strcmp(key, "fec_stat") || !strcmp(key, "fec_mode"))
+			parse_fec_line(key, line, p);
 		else
 			parse_link_line(key, line, p);
 	}

@@ -68,7 +68,7 @@ static void example_whole(void **state)
 {
 	char *save = NULL, *line, copy[sizeof(example)], name[64], val[32];
 	unsigned long long v[6];
-	unsigned int prio, counters = 0, prios = 0, pmas = 0;
+	unsigned int prio, counters = 0, prios = 0, pmas = 0, fecs = 0;
 	struct raw_port p;
 	int c;
 
@@ -111,6 +111,13 @@ static void example_whole(void **state)
 				assert_int_equal(p.pma[c],
 						 strtoull(val, NULL, 10) * schema_pma_scale(c));
 			pmas++;
+		} else if (sscanf(line, "fec_stat %63s %31s", name, val) == 2) {
+			c = !strcmp(name, "corrected_blocks") ? ETHNL_FEC_CORRECTED :
+			    !strcmp(name, "uncorrectable_blocks") ? ETHNL_FEC_UNCORR : ETHNL_FEC_CORR_BITS;
+			assert_int_equal(p.have_fec[c], strcmp(val, "-") != 0);
+			if (p.have_fec[c])
+				assert_int_equal(p.fec[c], strtoull(val, NULL, 10));
+			fecs++;
 		} else if (sscanf(line, "pma_errors %llu", &v[0]) == 1) {
 			assert_true(p.have_pma_errors);
 			assert_int_equal(p.pma_errors, v[0]);
@@ -122,6 +129,9 @@ static void example_whole(void **state)
 	assert_true(prios == 8 || prios == 0);
 	assert_int_equal(pmas, FABTEL_NR_PMA);
 	assert_true(p.pma_known);
+	assert_int_equal(fecs, ETHNL_FEC_NR);
+	assert_true(p.fec_known);
+	assert_int_equal(p.fec_mode, ETHTOOL_LINK_MODE_FEC_RS_BIT);
 	assert_int_not_equal(p.port, 0);
 }
 
