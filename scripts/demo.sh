@@ -53,12 +53,23 @@ run() { "$FABLAB" run "$@"; }
 say() { printf '%s  %s\n' "$(date +%T)" "$*" | tee -a "$LOG" >&2; }
 [[ $headless == 0 ]] && say() { printf '%s  %s\n' "$(date +%T)" "$*" >>"$LOG"; }
 
+# Stop the rounds, let a round in flight end by itself (at most its 10 s),
+# then the rest.  Killing ib_write_bw in the middle of a round can leave an
+# rxe QP reference behind: its destroy then waits 50 s and the guest kernel
+# warns (rxe_pool.c __rxe_cleanup, Linux 6.1), and the next demo's rounds
+# stall meanwhile.
+stop_jobs() {
+	for h in a b; do
+		run "$h" -- 'pkill -f "demo-loop"
+			for i in $(seq 60); do pgrep -x ib_write_bw >/dev/null || break; sleep 0.25; done
+			pkill ib_write_bw; pkill fabtel-traffic; pkill fabteld; true' >/dev/null 2>&1 &
+	done
+	wait
+}
+
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
-	for h in a b; do
-		run "$h" -- 'pkill -f "demo-loop"; pkill ib_write_bw; pkill fabtel-traffic; pkill fabteld' \
-			>/dev/null 2>&1
-	done
+	stop_jobs
 	run a -- 'echo 0 >/sys/kernel/fakeroce/del_device; rmmod fakeroce fabtel' >/dev/null 2>&1
 	((keep)) || "$FABLAB" down >/dev/null 2>&1
 }
