@@ -17,32 +17,16 @@
 #include "clock.h"
 #include "dcbnl.h"
 #include "fsread.h"
+#include "netdev_slot.h"
 #include "source.h"
 
 #define DSCP_SELECTOR	5	/* IEEE_8021QAZ_APP_SEL_DSCP */
 
 static struct dcbnl *dcb;	/* the collector thread's */
 
-static struct config_cache {
-	char ifname[IF_NAMESIZE];
-	uint64_t at_ns;		/* CLOCK_MONOTONIC; 0 never read */
-	struct port_config cfg;
-} cache[MODEL_MAX_PORTS];
-
-static struct config_cache *cache_get(const char *ifname)
-{
-	struct config_cache *c, *old = &cache[0];
-
-	for (c = cache; c < cache + MODEL_MAX_PORTS; c++) {
-		if (!strcmp(c->ifname, ifname))
-			return c;
-		if (c->at_ns < old->at_ns)
-			old = c;
-	}
-	memset(old, 0, sizeof(*old));
-	snprintf(old->ifname, sizeof(old->ifname), "%s", ifname);
-	return old;
-}
+/* the last reading of each netdev, at its slot's index */
+static struct netdev_slot slots[MODEL_MAX_PORTS];
+static struct port_config cfgs[MODEL_MAX_PORTS];
 
 static void read_dcb(const char *ifname, struct port_config *cfg)
 {
@@ -145,8 +129,7 @@ static void config_close(struct model *m)
 static void config_sample(struct model *m, struct raw *r)
 {
 	uint64_t now = clock_ns(CLOCK_MONOTONIC);
-	struct config_cache *c;
-	unsigned int i;
+	unsigned int i, k;
 
 	if (m->opts.sysfs_root[0] || !m->opts.module_s) {
 		raw_report(r, SRC_CONFIG, SRC_STATE_STANDBY, "%s",
@@ -156,12 +139,10 @@ static void config_sample(struct model *m, struct raw *r)
 	for (i = 0; i < r->nr_ports; i++) {
 		if (!r->ports[i].netdev[0])
 			continue;
-		c = cache_get(r->ports[i].netdev);
-		if (!c->at_ns || now - c->at_ns >= (uint64_t)m->opts.module_s * NS_PER_S) {
-			read_port(&m->opts, &r->ports[i], &c->cfg);
-			c->at_ns = now;
-		}
-		r->ports[i].cfg = c->cfg;
+		k = netdev_slot_get(slots, MODEL_MAX_PORTS, r->ports[i].netdev);
+		if (netdev_slot_due(&slots[k], now, m->opts.module_s))
+			read_port(&m->opts, &r->ports[i], &cfgs[k]);
+		r->ports[i].cfg = cfgs[k];
 	}
 	if (dcb)
 		raw_report(r, SRC_CONFIG, SRC_STATE_UP, "%s", "");

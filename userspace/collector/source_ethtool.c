@@ -16,34 +16,16 @@
 
 #include "clock.h"
 #include "ethnl.h"
+#include "netdev_slot.h"
 #include "source.h"
 
 static struct ethnl *eth;	/* the collector thread's */
 static int open_err;
 
-/* the last module reading of each netdev */
-static struct module_cache {
-	char ifname[IF_NAMESIZE];
-	uint64_t at_ns;		/* CLOCK_MONOTONIC; 0 never read */
-	struct ddm ddm;
-	int err;
-} cache[MODEL_MAX_PORTS];
-
-/* A netdev's entry; a new one takes the one read longest ago. */
-static struct module_cache *cache_get(const char *ifname)
-{
-	struct module_cache *c, *old = &cache[0];
-
-	for (c = cache; c < cache + MODEL_MAX_PORTS; c++) {
-		if (!strcmp(c->ifname, ifname))
-			return c;
-		if (c->at_ns < old->at_ns)
-			old = c;
-	}
-	memset(old, 0, sizeof(*old));
-	snprintf(old->ifname, sizeof(old->ifname), "%s", ifname);
-	return old;
-}
+/* the last module reading of each netdev, at its slot's index */
+static struct netdev_slot slots[MODEL_MAX_PORTS];
+static struct ddm ddms[MODEL_MAX_PORTS];
+static int ddm_errs[MODEL_MAX_PORTS];
 
 /* The lower page, then the upper pages its kind needs; one that fails is left out. */
 static int module_read(const char *ifname, struct ddm *d)
@@ -71,17 +53,15 @@ static int module_read(const char *ifname, struct ddm *d)
 
 static void port_module(const struct collect_opts *o, struct raw_port *p, uint64_t now)
 {
-	struct module_cache *c;
+	unsigned int k;
 
 	if (!o->module_s)
 		return;
-	c = cache_get(p->netdev);
-	if (!c->at_ns || now - c->at_ns >= (uint64_t)o->module_s * NS_PER_S) {
-		c->err = module_read(p->netdev, &c->ddm);
-		c->at_ns = now;
-	}
-	p->ddm = c->ddm;
-	p->ddm_err = c->err;
+	k = netdev_slot_get(slots, MODEL_MAX_PORTS, p->netdev);
+	if (netdev_slot_due(&slots[k], now, o->module_s))
+		ddm_errs[k] = module_read(p->netdev, &ddms[k]);
+	p->ddm = ddms[k];
+	p->ddm_err = ddm_errs[k];
 	p->ddm_read = true;
 }
 
