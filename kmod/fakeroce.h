@@ -5,12 +5,15 @@
  * One fakeroce device is an RDMA ib_device "fakeroce<ID>" with one RoCE port
  * on top of an Ethernet netdev "fre<ID>" with DCB (IEEE PFC/ETS) ops.  Its
  * hw_counters carry the names of a real driver (the "personality"), their
- * values are set from debugfs.  There is no data path and no verbs.
+ * values are set from debugfs.  There is no data path; its only verbs make
+ * and list control-plane QPs (fakeroce_qp.c).
  */
 #ifndef _FAKEROCE_H
 #define _FAKEROCE_H
 
+#include <linux/idr.h>
 #include <linux/ktime.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -24,6 +27,8 @@
 #define FAKEROCE_MAX_COUNTERS	72
 /* flap_coalesced refuses more flaps than this in one write. */
 #define FAKEROCE_MAX_FLAPS	10000
+/* QPs one device holds at most (debugfs qps), enough for a NIC under NCCL. */
+#define FAKEROCE_MAX_QPS	4096
 
 /*
  * A personality: the real driver whose identity and counter names a device
@@ -129,8 +134,16 @@ struct fakeroce_dev {
 	struct fakeroce_module module;
 	bool ib_live;		/* registered with ib_core: events allowed */
 	bool port_active;	/* last state dispatched to ib_core */
-	u8 lanes;		/* 1, 2, 4 (default) or 8 lanes of 25 Gb/s (EDR) */
+	u8 lanes;		/* 1, 2, 4 (default) or 8 lanes ... */
+	u8 lane_gbps;		/* ... of 25 (EDR, default), 50 (HDR) or 100 (NDR) Gb/s */
 	struct fakeroce_dcb dcb;
+
+	/* qp_lock (a mutex: ib_core sleeps) protects the QP list (fakeroce_qp.c) */
+	struct mutex qp_lock;
+	struct list_head qps;
+	unsigned int nr_qps;
+	struct ida qpn_ida;
+	struct ib_pd pd;		/* the one PD of those QPs */
 
 	struct dentry *debugfs_dir;
 	struct fakeroce_knob *knobs;
@@ -157,6 +170,17 @@ static inline unsigned int fakeroce_lanes(struct fakeroce_dev *fdev)
 	return lanes;
 }
 
+/* The speed of one lane in Gb/s (debugfs lane_gbps), read under the lock. */
+static inline unsigned int fakeroce_lane_gbps(struct fakeroce_dev *fdev)
+{
+	unsigned int gbps;
+
+	spin_lock(&fdev->lock);
+	gbps = fdev->lane_gbps;
+	spin_unlock(&fdev->lock);
+	return gbps;
+}
+
 /* fakeroce_ib.c */
 const struct fakeroce_personality *fakeroce_personality_find(const char *name);
 struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
@@ -166,6 +190,23 @@ void fakeroce_ib_unregister(struct fakeroce_dev *fdev);
 void fakeroce_ib_port_update(struct fakeroce_dev *fdev);
 void fakeroce_counter_set(struct fakeroce_dev *fdev, unsigned int idx,
 			  u64 val, bool add);
+
+/* fakeroce_qp.c */
+extern const struct ib_device_ops fakeroce_qp_ops;
+void fakeroce_qps_init(struct fakeroce_dev *fdev);
+int fakeroce_qps_set(struct fakeroce_dev *fdev, unsigned int n);
+unsigned int fakeroce_qps_count(struct fakeroce_dev *fdev);
+void fakeroce_qps_destroy(struct fakeroce_dev *fdev);
+
+/*
+ * ib_core exports these for uverbs (EXPORT_SYMBOL in verbs.c) but declares
+ * them in its private core_priv.h: the same declarations, 6.1 through 6.12.
+ */
+struct ib_uqp_object;
+struct ib_qp *ib_create_qp_user(struct ib_device *dev, struct ib_pd *pd,
+				struct ib_qp_init_attr *attr,
+				struct ib_udata *udata,
+				struct ib_uqp_object *uobj, const char *caller);
 
 /* fakeroce_mad.c */
 const char *fakeroce_pma_name(unsigned int idx);

@@ -30,6 +30,8 @@ enum fakeroce_knob_kind {
 	FAKEROCE_KNOB_FEC,
 	FAKEROCE_KNOB_MODULE,
 	FAKEROCE_KNOB_LANES,
+	FAKEROCE_KNOB_LANE_GBPS,
+	FAKEROCE_KNOB_QPS,
 	FAKEROCE_KNOB_PFC_CAP,
 	FAKEROCE_KNOB_PFC_EN,
 	FAKEROCE_KNOB_DCBX,
@@ -47,10 +49,10 @@ struct fakeroce_knob {
 	unsigned int idx;
 };
 
-/* Knobs per device besides the counters: 4 + 3 u8 + 3 x 8 per prio + 3. */
+/* Knobs per device besides the counters: 6 + 3 u8 + 3 x 8 per prio + 3. */
 /* module/: identifier, temperature, vcc, then 3 per lane */
 #define FAKEROCE_NUM_MODULE_KNOBS (3 + 3 * FAKEROCE_MODULE_LANES)
-#define FAKEROCE_NUM_KNOBS (4 + 3 + 3 * FAKEROCE_NUM_PRIO + 3 + FAKEROCE_NR_FEC + \
+#define FAKEROCE_NUM_KNOBS (6 + 3 + 3 * FAKEROCE_NUM_PRIO + 3 + FAKEROCE_NR_FEC + \
 			    FAKEROCE_NUM_MODULE_KNOBS)
 /* With a PMA: one knob per PMA counter and fail_next_mad. */
 #define FAKEROCE_NUM_PMA_KNOBS (FAKEROCE_NR_PMA + 1)
@@ -161,6 +163,11 @@ static int fakeroce_knob_show(struct fakeroce_knob *knob, char *buf,
 	case FAKEROCE_KNOB_LANES:
 		val = fdev->lanes;
 		break;
+	case FAKEROCE_KNOB_LANE_GBPS:
+		val = fdev->lane_gbps;
+		break;
+	case FAKEROCE_KNOB_QPS:
+		break;	/* under qp_lock: below */
 	case FAKEROCE_KNOB_PFC_CAP:
 		val = dcb->pfc_cap;
 		break;
@@ -192,7 +199,8 @@ static int fakeroce_knob_show(struct fakeroce_knob *knob, char *buf,
 	spin_unlock(&fdev->lock);
 
 	if (!len)
-		len = scnprintf(buf, size, "%llu\n", val);
+		len = scnprintf(buf, size, "%llu\n", knob->kind == FAKEROCE_KNOB_QPS ?
+				(u64)fakeroce_qps_count(fdev) : val);
 	return len;
 }
 
@@ -306,6 +314,10 @@ static int fakeroce_knob_store_value(struct fakeroce_knob *knob, char *s)
 		return -EINVAL;
 	if (knob->kind == FAKEROCE_KNOB_LANES && val != 1 && val != 2 && val != 4 && val != 8)
 		return -EINVAL;
+	if (knob->kind == FAKEROCE_KNOB_LANE_GBPS && val != 25 && val != 50 && val != 100)
+		return -EINVAL;
+	if (knob->kind == FAKEROCE_KNOB_QPS)
+		return val > FAKEROCE_MAX_QPS ? -EINVAL : fakeroce_qps_set(fdev, val);
 
 	spin_lock(&fdev->lock);
 	switch (knob->kind) {
@@ -317,6 +329,9 @@ static int fakeroce_knob_store_value(struct fakeroce_knob *knob, char *s)
 		break;
 	case FAKEROCE_KNOB_LANES:
 		fdev->lanes = val;
+		break;
+	case FAKEROCE_KNOB_LANE_GBPS:
+		fdev->lane_gbps = val;
 		break;
 	case FAKEROCE_KNOB_PFC_CAP:
 		dcb->pfc_cap = val;
@@ -518,6 +533,8 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 	fakeroce_knob_file(fdev, &used, dir, "fail_next_get_hw_stats", 0600,
 			   FAKEROCE_KNOB_FAIL_NEXT, 0);
 	fakeroce_knob_file(fdev, &used, dir, "lanes", 0600, FAKEROCE_KNOB_LANES, 0);
+	fakeroce_knob_file(fdev, &used, dir, "lane_gbps", 0600, FAKEROCE_KNOB_LANE_GBPS, 0);
+	fakeroce_knob_file(fdev, &used, dir, "qps", 0600, FAKEROCE_KNOB_QPS, 0);
 	fakeroce_debugfs_add_dcb(fdev, &used);
 	cdir = debugfs_create_dir("fec", dir);
 	for (i = 0; i < FAKEROCE_NR_FEC; i++)

@@ -315,6 +315,19 @@ static u8 fakeroce_ib_width(unsigned int lanes)
 	}
 }
 
+/* A lane's speed in IB terms: EDR 25, HDR 50, NDR 100 Gb/s */
+static u16 fakeroce_ib_speed(unsigned int lane_gbps)
+{
+	switch (lane_gbps) {
+	case 100:
+		return IB_SPEED_NDR;
+	case 50:
+		return IB_SPEED_HDR;
+	default:
+		return IB_SPEED_EDR;
+	}
+}
+
 static int fakeroce_query_port(struct ib_device *ibdev, u32 port_num,
 			       struct ib_port_attr *attr)
 {
@@ -331,8 +344,8 @@ static int fakeroce_query_port(struct ib_device *ibdev, u32 port_num,
 	attr->port_cap_flags = IB_PORT_CM_SUP;
 	attr->max_msg_sz = 0x80000000;
 	attr->pkey_tbl_len = 1;
-	/* EDR lanes (4X: 100 Gb/s), as the netdev's ethtool reports them */
-	attr->active_speed = IB_SPEED_EDR;
+	/* EDR, HDR or NDR lanes, as the netdev's ethtool reports them */
+	attr->active_speed = fakeroce_ib_speed(fakeroce_lane_gbps(fdev));
 	attr->active_width = fakeroce_ib_width(fakeroce_lanes(fdev));
 	return 0;
 }
@@ -376,8 +389,9 @@ static void fakeroce_get_dev_fw_str(struct ib_device *ibdev, char *str)
 }
 
 /*
- * No kernel verbs (alloc_pd, create_qp, ...): ib_core then clears
- * kverbs_provider and the verbs clients (mad, cm, ipoib) skip the device.
+ * No kernel verbs (alloc_pd, post_send, ...; the QP ops of fakeroce_qp.c are
+ * not enough): ib_core then clears kverbs_provider and the verbs clients
+ * (mad, cm, ipoib) skip the device.
  * driver_id is set per personality in fakeroce_ib_alloc().
  */
 static const struct ib_device_ops fakeroce_ib_ops = {
@@ -410,8 +424,10 @@ struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
 	fdev->pers = pers;
 	spin_lock_init(&fdev->lock);
 	fdev->lanes = 4;
+	fdev->lane_gbps = 25;
 	fakeroce_dcb_init(&fdev->dcb);
 	fakeroce_module_init(&fdev->module);
+	fakeroce_qps_init(fdev);
 
 	fdev->ibdev.node_type = RDMA_NODE_IB_CA;
 	fdev->ibdev.phys_port_cnt = 1;
@@ -420,6 +436,7 @@ struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
 		 "fakeroce %s", pers->name);
 
 	ib_set_device_ops(&fdev->ibdev, &fakeroce_ib_ops);
+	ib_set_device_ops(&fdev->ibdev, &fakeroce_qp_ops);
 	if (pers->pma)
 		ib_set_device_ops(&fdev->ibdev, &fakeroce_pma_ops);
 	/* The device's own copy of the ops: the table stays shared. */

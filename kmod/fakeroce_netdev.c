@@ -80,22 +80,34 @@ static void fakeroce_get_drvinfo(struct net_device *netdev,
 		 fdev->id);
 }
 
-/* 25 Gb/s a lane, full duplex, like the IB port's EDR lanes (4: 100 Gb/s). */
+/*
+ * lanes x lane_gbps, full duplex, like the IB port's lanes (4 EDR: 100 Gb/s).
+ * The port supports and advertises the 4-lane copper modes up to 4 lanes of
+ * lane_gbps (100G, 200G, 400G CR4), whatever the lanes it runs on now, and
+ * autonegotiates with a link partner advertising the same (while carrier).
+ */
 static int fakeroce_get_link_ksettings(struct net_device *netdev,
 				       struct ethtool_link_ksettings *cmd)
 {
 	struct fakeroce_netdev_priv *priv = netdev_priv(netdev);
+	unsigned int gbps = fakeroce_lane_gbps(priv->fdev);
 
 	ethtool_link_ksettings_zero_link_mode(cmd, supported);
-	ethtool_link_ksettings_add_link_mode(cmd, supported,
-					     100000baseCR4_Full);
-	ethtool_link_ksettings_zero_link_mode(cmd, advertising);
-	ethtool_link_ksettings_add_link_mode(cmd, advertising,
-					     100000baseCR4_Full);
+	ethtool_link_ksettings_add_link_mode(cmd, supported, 100000baseCR4_Full);
+	if (gbps >= 50)
+		ethtool_link_ksettings_add_link_mode(cmd, supported, 200000baseCR4_Full);
+	if (gbps >= 100)
+		ethtool_link_ksettings_add_link_mode(cmd, supported, 400000baseCR4_Full);
+	ethtool_link_ksettings_add_link_mode(cmd, supported, Autoneg);
+	bitmap_copy(cmd->link_modes.advertising, cmd->link_modes.supported,
+		    __ETHTOOL_LINK_MODE_MASK_NBITS);
 	cmd->base.port = PORT_DA;
-	cmd->base.autoneg = AUTONEG_DISABLE;
+	cmd->base.autoneg = AUTONEG_ENABLE;
 	if (netif_carrier_ok(netdev)) {
-		cmd->base.speed = SPEED_25000 * fakeroce_lanes(priv->fdev);
+		/* the switch port: the same modes (clause 73 on a DAC) */
+		bitmap_copy(cmd->link_modes.lp_advertising, cmd->link_modes.advertising,
+			    __ETHTOOL_LINK_MODE_MASK_NBITS);
+		cmd->base.speed = gbps * 1000 * fakeroce_lanes(priv->fdev);
 		cmd->base.duplex = DUPLEX_FULL;
 	} else {
 		cmd->base.speed = SPEED_UNKNOWN;

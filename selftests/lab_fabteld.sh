@@ -23,7 +23,12 @@
 #    snapshots (sysfs on standby), rxa's counters equal the module's; a
 #    fakeroce mlx5 port appears (event port_added); a PFC pause storm on it
 #    shows as fabtel_pfc_storm, as events, as a pause rate matching the
-#    module's counter, and fires FabtelPauseStorm; unloading brings sysfs back;
+#    module's counter, and fires FabtelPauseStorm; a job (job_7070) holding
+#    4 fakeroce QPs (rdma res show qp) gets link_degraded (400G -> 200G; the
+#    link modes = ethtool's lists), link_errors, optics and misconfigured
+#    as degraded reasons on fakeroce0/1 (an offloading NIC: never "idle"),
+#    and fabtop --once --json shows the port's issue and the job's reason;
+#    unloading brings sysfs back;
 #  - as a plain user it runs without BPF and says so; bad config names the line.
 . "$(dirname "$0")/lib.sh"
 
@@ -34,14 +39,14 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 68
+ktap_begin 75
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
 	for h in a b; do
 		lab "$h" 'pkill fabtel-traffic; pkill ib_write_bw; pkill fabteld' >/dev/null 2>&1
 	done
-	lab a 'echo 0 >/sys/kernel/fakeroce/del_device; rmmod fabtel fakeroce' >/dev/null 2>&1
+	lab a "pkill -f 'sleep 7070'; echo 0 >/sys/kernel/fakeroce/del_device; rmmod fabtel fakeroce" >/dev/null 2>&1
 	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
 	rm -rf "$PROM_DIR"
 }
@@ -223,7 +228,8 @@ L='device="fakeroce0",port="1",netdev="fre0"'
 events() { api "$PA" /api/v1/events | jq -r "$1"; }
 lab a "modprobe ib_core && insmod $REPO/kmod/fabtel.ko && insmod $REPO/kmod/fakeroce.ko &&
 	echo 100 >/sys/module/fabtel/parameters/storm_ms &&
-	echo '0 mlx5' >/sys/kernel/fakeroce/new_device && ip link set fre0 up" >/dev/null
+	echo '0 mlx5' >/sys/kernel/fakeroce/new_device && echo 100 >/sys/kernel/debug/fakeroce/0/lane_gbps &&
+	ip link set fre0 up" >/dev/null
 ktap_check "fabtel.ko loaded: fabteld reads its snapshots, sysfs on standby" \
 	wait_for 15 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/snapshot | jq -r '.sources | \"\\(.fabtel_ko.state) \\(.sysfs.state)\"') == 'up standby' ]]"
 # fabteld samples each second, fabtel.ko each sample_ms, and traffic may
@@ -276,15 +282,47 @@ ktap_eq "fabtel_pfc_storms_total moved as fabtel.ko's storm_events did" \
 	"$(lab_read a $FT/fakeroce0/ports/1/pfc/prio3/storm_events)"
 ktap_info "storm_events $storms0 -> $(lab_read a $FT/fakeroce0/ports/1/pfc/prio3/storm_events)"
 
-# a speed renegotiation: fakeroce's 4 lanes of 25 Gb/s (100 Gb/s) down to 2
+# A job on fakeroce0: a process in job_7070's cgroup has fakeroce make 4 QPs
+# (ib_core owns them to it, as uverbs QPs).  fakeroce offloads RoCE as a real
+# NIC does: no frame for BPF to see, so the job's use of the port is unknown,
+# never "idle", and the port's troubles below degrade it.
+lab a "mkdir -p /sys/fs/cgroup/job_7070 && bash -c 'echo \$\$ >/sys/fs/cgroup/job_7070/cgroup.procs &&
+	echo 4 >/sys/kernel/debug/fakeroce/0/qps && exec sleep 7070' >/dev/null 2>&1 &"
+job7070() { # "qps device/port" of job 7070 as fabteld and as rdma res show qp see it
+	echo "$(job "$PA" 7070 '"\(.qps) \([.ports[] | "\(.device)/\(.port)"] | join(","))"')" \
+		"$(lab a "rdma res show qp -j" | jq -r --argjson p "$(lab a 'head -1 /sys/fs/cgroup/job_7070/cgroup.procs')" \
+			'[.[] | select(.pid == $p)] | "\(length) \([.[] | "\(.ifname)/\(.port)"] | unique | join(","))"')"
+}
+job7070_same() { local s; s=$(job7070); [[ $s == "4 fakeroce0/1 4 fakeroce0/1" ]]; }
+ktap_check "job 7070 seen on a: its 4 QPs on fakeroce0 port 1 = rdma res show qp" wait_for 15 job7070_same
+ktap_info "fabteld, rdma: $(job7070)"
+job_has() { # REASON: job 7070 degraded, with REASON (degraded) on fakeroce0 port 1
+	[[ $(job "$PA" 7070 "\"\(.verdict) \" + ([.reasons[] | select(.reason == \"$1\" and .device == \"fakeroce0\" and .port == 1) | .severity] | join(\",\"))") == "degraded degraded" ]]
+}
+
+# a speed renegotiation: fakeroce0's 4 lanes of 100 Gb/s (400G) down to 2 (200G)
 lab a "echo 2 >/sys/kernel/debug/fakeroce/0/lanes"
 degraded_is() { [[ $(metric "$PA" "fabtel_port_link_degraded{$L}") == "$1" ]]; }
 ktap_check "2 lanes: fabtel_port_link_degraded 1 for fakeroce0" wait_for 15 degraded_is 1
 ind=$(lab a "cat $FR_IB/rate; ethtool fre0 | awk '/Speed:/ { print \$2 }'")
 ktap_info "independent readers: $(tr '\n' ' ' <<<"$ind")"
-ktap_eq "... speed, lanes, the most seen, netdev speed = ports/1/rate and ethtool's Speed (50 Gb/s, 2X; 100 Gb/s before)" \
+ktap_eq "... speed, lanes, the most seen, netdev speed = ports/1/rate and ethtool's Speed (200 Gb/s, 2X NDR; 400 Gb/s before)" \
 	"$(for n in speed_bytes lanes speed_max_seen_bytes netdev_speed_bytes; do metric "$PA" "fabtel_port_$n{$L}"; done | xargs)" \
-	"$(awk 'NR == 1 { printf "%.0f %d ", $1 * 125000000, $3 + 0 } NR == 2 { printf "12500000000 %.0f", $1 * 125000 }' <<<"${ind//(/}")"
+	"$(awk 'NR == 1 { printf "%.0f %d ", $1 * 125000000, $3 + 0 } NR == 2 { printf "50000000000 %.0f", $1 * 125000 }' <<<"${ind//(/}")"
+ktap_check "job 7070: verdict degraded, reason link_degraded on fakeroce0 port 1" \
+	wait_for 15 job_has link_degraded
+lm_metrics() { # the fastest supported, advertised and partner's modes, bytes/s
+	for n in supported advertised peer; do metric "$PA" "fabtel_port_netdev_mode_max_bytes{$L,set=\"$n\"}"; done | xargs
+}
+lm_ethtool() { # the same from ethtool's three lists of link modes
+	lab a "ethtool fre0" | awk '
+		/^\t[A-Za-z].*:/ { s = $0; sub(/^\t/, "", s); sub(/:.*/, "", s) }
+		{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+base/ && $i + 0 > m[s]) m[s] = $i + 0 }
+		END { printf "%.0f %.0f %.0f", m["Supported link modes"] * 125000,
+			m["Advertised link modes"] * 125000, m["Link partner advertised link modes"] * 125000 }'
+}
+ktap_eq "fastest modes supported, advertised, the partner's = ethtool's lists (400G each)" \
+	"$(lm_metrics)" "$(lm_ethtool)"
 ktap_check "FabtelLinkDegraded fires for fakeroce0 on a" \
 	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PROM_PORT/api/v1/alerts | jq -e '.data.alerts[] | select(.labels.alertname == \"FabtelLinkDegraded\" and .labels.device == \"fakeroce0\" and .state == \"firing\")'"
 lab a "echo 4 >/sys/kernel/debug/fakeroce/0/lanes"
@@ -306,6 +344,8 @@ fec_same() { [[ $(fec_metrics) == "$(fec_ethtool)" ]]; }
 ktap_check "FEC (fabtel.ko mode: from its snapshot): fabtel_port_fec_mode{mode=rs} and the three statistics = ethtool --show-fec -I" \
 	wait_for 15 fec_same
 ktap_info "fabteld: $(fec_metrics); ethtool: $(fec_ethtool)"
+ktap_check "job 7070: reason link_errors on fakeroce0 port 1 (31 blocks lost; window_s 10)" \
+	wait_for 10 job_has link_errors
 ktap_eq "rxa (virtio-net, no FEC ops: ethtool --show-fec fails there): no fabtel_port_fec_* series" \
 	"$(lab a "ethtool --show-fec eth0 >/dev/null 2>&1 && echo has-fec"; curl -sf "http://127.0.0.1:$PA/metrics" | grep -c '^fabtel_port_fec.*device="rxa"')" "0"
 alert_value() { # the value of FabtelLinkErrors for fakeroce0, or nothing
@@ -347,6 +387,7 @@ mod_same() {
 ktap_check "SFF-8636: lane 2 rx power, its low-warning flag and threshold = ethtool -m; optics_trouble 1" \
 	wait_for 25 mod_same
 ktap_info "fabteld: $(mod_metrics); ethtool -m: $(mod_ethtool)"
+ktap_check "job 7070: reason optics on fakeroce0 port 1" wait_for 15 job_has optics
 ktap_check "FabtelOptics fires for fakeroce0" \
 	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PROM_PORT/api/v1/alerts | jq -e '.data.alerts[] | select(.labels.alertname == \"FabtelOptics\" and .labels.device == \"fakeroce0\" and .state == \"firing\")'"
 # the same module as CMIS (a QSFP-DD, 8 lanes): flags read raw, as ethtool
@@ -411,6 +452,16 @@ ktap_info "$(cfg_info); dcb: $(cfg_dcb)"
 lab a "dcb app replace dev fre0 dscp-prio 26:5" >/dev/null
 ktap_check "DSCP 26 -> priority 5 (no PFC): ToS 106 on 5, fabtel_port_misconfigured 1" \
 	wait_for 25 cfg_is 5 1
+ktap_check "job 7070: reason misconfigured on fakeroce0 port 1" wait_for 15 job_has misconfigured
+fabtop_sees() { # fabtop --once --json on this host: fakeroce0/1's issues, job 7070's worst reason
+	"$REPO/build/fabtop" --once --json --url "http://127.0.0.1:$PA" 2>/dev/null | jq -r '
+		"\([.rows.nics[] | select(.device == "fakeroce0") | .issues | join(",")] | join(" "))" +
+		" \([.rows.jobs[] | select(.job_id == "7070") | "\(.worst_reason.reason)@\(.worst_reason.device)"] | join(" "))"'
+}
+fabtop_is() { [[ $(fabtop_sees) == "$1" ]]; }
+ktap_check "fabtop --once --json: fakeroce0's issues 'misconfigured', job 7070's worst reason misconfigured@fakeroce0" \
+	wait_for 15 fabtop_is "misconfigured misconfigured@fakeroce0"
+ktap_info "fabtop: $(fabtop_sees)"
 ktap_check "FabtelMisconfigured fires for fakeroce0" \
 	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PROM_PORT/api/v1/alerts | jq -e '.data.alerts[] | select(.labels.alertname == \"FabtelMisconfigured\" and .labels.device == \"fakeroce0\" and .state == \"firing\")'"
 ktap_eq "rxa (virtio-net, no DCB): config_info pfc and trust 'unknown', no misconfigured series" \
@@ -440,6 +491,7 @@ ktap_check "plain-sysfs mode (fabtel.ko unloaded): the same values, from counter
 ktap_check "... FEC there from ethtool netlink (fabteld's own query) = ethtool" wait_for 15 fec_same
 lab a "echo +7 >$PMA/symbol_error" >/dev/null
 ktap_check "... and a rise there shows (+7)" wait_for 15 pma_same
+lab a "pkill -f 'sleep 7070'" >/dev/null
 lab a "echo 0 >/sys/kernel/fakeroce/del_device; rmmod fakeroce" >/dev/null
 ktap_check "modules unloaded: sysfs source back up, fabtel_ko unavailable, fakeroce0 removed" \
 	wait_for 15 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/snapshot | jq -r '\"\\(.sources.fabtel_ko.state) \\(.sources.sysfs.state) \\([.ports[].device] | sort | join(\",\"))\"') == 'unavailable up rxa' ]] &&

@@ -19,7 +19,7 @@ CTL=/sys/kernel/fakeroce
 DBG=/sys/kernel/debug/fakeroce
 IB=/sys/class/infiniband
 
-ktap_begin 73
+ktap_begin 79
 
 [[ -f $KO ]] || { ktap_fail "fakeroce.ko was built" "$KO missing"; ktap_end; }
 echo "lab_fakeroce: start" >/dev/kmsg
@@ -240,6 +240,46 @@ else
 		ktap_skip "dcb: $t" "no dcb tool (iproute2) in the guest"
 	done
 fi
+
+# ---- speed: debugfs lanes and lane_gbps in, ib_core's rate and ethtool out --
+speed_of() { # ID: "<ports/1/rate> | <ethtool Speed> | <lines naming 400G CR4: ours, partner>"
+	echo "$(cat $IB/fakeroce$1/ports/1/rate) | $(ethtool fre$1 | awk '/Speed:/ { print $2 }') |" \
+		"$(ethtool fre$1 | grep -c '400000baseCR4/Full')"
+}
+knob 0/lane_gbps 100
+ktap_eq "lane_gbps 100 (NDR): a 400G port, 400000baseCR4 supported, advertised and the partner's" \
+	"$(speed_of 0)" "400 Gb/sec (4X NDR) | 400000Mb/s | 3"
+knob 0/lanes 2
+ktap_eq "... renegotiated on 2 lanes: 200 Gb/s in both readers, 400G still supported" \
+	"$(speed_of 0)" "200 Gb/sec (2X NDR) | 200000Mb/s | 3"
+ktap_eq "lane_gbps '40', 'x', '+25' refused with EINVAL; lanes 2, lane_gbps 100 kept" \
+	"$(for v in 40 x +25; do write_err $DBG/0/lane_gbps $v; done | sort -u) $(cat $DBG/0/lanes $DBG/0/lane_gbps | xargs)" \
+	"Invalid argument 2 100"
+knob 0/lanes 4
+knob 0/lane_gbps 25
+
+# ---- QPs: debugfs in, RDMA netlink (rdma res show qp) out --------------------
+# Each QP is made in the writing process's context: ib_core owns it to that
+# process, as a uverbs QP.  `rdma res show qp` is the independent reader.
+qps_of() { # ID: "count pid port state type" of fakeroce<ID>'s QPs, grouped
+	rdma res show qp -j | jq -r --arg d "fakeroce$1" \
+		'.[] | select(.ifname == $d) | "\(.pid) \(.port) \(.state) \(.type)"' |
+		sort | uniq -c | xargs
+}
+qps_are() { [[ $(qps_of "$1") == "$2" ]]; } # ID WANT
+bash -c "echo 3 >$DBG/0/qps; exec sleep 60" &
+owner=$!
+ktap_check "qps 3 from a process: rdma res show qp lists 3 RC QPs in RTS on port 1, owned by its pid" \
+	wait_for 5 qps_are 0 "3 $owner 1 RTS RC"
+ktap_info "rdma res show qp: $(qps_of 0)"
+knob 0/qps 1
+ktap_eq "qps 1: the newest two destroyed, the first kept (still its owner's); qps reads 1" \
+	"$(qps_of 0) $(cat $DBG/0/qps)" "1 $owner 1 RTS RC 1"
+ktap_eq "qps 'x', '+1', '4097' (over the limit) refused with EINVAL; still 1 QP" \
+	"$(for v in x +1 4097; do write_err $DBG/0/qps $v; done | sort -u) $(cat $DBG/0/qps)" \
+	"Invalid argument 1"
+knob 1/qps 2	# left for del_device and rmmod to destroy (the log must stay clean)
+kill $owner; wait $owner 2>/dev/null
 
 # ---- bad input ---------------------------------------------------------------
 

@@ -135,7 +135,7 @@ cap() { $T capture-pane -p -t fabtop "$@"; }
 cap_has() { cap | grep -qE -- "$1"; }
 cap_lacks() { ! cap | grep -qE -- "$1"; }
 status_has() { cap | tail -1 | grep -qE -- "$1"; }
-KNOWN=" NIC NETDEV LINK FLAPS LASTFLAP RxGb/s TxGb/s OOS/s NAK/s ACKTO/s RETRY/s CNP/s ECN/s PAUSE/s STORM JOB VERDICT QPS PORTS KIND REASON TIME EVENT PORT DETAIL "
+KNOWN=" NIC NETDEV LINK FLAPS LASTFLAP RxGb/s TxGb/s OOS/s NAK/s ACKTO/s RETRY/s CNP/s ECN/s PAUSE/s STORM ISSUES JOB VERDICT QPS PORTS KIND REASON TIME EVENT PORT DETAIL "
 # every line within WIDTH; the three pane headers only whole column names
 layout_ok() { # WIDTH
 	local c line tok
@@ -156,9 +156,9 @@ $T new-session -d -s fabtop -x 40 -y 10 \
 wait_for 10 cap_has '^mlx5_0/1' || ktap_info "$(cap)"
 ktap_check "40x10: no line over 40 columns, pane headers whole" layout_ok 40
 $T resize-window -t fabtop -x 250 -y 60
-wait_for 15 cap_has '^NIC .*STORM$'
+wait_for 15 cap_has '^NIC .*NETDEV.*ISSUES$'
 ktap_check "resized to 250x60: all NIC columns, no line over 250, headers whole" \
-	bash -c '[[ $(grep "^NIC " <<<"$1" | tr -s " ") == "NIC NETDEV LINK FLAPS LASTFLAP RxGb/s TxGb/s OOS/s NAK/s ACKTO/s RETRY/s CNP/s ECN/s PAUSE/s STORM" ]]' _ "$(cap)"
+	bash -c '[[ $(grep "^NIC " <<<"$1" | tr -s " ") == "NIC NETDEV LINK FLAPS LASTFLAP RxGb/s TxGb/s OOS/s NAK/s ACKTO/s RETRY/s CNP/s ECN/s PAUSE/s STORM ISSUES" ]]' _ "$(cap)"
 ktap_check "250x60: no line over 250, headers whole" layout_ok 250
 
 $T send-keys -t fabtop s

@@ -100,7 +100,8 @@ static void port_signals(struct model *m, struct model_job *j, struct model_job_
 			 const struct model_port *p, const struct fold_prev *prev, uint64_t now)
 {
 	unsigned int pi = (unsigned int)(p - m->ports), x;
-	bool per_qp = m->src[SRC_BPF_RXE] == SRC_STATE_UP;
+	/* rxe's per-QP events exist for Soft-RoCE ports only */
+	bool per_qp = m->src[SRC_BPF_RXE] == SRC_STATE_UP && p->soft_roce;
 	uint64_t was;
 
 	was = prev->flaps[pi];
@@ -157,7 +158,7 @@ static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct
 	unsigned int k, ns = 0;
 	bool down;
 
-	j->track.traffic_known = m->src[SRC_BPF_WIRE] == SRC_STATE_UP;
+	j->track.nr_visible = 0;
 	for (k = 0; k < j->nr_ports; k++) {
 		struct model_job_port *jp = &j->ports[k];
 		struct model_port *p = model_port_get(m, jp->device, jp->port);
@@ -166,6 +167,8 @@ static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct
 		if (!p)
 			continue;	/* the device went away */
 		port_signals(m, j, jp, p, prev, now);
+		if (m->src[SRC_BPF_WIRE] == SRC_STATE_UP && p->soft_roce)
+			health_visible(&j->track, p->device, p->port);
 		down = (p->state[0] && strcmp(p->state, "ACTIVE")) || p->carrier == 0;
 		if (!j->nr_qps)
 			continue;
@@ -181,10 +184,32 @@ static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct
 	health_eval(&j->track, &m->opts.health, now, st, ns, &j->result);
 }
 
+/* when each port's link-error counters (PMA, FEC uncorrectable) last rose */
+static void port_link_errors(struct model *m, uint64_t now, const struct fold_prev *prev)
+{
+	unsigned int i, x;
+
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		struct model_port *p = &m->ports[i];
+		bool rose = false;
+
+		if (!p->present)
+			continue;
+		for (x = 0; x < FOLD_LINK_ERRS; x++)
+			rose |= p->have_pma[link_err[x]] && prev->link_err[i][x] != UINT64_MAX &&
+				p->pma[link_err[x]].total > prev->link_err[i][x];
+		rose |= p->have_fec[ETHNL_FEC_UNCORR] && prev->fec_uncorr[i] != UINT64_MAX &&
+			p->fec[ETHNL_FEC_UNCORR].total > prev->fec_uncorr[i];
+		if (rose)
+			p->link_err_ns = now;
+	}
+}
+
 void fold_jobs(struct model *m, uint64_t now, const struct fold_prev *prev)
 {
 	unsigned int i;
 
+	port_link_errors(m, now, prev);
 	for (i = 0; i < MODEL_MAX_JOBS; i++)
 		if (m->jobs[i].present)
 			job_live(m, i, now);

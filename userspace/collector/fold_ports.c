@@ -40,6 +40,7 @@ static void fold_link(struct model *m, struct model_port *p, const struct raw_po
 	snprintf(p->netdev, sizeof(p->netdev), "%s", rp->netdev);
 	p->ifindex = p->netdev[0] ? (int)if_nametoindex(p->netdev) : 0;
 	snprintf(p->driver, sizeof(p->driver), "%s", rp->driver[0] ? rp->driver : "-");
+	p->soft_roce = rp->soft_roce || !strcmp(rp->driver, "rxe");
 	snprintf(p->state, sizeof(p->state), "%s", rp->state);
 	p->carrier = rp->carrier;
 	if (p->carrier_logged < 0) {
@@ -206,25 +207,36 @@ static void fold_bursts(struct model *m, struct model_port *p, const struct raw_
 
 /*
  * The port's speed.  Degraded: ACTIVE at a lower rate than it had ACTIVE
- * before (renegotiated down: a lane lost, an optic or cable failing); the
- * most it had is this fabteld's memory (a restart forgets it).
+ * before (renegotiated down: a lane lost, an optic or cable failing; the
+ * most it had is this fabteld's memory, which a restart forgets), or its
+ * netdev running below the fastest mode both ends advertise (ethtool: ours
+ * and the link partner's, known only where the link autonegotiates and the
+ * driver reports the partner).
  */
 static void fold_speed(struct model_port *p, const struct raw_port *rp, uint64_t now)
 {
-	bool active = !strcmp(p->state, "ACTIVE");
+	bool active = !strcmp(p->state, "ACTIVE"), below;
+	uint32_t best;
 
 	p->have_rate = rp->have_rate;
 	p->rate_mbps = rp->rate_mbps;
 	p->lanes = rp->lanes;
 	p->have_nd_speed = rp->have_nd_speed;
 	p->nd_speed_mbps = rp->nd_speed_mbps;
+	p->have_lm = rp->have_lm;
+	p->lm_supported_mbps = rp->have_lm ? rp->lm.supported_mbps : 0;
+	p->lm_advertised_mbps = rp->have_lm ? rp->lm.advertised_mbps : 0;
+	p->lm_peer_mbps = rp->have_lm ? rp->lm.peer_mbps : 0;
 	if (!rp->have_rate || !active)
 		return;
 	if (rp->rate_mbps > p->rate_max_mbps)
 		p->rate_max_mbps = rp->rate_mbps;
-	if (rp->rate_mbps < p->rate_max_mbps && !p->degraded)
+	best = p->lm_advertised_mbps < p->lm_peer_mbps ? p->lm_advertised_mbps : p->lm_peer_mbps;
+	below = rp->rate_mbps < p->rate_max_mbps ||
+		(best && rp->have_nd_speed && rp->nd_speed_mbps < best);
+	if (below && !p->degraded)
 		p->degraded_ns = now;
-	p->degraded = rp->rate_mbps < p->rate_max_mbps;
+	p->degraded = below;
 }
 
 /* a flap is timed by the flap program when it saw it, else now */

@@ -122,6 +122,25 @@ static void reason(struct health_result *r, const char *what, const char *sev,
 	x->shared = shared;
 }
 
+/* Is p a port whose traffic the collector sees for this job? */
+static bool seen(const struct health_track *t, const struct port_sum *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr_visible; i++)
+		if (t->visible[i].port == p->port && !strcmp(t->visible[i].device, p->device))
+			return true;
+	return false;
+}
+
+void health_visible(struct health_track *t, const char *device, uint32_t port)
+{
+	if (t->nr_visible == HEALTH_MAX_VISIBLE)
+		return;
+	snprintf(t->visible[t->nr_visible].device, sizeof(t->visible[0].device), "%s", device);
+	t->visible[t->nr_visible++].port = port;
+}
+
 /* Did the job move traffic (or hit errors) on p within window of a flap at at? */
 static bool active_around(const struct health_track *t, const struct port_sum *p,
 			  uint64_t at, uint64_t window)
@@ -158,7 +177,7 @@ static void eval_port(const struct health_track *t, const struct health_cfg *cfg
 				reason(r, health_sig_name(fatal[i]), "failing", p,
 				       p->last[fatal[i]], p->hold[fatal[i]], p->shared[fatal[i]]);
 		if (p->hold[HS_LINK_FLAP]) {
-			idle = t->traffic_known &&
+			idle = seen(t, p) &&
 			       !active_around(t, p, p->last[HS_LINK_FLAP], window);
 			reason(r, "link_flap", idle ? "notice" : "failing", p,
 			       p->last[HS_LINK_FLAP], p->hold[HS_LINK_FLAP], true);
@@ -182,7 +201,7 @@ static void eval_port(const struct health_track *t, const struct health_cfg *cfg
 		       p->win[HS_PAUSE_STORM], true);
 	if (p->win[HS_LINK_ERRORS] && p->win[HS_LINK_ERRORS] >= cfg->link_errors) {
 		/* like a slowed link: a notice for a job that moves nothing there */
-		idle = t->traffic_known &&
+		idle = seen(t, p) &&
 		       !active_around(t, p, p->last[HS_LINK_ERRORS], window);
 		reason(r, "link_errors", idle ? "notice" : "degraded", p,
 		       p->last[HS_LINK_ERRORS], p->win[HS_LINK_ERRORS], true);
@@ -229,7 +248,7 @@ void health_eval(const struct health_track *t, const struct health_cfg *cfg,
 		snprintf(dp.device, sizeof(dp.device), "%s", ports[i].device);
 		dp.port = ports[i].port;
 		/* like a flap: a notice for a job that demonstrably moves nothing there */
-		idle = t->traffic_known && !active_around(t, &dp, now_ns, window);
+		idle = seen(t, &dp) && !active_around(t, &dp, now_ns, window);
 		if (ports[i].kind == HP_DOWN)
 			reason(out, "port_down", idle ? "notice" : "failing", &dp,
 			       ports[i].since_ns, 1, true);

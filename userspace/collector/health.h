@@ -27,7 +27,7 @@
  *   healthy   none of those.
  *
  * A flap on (or a down or slowed state of) a port where the job demonstrably moved no
- * traffic (traffic_known, no HS_TRAFFIC or error signal within window_s of
+ * traffic (a port in visible, no HS_TRAFFIC or error signal within window_s of
  * it) is listed as a "notice" reason and leaves the verdict alone.
  */
 #ifndef FABTELD_HEALTH_H
@@ -38,6 +38,7 @@
 
 #define HEALTH_DEV_LEN		64
 #define HEALTH_MAX_SIGNALS	256	/* per job; the oldest are dropped */
+#define HEALTH_MAX_VISIBLE	8	/* ports whose traffic is seen, per job */
 #define HEALTH_MAX_REASONS	16
 
 enum health_verdict {
@@ -100,14 +101,20 @@ struct health_result {
  * A job's recent signals, a ring.  health_add() folds a signal into the
  * newest one when sig, device, port and shared match and they are less
  * than a second apart, so a steady stream does not push out a rare flap.
- * traffic_known: the collector has a per-QP traffic source (the wire
- * program) for this job, so no HS_TRAFFIC means idle, not unknown.
+ * visible: the job's ports whose traffic a per-QP source sees (the wire
+ * program on a Soft-RoCE port, where frames pass the kernel's stack): only
+ * there does no HS_TRAFFIC mean idle rather than unknown.  A NIC that
+ * offloads RoCE (mlx5, bnxt_re, irdma) moves frames the kernel never sees.
  */
 struct health_track {
 	struct health_signal sig[HEALTH_MAX_SIGNALS];
 	unsigned int head, count;	/* head: next slot to write */
 	uint64_t dropped;
-	bool traffic_known;
+	unsigned int nr_visible;
+	struct {
+		char device[HEALTH_DEV_LEN];
+		uint32_t port;
+	} visible[HEALTH_MAX_VISIBLE];
 };
 
 void health_cfg_defaults(struct health_cfg *cfg);
@@ -118,6 +125,8 @@ void health_init(struct health_track *t);
 void health_add(struct health_track *t, const struct health_signal *s);
 /* Forget signals older than max(window_s, hold_s) before now_ns. */
 void health_expire(struct health_track *t, const struct health_cfg *cfg, uint64_t now_ns);
+/* Mark device/port as one whose traffic the collector sees (up to the limit). */
+void health_visible(struct health_track *t, const char *device, uint32_t port);
 /* A state of a used port now, not an event: down, or below its speed. */
 enum health_port_kind { HP_DOWN, HP_DEGRADED, HP_OPTICS, HP_MISCONFIGURED };
 

@@ -110,6 +110,7 @@ struct model_port {
 	char netdev[IF_NAMESIZE];	/* "" if none */
 	int ifindex;
 	char driver[32];
+	bool soft_roce;			/* Soft-RoCE: BPF sees its frames and per-QP events */
 	char state[24];			/* IB port state, "ACTIVE", ... */
 	int carrier;			/* -1 unknown */
 	int carrier_logged;		/* the state the last link_down/up event said */
@@ -131,10 +132,13 @@ struct model_port {
 	bool misconfigured;			/* RoCE ToS lands on a priority without PFC */
 	uint64_t misconfigured_ns;		/* CLOCK_REALTIME, since */
 	uint64_t optics_since_ns;		/* CLOCK_REALTIME, while in trouble */
+	uint64_t link_err_ns;			/* CLOCK_REALTIME of the last link-error rise */
 	/* speed: the IB port's rate and lanes, the netdev's, the most seen ACTIVE */
 	uint64_t rate_mbps, rate_max_mbps, nd_speed_mbps;
 	unsigned int lanes;
 	bool have_rate, have_nd_speed;
+	uint32_t lm_supported_mbps, lm_advertised_mbps, lm_peer_mbps;	/* ethtool; 0 none */
+	bool have_lm;
 	bool degraded;			/* ACTIVE below rate_max_mbps */
 	uint64_t degraded_ns;		/* CLOCK_REALTIME it was first seen so */
 	struct rate rate[FABTEL_NR_COUNTERS];		/* per second over the last interval */

@@ -30,6 +30,7 @@ struct raw_port {
 	uint32_t port;
 	char netdev[IF_NAMESIZE];
 	char driver[32];
+	bool soft_roce;			/* Soft-RoCE (rxe): its frames pass the kernel's stack */
 	char state[24];
 	int carrier;			/* -1 unknown */
 	uint64_t flaps;
@@ -46,6 +47,8 @@ struct raw_port {
 	bool have_rate;
 	uint64_t nd_speed_mbps;			/* the netdev's negotiated speed */
 	bool have_nd_speed;			/* false: unknown (-1, down, no netdev) */
+	struct ethnl_linkmodes lm;		/* the fastest modes (ethtool) ... */
+	bool have_lm;				/* ... when asked and answered */
 	uint8_t width[FABTEL_NR_COUNTERS];	/* bits of the source's counter: 32 may wrap */
 	uint64_t bursts;
 	bool have_bursts;

@@ -2,9 +2,10 @@
 /*
  * source_ethtool.c - what the kernel's ethtool netlink interface says of
  * each port's netdev (lib/ethnl.c): the active FEC mode and the standard
- * FEC statistics each pass; the plugged module's diagnostics (ddm.h) every
- * module_s seconds, from its EEPROM pages (2 to 4 reads of 128 bytes), the
- * last reading kept in between.  It runs after the port sources and adds to the ports
+ * FEC statistics each pass; every module_s seconds the plugged module's
+ * diagnostics (ddm.h), from its EEPROM pages (2 to 4 reads of 128 bytes),
+ * and the fastest link modes supported, advertised and the partner's, the
+ * last readings kept in between.  It runs after the port sources and adds to the ports
  * they read.  A driver without FEC ops (virtio-net, rxe's netdev) or
  * without FEC statistics gives nothing for that port: no series, never a
  * zero.  Over a fixture tree (sysfs_root set) there is no netdev to ask:
@@ -26,6 +27,8 @@ static int open_err;
 static struct netdev_slot slots[MODEL_MAX_PORTS];
 static struct ddm ddms[MODEL_MAX_PORTS];
 static int ddm_errs[MODEL_MAX_PORTS];
+static struct ethnl_linkmodes lms[MODEL_MAX_PORTS];
+static int lm_errs[MODEL_MAX_PORTS];
 
 /* The lower page, then the upper pages its kind needs; one that fails is left out. */
 static int module_read(const char *ifname, struct ddm *d)
@@ -51,15 +54,20 @@ static int module_read(const char *ifname, struct ddm *d)
 	return ddm_decode(&pg, d);
 }
 
-static void port_module(const struct collect_opts *o, struct raw_port *p, uint64_t now)
+/* the slow reads, every module_s: the module's EEPROM, the link modes */
+static void port_slow(const struct collect_opts *o, struct raw_port *p, uint64_t now)
 {
 	unsigned int k;
 
 	if (!o->module_s)
 		return;
 	k = netdev_slot_get(slots, MODEL_MAX_PORTS, p->netdev);
-	if (netdev_slot_due(&slots[k], now, o->module_s))
+	if (netdev_slot_due(&slots[k], now, o->module_s)) {
 		ddm_errs[k] = module_read(p->netdev, &ddms[k]);
+		lm_errs[k] = ethnl_linkmodes_get(eth, p->netdev, &lms[k]);
+	}
+	p->lm = lms[k];
+	p->have_lm = !lm_errs[k];
 	p->ddm = ddms[k];
 	p->ddm_err = ddm_errs[k];
 	p->ddm_read = true;
@@ -123,7 +131,7 @@ static void ethtool_sample(struct model *m, struct raw *r)
 			continue;
 		if (!r->ports[i].fec_known)	/* fabtel.ko's snapshot had them */
 			port_fec(&r->ports[i], &failed, &err);
-		port_module(&m->opts, &r->ports[i], now);
+		port_slow(&m->opts, &r->ports[i], now);
 	}
 	if (failed) {
 		/* a socket in a bad state: open a new one next pass */

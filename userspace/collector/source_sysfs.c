@@ -86,6 +86,7 @@ static void read_hw_counters(const char *base, struct raw_port *p)
 	snprintf(path, sizeof(path), "%s/hw_counters", base);
 	fs_list(path, add_hw_name, &l);
 	vendor = schema_vendor_guess(l.ptr, l.n);
+	p->soft_roce = vendor && !strcmp(vendor, "rxe");
 	for (i = 0; i < l.n; i++) {
 		k = schema_hw_lookup(vendor, l.name[i], &width);
 		if (k < 0)

@@ -73,7 +73,49 @@ static struct json_object *jmodule(const struct model_port *p)
 	return o;
 }
 
-static struct json_object *jport(const struct model_port *p)
+/* link speed: null where unknown */
+static struct json_object *jspeed(const struct model_port *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "mbps", p->have_rate ? json_object_new_uint64(p->rate_mbps) : NULL);
+	json_object_object_add(o, "lanes", p->have_rate ? json_object_new_int64(p->lanes) : NULL);
+	json_object_object_add(o, "max_seen_mbps", p->rate_max_mbps ?
+			       json_object_new_uint64(p->rate_max_mbps) : NULL);
+	json_object_object_add(o, "netdev_mbps", p->have_nd_speed ?
+			       json_object_new_uint64(p->nd_speed_mbps) : NULL);
+	json_object_object_add(o, "supported_max_mbps", p->have_lm && p->lm_supported_mbps ?
+			       json_object_new_uint64(p->lm_supported_mbps) : NULL);
+	json_object_object_add(o, "advertised_max_mbps", p->have_lm && p->lm_advertised_mbps ?
+			       json_object_new_uint64(p->lm_advertised_mbps) : NULL);
+	json_object_object_add(o, "peer_max_mbps", p->have_lm && p->lm_peer_mbps ?
+			       json_object_new_uint64(p->lm_peer_mbps) : NULL);
+	json_object_object_add(o, "degraded", json_object_new_boolean(p->degraded));
+	return o;
+}
+
+/*
+ * What is wrong with the port's link layer now, in the words of the job
+ * reasons it gives a job using it: link_degraded, link_errors (a link-error
+ * counter rose within window_s), optics, misconfigured.  [] when none.
+ */
+static struct json_object *jconditions(const struct model *m, const struct model_port *p)
+{
+	struct json_object *a = json_object_new_array();
+	uint64_t window = (uint64_t)m->opts.health.window_s * NS_PER_S;
+
+	if (p->degraded)
+		json_object_array_add(a, jstr("link_degraded"));
+	if (p->link_err_ns && p->link_err_ns + window >= m->sample_ns)
+		json_object_array_add(a, jstr("link_errors"));
+	if (p->optics_trouble)
+		json_object_array_add(a, jstr("optics"));
+	if (p->misconfigured)
+		json_object_array_add(a, jstr("misconfigured"));
+	return a;
+}
+
+static struct json_object *jport(const struct model *m, const struct model_port *p)
 {
 	struct json_object *o = json_object_new_object(), *c, *pfc, *pr;
 	unsigned int k;
@@ -88,6 +130,9 @@ static struct json_object *jport(const struct model_port *p)
 	json_object_object_add(o, "link_flaps", p->have_flaps ?
 			       json_object_new_uint64(p->flaps.total) : NULL);
 	json_object_object_add(o, "last_flap", p->last_flap_ns ? jtime(p->last_flap_ns) : NULL);
+	json_object_object_add(o, "speed", jspeed(p));
+	json_object_object_add(o, "conditions", jconditions(m, p));
+	json_object_object_add(o, "link_errors_last", p->link_err_ns ? jtime(p->link_err_ns) : NULL);
 	c = json_object_new_object();
 	for (k = 0; k < FABTEL_NR_COUNTERS; k++)
 		if (p->have[k])
@@ -140,7 +185,7 @@ struct json_object *render_snapshot(const struct model *m)
 	a = json_object_new_array();
 	for (i = 0; i < MODEL_MAX_PORTS; i++)
 		if (m->ports[i].present)
-			json_object_array_add(a, jport(&m->ports[i]));
+			json_object_array_add(a, jport(m, &m->ports[i]));
 	json_object_object_add(o, "ports", a);
 	a = json_object_new_array();
 	for (i = 0; i < MODEL_MAX_QPS; i++) {

@@ -183,6 +183,37 @@ static bool get_nd_speed(const struct model_port *p, uint64_t *v)
 	return p->have_nd_speed;
 }
 
+
+/* the fastest link modes (ethtool), by set: absent when not read or none */
+static void link_mode_family(const struct model *m, struct expo *e)
+{
+	static const char *const sets[] = { "supported", "advertised", "peer" };
+	struct port_labels pl;
+	uint32_t v[3];
+	unsigned int i, k;
+	bool any = false;
+
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		const struct model_port *p = &m->ports[i];
+
+		if (!p->present || !p->have_lm)
+			continue;
+		v[0] = p->lm_supported_mbps;
+		v[1] = p->lm_advertised_mbps;
+		v[2] = p->lm_peer_mbps;
+		for (k = 0; k < 3; k++) {
+			if (!v[k])
+				continue;
+			if (!any)
+				expo_family(e, "fabtel_port_netdev_mode_max_bytes", "gauge",
+					    "The fastest link mode the netdev supports, advertises, or its link partner advertises (set), bytes/s (ethtool); absent when none is reported.");
+			any = true;
+			expo_u64(e, "fabtel_port_netdev_mode_max_bytes",
+				 port_labels(&pl, p, "set", sets[k]), (uint64_t)v[k] * 125000);
+		}
+	}
+}
+
 /* the IB port (PMA) counters, from ib_core's sysfs: absent where the driver has none */
 static void pma_families(const struct model *m, struct expo *e)
 {
@@ -507,7 +538,7 @@ static const struct port_family port_speed_families[] = {
 	  "The highest rate this port had while ACTIVE since fabteld started, bytes/s.",
 	  get_speed_max },
 	{ "fabtel_port_link_degraded", "gauge",
-	  "1 while the port is ACTIVE below the highest rate it had (renegotiated down).",
+	  "1 while the port is ACTIVE below the highest rate it had (renegotiated down), or its netdev below the fastest mode both ends advertise.",
 	  get_degraded },
 	{ "fabtel_port_netdev_speed_bytes", "gauge",
 	  "The netdev's negotiated speed (/sys/class/net/<netdev>/speed) in bytes/s; absent when unknown.",
@@ -533,6 +564,7 @@ void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
 	for (i = 0; i < sizeof(port_speed_families) / sizeof(port_speed_families[0]); i++)
 		ports_family(m, e, port_speed_families[i].name, port_speed_families[i].type,
 			     port_speed_families[i].help, port_speed_families[i].get);
+	link_mode_family(m, e);
 	prio_family(m, e, "fabtel_pfc_enabled", "gauge", "PFC enabled on the priority (DCB).",
 		    PF_ENABLED);
 	prio_family(m, e, "fabtel_pfc_pause_tx_total", "counter", "PFC pause frames sent.", PF_TX);

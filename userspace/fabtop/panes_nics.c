@@ -16,7 +16,7 @@
 
 enum {
 	N_NIC, N_NETDEV, N_LINK, N_FLAPS, N_LASTFLAP, N_RX, N_TX, N_OOS, N_NAK, N_ACKTO,
-	N_RETRY, N_CNP, N_ECN, N_PAUSE, N_STORM, N_NR,
+	N_RETRY, N_CNP, N_ECN, N_PAUSE, N_STORM, N_ISSUES, N_NR,
 };
 
 /* name, min, max, prio, right, flex, desc */
@@ -36,6 +36,7 @@ static const struct column nic_cols[N_NR] = {
 	[N_ECN] = { "ECN/s", 5, 8, 45, true, false, true },
 	[N_PAUSE] = { "PAUSE/s", 7, 48, 60, false, true, false },
 	[N_STORM] = { "STORM", 5, 16, 90, false, false, true },
+	[N_ISSUES] = { "ISSUES", 6, 30, 91, false, false, true },
 };
 
 struct nic_vals {
@@ -196,6 +197,39 @@ static void nic_pfc(struct row *r, struct json_object *st, struct json_object *p
 	json_object_object_add(jrow, "storm", pfc ? json_object_new_boolean(sat > 0) : NULL);
 }
 
+/*
+ * The link layer's conditions fabteld reports (speed below the port's best,
+ * link errors within window_s, optics, RoCE config), in short words.
+ */
+static void nic_issues(struct row *r, struct json_object *p, struct json_object *jrow)
+{
+	static const char *const words[][2] = {
+		{ "link_degraded", "slow" }, { "link_errors", "errors" },
+		{ "optics", "optics" }, { "misconfigured", "misconf" },
+	};
+	struct json_object *c = fj_get(p, "conditions");
+	char text[64] = "";
+	size_t i, k, at = 0;
+	const char *w;
+
+	for (i = 0; i < fj_len(c); i++) {
+		w = json_object_get_string(json_object_array_get_idx(c, i));
+		for (k = 0; w && k < sizeof(words) / sizeof(words[0]); k++)
+			if (!strcmp(w, words[k][0]) && at < sizeof(text))
+				at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%s",
+						       at ? "," : "", words[k][1]);
+	}
+	row_set(r, N_ISSUES, "%s", !c ? "-" : text);
+	if (at) {
+		r->key[N_ISSUES] = 1;
+		if (r->color == RC_NONE) {
+			r->color = RC_WARN;
+			r->color_col = N_ISSUES;
+		}
+	}
+	json_object_object_add(jrow, "issues", c ? json_object_get(c) : NULL);
+}
+
 static void nic_rate_cell(struct row *r, unsigned int c, const struct nic_vals *v,
 			  const char *name, const char *alt)
 {
@@ -270,6 +304,7 @@ static void nic_row(const struct digest *d, struct frame *f, struct json_object 
 	nic_rate_cell(r, N_CNP, &v, "cnp_handled", "cnp_sent");
 	nic_rate_cell(r, N_ECN, &v, "ecn_marked_rx", NULL);
 	nic_pfc(r, st, p, jrow);
+	nic_issues(r, p, jrow);
 
 	json_object_object_add(jrow, "device", json_object_get(fj_get(p, "device")));
 	json_object_object_add(jrow, "port", json_object_get(fj_get(p, "port")));

@@ -211,3 +211,92 @@ int ethnl_module_read(struct ethnl *e, const char *ifname, uint8_t page, uint32_
 	err = ethnl_talk(e, nlh, module_cb, &m);
 	return err ? err : (int)m.got;
 }
+
+/*
+ * Link modes, as verbose bitsets (names, not bit numbers: the kernel's names
+ * start with the mode's speed in Mb/s, "400000baseCR4/Full").  One bit of a
+ * bitset: its name's speed, and whether its VALUE flag is set.
+ */
+struct lm_bit {
+	uint32_t mbps;
+	bool value;
+};
+
+static int lm_bit_attr(const struct nlattr *a, void *ctx)
+{
+	struct lm_bit *b = ctx;
+	const char *name;
+	char *end;
+	unsigned long v;
+
+	if (mnl_attr_get_type(a) == ETHTOOL_A_BITSET_BIT_VALUE) {
+		b->value = true;
+	} else if (mnl_attr_get_type(a) == ETHTOOL_A_BITSET_BIT_NAME &&
+		   mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0) {
+		name = mnl_attr_get_str(a);
+		v = strtoul(name, &end, 10);
+		if (end != name && !strncmp(end, "base", 4) && v <= UINT32_MAX)
+			b->mbps = (uint32_t)v;
+	}
+	return MNL_CB_OK;
+}
+
+struct lm_set {
+	uint32_t *listed, *valued;	/* the fastest mode listed, with VALUE */
+};
+
+static int lm_bits_attr(const struct nlattr *a, void *ctx)
+{
+	struct lm_set *s = ctx;
+	struct lm_bit b = { 0 };
+
+	if (mnl_attr_get_type(a) != ETHTOOL_A_BITSET_BITS_BIT ||
+	    mnl_attr_parse_nested(a, lm_bit_attr, &b) < 0)
+		return MNL_CB_OK;
+	if (b.mbps > *s->listed)
+		*s->listed = b.mbps;
+	if (s->valued && b.value && b.mbps > *s->valued)
+		*s->valued = b.mbps;
+	return MNL_CB_OK;
+}
+
+static int lm_bitset_attr(const struct nlattr *a, void *ctx)
+{
+	if (mnl_attr_get_type(a) == ETHTOOL_A_BITSET_BITS)
+		return mnl_attr_parse_nested(a, lm_bits_attr, ctx);
+	return MNL_CB_OK;
+}
+
+static int linkmodes_attr(const struct nlattr *a, void *ctx)
+{
+	struct ethnl_linkmodes *l = ctx;
+	/* ours: mask supported, value advertised; the peer's: value only */
+	struct lm_set ours = { &l->supported_mbps, &l->advertised_mbps };
+	struct lm_set peer = { &l->peer_mbps, NULL };
+
+	switch (mnl_attr_get_type(a)) {
+	case ETHTOOL_A_LINKMODES_OURS:
+		return mnl_attr_parse_nested(a, lm_bitset_attr, &ours);
+	case ETHTOOL_A_LINKMODES_PEER:
+		return mnl_attr_parse_nested(a, lm_bitset_attr, &peer);
+	case ETHTOOL_A_LINKMODES_AUTONEG:
+		if (mnl_attr_validate(a, MNL_TYPE_U8) >= 0)
+			l->autoneg = mnl_attr_get_u8(a) == AUTONEG_ENABLE;
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int linkmodes_cb(const struct nlmsghdr *nlh, void *ctx)
+{
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), linkmodes_attr, ctx);
+}
+
+int ethnl_linkmodes_get(struct ethnl *e, const char *ifname, struct ethnl_linkmodes *out)
+{
+	struct nlmsghdr *nlh;
+
+	memset(out, 0, sizeof(*out));
+	nlh = ethnl_get(e, ETHTOOL_MSG_LINKMODES_GET, ETHTOOL_A_LINKMODES_HEADER, ifname, 0);
+	return ethnl_talk(e, nlh, linkmodes_cb, out);
+}

@@ -54,6 +54,19 @@ static inline const char *ethnl_fec_mode_name(uint32_t active)
 }
 
 /*
+ * The fastest link mode the netdev supports, advertises, and its link
+ * partner advertises (autonegotiation only), in Mb/s; 0 when none or not
+ * told.  0, or -errno (-EOPNOTSUPP: no link settings, e.g. some virtual
+ * netdevs; -ENODEV: no such netdev).
+ */
+struct ethnl_linkmodes {
+	uint32_t supported_mbps, advertised_mbps, peer_mbps;
+	bool autoneg;
+};
+
+int ethnl_linkmodes_get(struct ethnl *e, const char *ifname, struct ethnl_linkmodes *out);
+
+/*
  * Read len (<= 128) bytes of a plug-in module's EEPROM at I2C address 0x50:
  * offset < 128 the lower page, 128..255 the upper page @page (bank 0).
  * The bytes read, or -errno (-EOPNOTSUPP: no module interface; -ENODEV,

@@ -249,6 +249,44 @@ static void speed_drop_degrades(void **state)
 }
 
 /*
+ * A port that came up at 200G where both ends advertise 400G is degraded
+ * from its first sample (no history needed); with a partner that only
+ * offers 200G, or one the driver does not report, it is not.
+ */
+static void speed_below_partner_degrades(void **state)
+{
+	struct raw_port *rp = &r.ports[0];
+	const struct model_port *p;
+
+	(void)state;
+	rp->have_rate = true;
+	rp->rate_mbps = 200000;
+	rp->lanes = 2;
+	rp->have_nd_speed = true;
+	rp->nd_speed_mbps = 200000;
+	rp->have_lm = true;
+	rp->lm.supported_mbps = 400000;
+	rp->lm.advertised_mbps = 400000;
+	rp->lm.peer_mbps = 400000;
+	pass();
+	p = model_find_port(&m, "rxa", 1);
+	assert_true(p->degraded);
+	assert_int_equal(p->rate_max_mbps, 200000);
+	assert_int_equal(p->lm_peer_mbps, 400000);
+	rp->lm.peer_mbps = 200000;
+	pass();
+	assert_false(p->degraded);
+	rp->lm.peer_mbps = 0;
+	pass();
+	assert_false(p->degraded);
+	/* we advertise only up to 200G (an operator's choice): not degraded */
+	rp->lm.peer_mbps = 400000;
+	rp->lm.advertised_mbps = 200000;
+	pass();
+	assert_false(p->degraded);
+}
+
+/*
  * Symbol errors rising on the job's port: link_errors once the rise within
  * window_s reaches the threshold; xmit_discards (congestion) does not
  * count; the first reading is a baseline, not a rise.
@@ -425,6 +463,7 @@ int main(void)
 		cmocka_unit_test_setup(narrow_counter_wraps, setup),
 		cmocka_unit_test_setup(ko_counts_are_wide, setup),
 		cmocka_unit_test_setup(speed_drop_degrades, setup),
+		cmocka_unit_test_setup(speed_below_partner_degrades, setup),
 		cmocka_unit_test_setup(link_errors_from_pma, setup),
 		cmocka_unit_test_setup(link_errors_from_fec, setup),
 		cmocka_unit_test_setup(optics_degrades, setup),

@@ -193,7 +193,7 @@ static void flap_traffic_unknown(void **state)
 	int i;
 
 	(void)state;
-	track.traffic_known = false;
+	track.nr_visible = 0;
 	add(SEC(10), HS_LINK_FLAP, "rxe0", 1, 1, true);
 	eval(SEC(20));
 	assert_int_equal(res.verdict, VERDICT_FAILING);
@@ -215,7 +215,7 @@ static void flap_idle_is_notice(void **state)
 	int i;
 
 	(void)state;
-	track.traffic_known = true;
+	health_visible(&track, "rxe0", 1);
 	add(SEC(10), HS_LINK_FLAP, "rxe0", 1, 1, true);
 	/* traffic on another port does not count */
 	add(SEC(9), HS_TRAFFIC, "rxe0", 2, 100, false);
@@ -229,12 +229,32 @@ static void flap_idle_is_notice(void **state)
 	assert_string_equal(res.reasons[i].severity, "notice");
 }
 
+/* traffic seen on rxe0 says nothing of an offloading NIC's port: not idle there */
+static void flap_on_unseen_port_fails(void **state)
+{
+	int i;
+
+	(void)state;
+	health_visible(&track, "rxe0", 1);
+	add(SEC(10), HS_LINK_FLAP, "mlx5_0", 1, 1, true);
+	add(SEC(10), HS_LINK_FLAP, "rxe0", 1, 1, true);
+	eval(SEC(20));
+	assert_int_equal(res.verdict, VERDICT_FAILING);
+	i = find("link_flap", "mlx5_0", 1);
+	assert_true(i >= 0);
+	assert_string_equal(res.reasons[i].severity, "failing");
+	assert_int_equal(res.culprit, i);
+	i = find("link_flap", "rxe0", 1);
+	assert_true(i >= 0);
+	assert_string_equal(res.reasons[i].severity, "notice");
+}
+
 static void flap_with_traffic_fails(void **state)
 {
 	int i;
 
 	(void)state;
-	track.traffic_known = true;
+	health_visible(&track, "rxe0", 1);
 	add(SEC(100), HS_TRAFFIC, "rxe0", 1, 5000, false);
 	add(SEC(130), HS_LINK_FLAP, "rxe0", 1, 1, true);
 	eval(SEC(140));
@@ -248,7 +268,7 @@ static void flap_with_traffic_fails(void **state)
 static void flap_after_old_traffic_is_notice(void **state)
 {
 	(void)state;
-	track.traffic_known = true;
+	health_visible(&track, "rxe0", 1);
 	/* traffic more than window_s before the flap */
 	add(SEC(100), HS_TRAFFIC, "rxe0", 1, 5000, false);
 	add(SEC(100 + 61), HS_LINK_FLAP, "rxe0", 1, 1, true);
@@ -495,7 +515,7 @@ static void link_errors_idle_is_notice(void **state)
 	int i;
 
 	(void)state;
-	track.traffic_known = true;
+	health_visible(&track, "mlx5_0", 1);
 	add(SEC(10), HS_LINK_ERRORS, "mlx5_0", 1, 500, true);
 	eval(SEC(11));
 	assert_int_equal(res.verdict, VERDICT_HEALTHY);
@@ -521,6 +541,7 @@ int main(void)
 		T(other_fatal_signals),
 		T(flap_traffic_unknown),
 		T(flap_idle_is_notice),
+		T(flap_on_unseen_port_fails),
 		T(flap_with_traffic_fails),
 		T(flap_after_old_traffic_is_notice),
 		T(port_down_fails),
