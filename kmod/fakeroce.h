@@ -34,8 +34,16 @@
  * A personality: the real driver whose identity and counter names a device
  * takes.  descs[i].priv points at the counter's width in bits (32 or 64).
  */
+/* The Ethernet driver whose ethtool -S names the netdev takes (fakeroce_stats.c). */
+enum fakeroce_stats_style {
+	FAKEROCE_STATS_MLX5E,
+	FAKEROCE_STATS_BNXT,
+	FAKEROCE_STATS_ICE,
+};
+
 struct fakeroce_personality {
 	const char *name;
+	enum fakeroce_stats_style eth_stats;
 	bool pma;		/* answers PerfMgmt MADs (process_mad), as mlx5_ib */
 	bool fec_stats;		/* ethtool FEC statistics (mlx5e, bnxt_en; not ice) */
 	enum rdma_driver_id driver_id;
@@ -58,9 +66,21 @@ struct fakeroce_dcb {
 	u64 req_rate[FAKEROCE_NUM_PRIO];	/* pause frames per second */
 	ktime_t req_since[FAKEROCE_NUM_PRIO];
 	u64 indications[FAKEROCE_NUM_PRIO];
+	u64 pause_us[2][FAKEROCE_NUM_PRIO];	/* [FAKEROCE_RX/TX]: paused, microseconds */
 	u8 prio_tc[FAKEROCE_NUM_PRIO];
 	u8 tc_bw[FAKEROCE_NUM_PRIO];
 	u8 tc_tsa[FAKEROCE_NUM_PRIO];
+};
+
+#define FAKEROCE_RX	0
+#define FAKEROCE_TX	1
+
+/* PHY error totals of the driver statistics (fakeroce_stats.c) */
+enum fakeroce_phy_err {
+	FAKEROCE_PHY_SYMBOL_ERRORS,
+	FAKEROCE_PHY_CRC_ERRORS,
+	FAKEROCE_PHY_DISCARDS,
+	FAKEROCE_NR_PHY_ERR
 };
 
 /* The PMA counters (fakeroce_mad.c), in the order ib_core lists them. */
@@ -131,6 +151,8 @@ struct fakeroce_dev {
 	u64 pma[FAKEROCE_NR_PMA];	/* PMA totals, saturated when reported */
 	unsigned int fail_next_mad;
 	u64 fec[FAKEROCE_NR_FEC];
+	u64 phy_err[FAKEROCE_NR_PHY_ERR];
+	u8 stats_prios;		/* the ethtool -S layout, fixed at its count (RTNL) */
 	struct fakeroce_module module;
 	bool ib_live;		/* registered with ib_core: events allowed */
 	bool port_active;	/* last state dispatched to ib_core */
@@ -190,6 +212,12 @@ void fakeroce_ib_unregister(struct fakeroce_dev *fdev);
 void fakeroce_ib_port_update(struct fakeroce_dev *fdev);
 void fakeroce_counter_set(struct fakeroce_dev *fdev, unsigned int idx,
 			  u64 val, bool add);
+
+/* fakeroce_stats.c */
+int fakeroce_get_sset_count(struct net_device *netdev, int sset);
+void fakeroce_get_strings(struct net_device *netdev, u32 sset, u8 *data);
+void fakeroce_get_ethtool_stats(struct net_device *netdev,
+				struct ethtool_stats *stats, u64 *data);
 
 /* fakeroce_qp.c */
 extern const struct ib_device_ops fakeroce_qp_ops;

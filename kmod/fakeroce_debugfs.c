@@ -38,6 +38,8 @@ enum fakeroce_knob_kind {
 	FAKEROCE_KNOB_REQUESTS,
 	FAKEROCE_KNOB_INDICATIONS,
 	FAKEROCE_KNOB_REQ_RATE,
+	FAKEROCE_KNOB_PAUSE_US,
+	FAKEROCE_KNOB_PHY_ERR,
 	FAKEROCE_KNOB_PRIO_TC,
 	FAKEROCE_KNOB_TC_BW,
 	FAKEROCE_KNOB_TC_TSA,
@@ -49,11 +51,12 @@ struct fakeroce_knob {
 	unsigned int idx;
 };
 
-/* Knobs per device besides the counters: 6 + 3 u8 + 3 x 8 per prio + 3. */
+/* Knobs per device besides the counters: 6 + 3 u8 + 5 x 8 per prio + 3 ETS, */
+/* FEC, PHY errors */
 /* module/: identifier, temperature, vcc, then 3 per lane */
 #define FAKEROCE_NUM_MODULE_KNOBS (3 + 3 * FAKEROCE_MODULE_LANES)
-#define FAKEROCE_NUM_KNOBS (6 + 3 + 3 * FAKEROCE_NUM_PRIO + 3 + FAKEROCE_NR_FEC + \
-			    FAKEROCE_NUM_MODULE_KNOBS)
+#define FAKEROCE_NUM_KNOBS (6 + 3 + 5 * FAKEROCE_NUM_PRIO + 3 + FAKEROCE_NR_FEC + \
+			    FAKEROCE_NR_PHY_ERR + FAKEROCE_NUM_MODULE_KNOBS)
 /* With a PMA: one knob per PMA counter and fail_next_mad. */
 #define FAKEROCE_NUM_PMA_KNOBS (FAKEROCE_NR_PMA + 1)
 
@@ -186,6 +189,12 @@ static int fakeroce_knob_show(struct fakeroce_knob *knob, char *buf,
 	case FAKEROCE_KNOB_REQ_RATE:
 		val = dcb->req_rate[i];
 		break;
+	case FAKEROCE_KNOB_PAUSE_US:
+		val = dcb->pause_us[i / FAKEROCE_NUM_PRIO][i % FAKEROCE_NUM_PRIO];
+		break;
+	case FAKEROCE_KNOB_PHY_ERR:
+		val = fdev->phy_err[i];
+		break;
 	case FAKEROCE_KNOB_PRIO_TC:
 		len = fakeroce_print_u8_array(buf, size, dcb->prio_tc);
 		break;
@@ -287,6 +296,15 @@ static int fakeroce_knob_store_value(struct fakeroce_knob *knob, char *s)
 	}
 	if (knob->kind == FAKEROCE_KNOB_FEC) {
 		fakeroce_fec_set(fdev, i, val, add);
+		return 0;
+	}
+	if (knob->kind == FAKEROCE_KNOB_PAUSE_US || knob->kind == FAKEROCE_KNOB_PHY_ERR) {
+		u64 *f = knob->kind == FAKEROCE_KNOB_PHY_ERR ? &fdev->phy_err[i] :
+			 &dcb->pause_us[i / FAKEROCE_NUM_PRIO][i % FAKEROCE_NUM_PRIO];
+
+		spin_lock(&fdev->lock);
+		*f = add ? *f + val : val;
+		spin_unlock(&fdev->lock);
 		return 0;
 	}
 	if (knob->kind == FAKEROCE_KNOB_MODULE) {
@@ -441,6 +459,8 @@ static void fakeroce_debugfs_add_dcb(struct fakeroce_dev *fdev,
 		{ "requests", FAKEROCE_KNOB_REQUESTS },
 		{ "indications", FAKEROCE_KNOB_INDICATIONS },
 		{ "requests_rate", FAKEROCE_KNOB_REQ_RATE },
+		{ "rx_pause_us", FAKEROCE_KNOB_PAUSE_US },
+		{ "tx_pause_us", FAKEROCE_KNOB_PAUSE_US },
 	};
 	struct dentry *dir = debugfs_create_dir("dcb", fdev->debugfs_dir);
 	char name[32];
@@ -456,8 +476,9 @@ static void fakeroce_debugfs_add_dcb(struct fakeroce_dev *fdev,
 		for (k = 0; k < ARRAY_SIZE(per_prio); k++) {
 			snprintf(name, sizeof(name), "prio%u_%s", p,
 				 per_prio[k].suffix);
-			fakeroce_knob_file(fdev, used, dir, name, 0600,
-					   per_prio[k].kind, p);
+			/* rx_pause_us: 0..7, tx_pause_us: 8..15 */
+			fakeroce_knob_file(fdev, used, dir, name, 0600, per_prio[k].kind,
+					   p + (k == 4 ? FAKEROCE_NUM_PRIO : 0));
 		}
 	}
 	fakeroce_knob_file(fdev, used, dir, "prio_tc", 0600,
@@ -506,6 +527,9 @@ static void fakeroce_debugfs_add_module(struct fakeroce_dev *fdev,
 
 int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 {
+	static const char *const phy_names[FAKEROCE_NR_PHY_ERR] = {
+		"symbol_errors", "crc_errors", "discards",
+	};
 	unsigned int n = fdev->pers->num_counters, used = 0, i;
 	struct dentry *dir, *cdir;
 	char name[8];
@@ -540,6 +564,10 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 	for (i = 0; i < FAKEROCE_NR_FEC; i++)
 		fakeroce_knob_file(fdev, &used, cdir, fakeroce_fec_name(i), 0600,
 				   FAKEROCE_KNOB_FEC, i);
+	cdir = debugfs_create_dir("phy", dir);
+	for (i = 0; i < FAKEROCE_NR_PHY_ERR; i++)
+		fakeroce_knob_file(fdev, &used, cdir, phy_names[i], 0600,
+				   FAKEROCE_KNOB_PHY_ERR, i);
 	fakeroce_debugfs_add_module(fdev, &used);
 	if (fdev->pers->pma)
 		fakeroce_debugfs_add_pma(fdev, &used);

@@ -189,6 +189,7 @@ static_assert(ARRAY_SIZE(fakeroce_irdma_descs) <= FAKEROCE_MAX_COUNTERS);
 static const struct fakeroce_personality fakeroce_personalities[] = {
 	{
 		.name = "mlx5",
+		.eth_stats = FAKEROCE_STATS_MLX5E,
 		.pma = true,
 		.fec_stats = true,
 		.driver_id = RDMA_DRIVER_MLX5,
@@ -199,6 +200,7 @@ static const struct fakeroce_personality fakeroce_personalities[] = {
 	},
 	{
 		.name = "bnxt_re",
+		.eth_stats = FAKEROCE_STATS_BNXT,
 		.fec_stats = true,
 		.driver_id = RDMA_DRIVER_BNXT_RE,
 		.vendor_id = 0x14e4,		/* Broadcom */
@@ -208,6 +210,7 @@ static const struct fakeroce_personality fakeroce_personalities[] = {
 	},
 	{
 		.name = "irdma",
+		.eth_stats = FAKEROCE_STATS_ICE,
 		.driver_id = RDMA_DRIVER_IRDMA,
 		.vendor_id = 0x8086,		/* Intel */
 		.vendor_part_id = 0x1592,	/* E810-C */

@@ -123,6 +123,9 @@ static const struct ethtool_ops fakeroce_ethtool_ops = {
 	.get_fecparam = fakeroce_get_fecparam,
 	.get_fec_stats = fakeroce_get_fec_stats,
 	.get_module_eeprom_by_page = fakeroce_get_module_eeprom_by_page,
+	.get_sset_count = fakeroce_get_sset_count,
+	.get_strings = fakeroce_get_strings,
+	.get_ethtool_stats = fakeroce_get_ethtool_stats,
 };
 
 /* ---- DCB state ----------------------------------------------------------- */

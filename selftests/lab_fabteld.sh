@@ -39,7 +39,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 75
+ktap_begin 77
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -281,6 +281,30 @@ ktap_eq "fabtel_pfc_storms_total moved as fabtel.ko's storm_events did" \
 	"$(metric "$PA" "fabtel_pfc_storms_total{$L,priority=\"3\"}")" \
 	"$(lab_read a $FT/fakeroce0/ports/1/pfc/prio3/storm_events)"
 ktap_info "storm_events $storms0 -> $(lab_read a $FT/fakeroce0/ports/1/pfc/prio3/storm_events)"
+
+# Driver statistics (ethtool -S through the mlx5e names of the vendor map):
+# pause durations and the PHY's symbol errors; the independent reader is
+# ethtool -S itself, and its tx_prio3_pause must equal the DCB count.
+lab a "echo 2100000 >$D/prio3_tx_pause_us; echo 350000 >$D/prio3_rx_pause_us; echo 12 >/sys/kernel/debug/fakeroce/0/phy/symbol_errors" >/dev/null
+es_metrics() {
+	echo "$(metric "$PA" "fabtel_pfc_pause_tx_duration_seconds_total{$L,priority=\"3\"}")" \
+		"$(metric "$PA" "fabtel_pfc_pause_rx_duration_seconds_total{$L,priority=\"3\"}")" \
+		"$(metric "$PA" "fabtel_port_phy_symbol_errors_total{$L}")" \
+		"$(metric "$PA" "fabtel_pfc_pause_tx_total{$L,priority=\"3\"}")"
+}
+es_ethtool() { # the same from ethtool -S, durations from microseconds
+	lab a "ethtool -S fre0" | awk '
+		$1 == "tx_prio3_pause_duration:" { t = $2 / 1e6 } $1 == "rx_prio3_pause_duration:" { r = $2 / 1e6 }
+		$1 == "rx_symbol_err_phy:" { s = $2 } $1 == "tx_prio3_pause:" { f = $2 }
+		END { printf "%g %g %d %d", t, r, s, f }'
+}
+es_same() { [[ $(es_metrics) == "$(es_ethtool)" ]]; }
+ktap_check "ethtool -S (mlx5e names): pause durations of priority 3, rx_symbol_err_phy, tx_prio3_pause = fabteld's (the last also DCB's)" \
+	wait_for 15 es_same
+ktap_info "fabteld: $(es_metrics); ethtool -S: $(es_ethtool)"
+ktap_eq "rxa (virtio-net: its driver statistics are none the map knows): no pause duration or PHY series" \
+	"$(curl -sf "http://127.0.0.1:$PA/metrics" | grep -c '^fabtel_\(pfc_pause_.x_duration\|port_phy_\).*device="rxa"')" 0
+
 
 # A job on fakeroce0: a process in job_7070's cgroup has fakeroce make 4 QPs
 # (ib_core owns them to it, as uverbs QPs).  fakeroce offloads RoCE as a real

@@ -19,7 +19,7 @@ CTL=/sys/kernel/fakeroce
 DBG=/sys/kernel/debug/fakeroce
 IB=/sys/class/infiniband
 
-ktap_begin 79
+ktap_begin 82
 
 [[ -f $KO ]] || { ktap_fail "fakeroce.ko was built" "$KO missing"; ktap_end; }
 echo "lab_fakeroce: start" >/dev/kmsg
@@ -257,6 +257,31 @@ ktap_eq "lane_gbps '40', 'x', '+25' refused with EINVAL; lanes 2, lane_gbps 100 
 	"Invalid argument 2 100"
 knob 0/lanes 4
 knob 0/lane_gbps 25
+
+# ---- driver statistics: debugfs and DCB in, ethtool -S out ------------------
+# Names as the 6.1 Ethernet drivers print them (mlx5e en_stats.c: per
+# priority with PFC on; bnxt_en bnxt_ethtool.c and ice ice_ethtool.c: all
+# eight); pause frames are the DCB counts, durations and PHY errors knobs.
+stat() { ethtool -S "fre$1" | awk -v n="$2" '$1 == n ":" { print $2 }'; } # ID NAME
+knob 0/dcb/pfc_en 8
+knob 0/dcb/prio3_requests 500
+knob 0/dcb/prio3_indications 40
+knob 0/dcb/prio3_tx_pause_us 2100000
+knob 0/dcb/prio3_rx_pause_us +7
+knob 0/phy/symbol_errors 11
+knob 1/dcb/prio5_tx_pause_us 9
+knob 2/phy/crc_errors 4
+ktap_eq "mlx5e names (PFC on 3 only): tx_prio3_pause, its duration, rx_prio3_pause, rx_symbol_err_phy; no prio 4" \
+	"$(stat 0 tx_prio3_pause) $(stat 0 tx_prio3_pause_duration) $(stat 0 rx_prio3_pause) $(stat 0 rx_prio3_pause_duration) $(stat 0 rx_symbol_err_phy) $(ethtool -S fre0 | grep -c prio4)" \
+	"500 2100000 40 7 11 0"
+ktap_eq "bnxt_en names: pfc_pri5_tx_duration_us, all 8 priorities listed; ice: rx_crc_errors.nic, 8 tx_priority_N_xoff.nic" \
+	"$(stat 1 pfc_pri5_tx_duration_us) $(ethtool -S fre1 | grep -c 'tx_pfc_ena_frames_pri') $(stat 2 rx_crc_errors.nic) $(ethtool -S fre2 | grep -c 'tx_priority_._xoff.nic')" \
+	"9 8 4 8"
+knob 0/dcb/pfc_en 0
+ktap_eq "mlx5e: PFC off everywhere: no per-priority statistics left, the PHY ones stay" \
+	"$(ethtool -S fre0 | grep -c prio) $(stat 0 rx_symbol_err_phy)" "0 11"
+knob 0/dcb/prio3_requests 0
+knob 0/dcb/prio3_indications 0
 
 # ---- QPs: debugfs in, RDMA netlink (rdma res show qp) out --------------------
 # Each QP is made in the writing process's context: ib_core owns it to that

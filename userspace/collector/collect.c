@@ -19,6 +19,7 @@ static const struct source_ops *const sources[] = {
 	&source_sysfs,
 	&source_ethtool,
 	&source_config,
+	&source_ethstats,
 	&source_qps,
 	&source_bpf,
 };

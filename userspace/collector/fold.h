@@ -21,6 +21,7 @@ struct fold_prev {
 	uint64_t ctr[MODEL_MAX_PORTS][FOLD_PORT_SIGS];
 	uint64_t link_err[MODEL_MAX_PORTS][FOLD_LINK_ERRS];
 	uint64_t fec_uncorr[MODEL_MAX_PORTS];
+	uint64_t phy_err[MODEL_MAX_PORTS][2];	/* driver statistics: symbol, CRC errors */
 };
 
 void fold_prev_take(const struct model *m, struct fold_prev *prev);

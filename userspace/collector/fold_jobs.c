@@ -29,6 +29,29 @@ static const enum fabtel_pma link_err[FOLD_LINK_ERRS] = {
 	FABTEL_PMA_EXCESSIVE_BUFFER_OVERRUN_ERRORS,
 };
 
+/*
+ * The PHY's symbol and CRC errors (driver statistics): link errors on a
+ * port without IB port counters (bnxt_re, irdma: no PMA in 6.1).
+ */
+static const enum es_port_stat phy_err[2] = { ES_SYMBOL_ERRORS, ES_CRC_ERRORS };
+
+/* How much the PHY's error counts rose on a port without PMA link errors. */
+static uint64_t phy_rise(const struct model_port *p, const struct fold_prev *prev,
+			 unsigned int pi)
+{
+	uint64_t n = 0;
+	unsigned int x;
+
+	for (x = 0; x < FOLD_LINK_ERRS; x++)
+		if (p->have_pma[link_err[x]])
+			return 0;
+	for (x = 0; x < 2; x++)
+		if (p->have_es_port[phy_err[x]] && prev->phy_err[pi][x] != UINT64_MAX &&
+		    p->es_port[phy_err[x]].total > prev->phy_err[pi][x])
+			n += p->es_port[phy_err[x]].total - prev->phy_err[pi][x];
+	return n;
+}
+
 /* A port counter's total before this pass, UINT64_MAX if it had none. */
 static uint64_t prev_total(const struct model_port *p, const struct mono *c)
 {
@@ -51,6 +74,9 @@ void fold_prev_take(const struct model *m, struct fold_prev *prev)
 			prev->link_err[i][k] = prev_total(p, &p->pma[link_err[k]]);
 		prev->fec_uncorr[i] = p->have_fec[ETHNL_FEC_UNCORR] ?
 				      prev_total(p, &p->fec[ETHNL_FEC_UNCORR]) : UINT64_MAX;
+		for (k = 0; k < 2; k++)
+			prev->phy_err[i][k] = p->have_es_port[phy_err[k]] ?
+					      prev_total(p, &p->es_port[phy_err[k]]) : UINT64_MAX;
 	}
 }
 
@@ -129,6 +155,8 @@ static void port_signals(struct model *m, struct model_job *j, struct model_job_
 	    p->fec[ETHNL_FEC_UNCORR].total > was)
 		model_signal_job(j, HS_LINK_ERRORS, p->device, p->port,
 				 p->fec[ETHNL_FEC_UNCORR].total - was, true, now);
+	if ((was = phy_rise(p, prev, pi)))
+		model_signal_job(j, HS_LINK_ERRORS, p->device, p->port, was, true, now);
 	for (x = 0; !per_qp && x < FOLD_PORT_SIGS; x++) {
 		was = prev->ctr[pi][x];
 		if (p->have[port_ctr[x]] && was != UINT64_MAX && p->ctr[port_ctr[x]].total > was)
@@ -200,6 +228,7 @@ static void port_link_errors(struct model *m, uint64_t now, const struct fold_pr
 				p->pma[link_err[x]].total > prev->link_err[i][x];
 		rose |= p->have_fec[ETHNL_FEC_UNCORR] && prev->fec_uncorr[i] != UINT64_MAX &&
 			p->fec[ETHNL_FEC_UNCORR].total > prev->fec_uncorr[i];
+		rose |= phy_rise(p, prev, i) > 0;
 		if (rose)
 			p->link_err_ns = now;
 	}

@@ -151,6 +151,20 @@ static void fold_counters(struct model_port *p, const struct raw_port *rp, bool 
 		if (rp->have_fec[c])
 			fold_count(&p->fec[c], NULL, rp->fec[c], true, false, mono);
 	}
+	/* the driver's statistics (ethtool -S), 64-bit totals */
+	snprintf(p->es_vendor, sizeof(p->es_vendor), "%s", rp->es_vendor);
+	for (c = 0; c < ES_PRIO_NR * MODEL_PRIOS; c++) {
+		unsigned int s = c / MODEL_PRIOS, k = c % MODEL_PRIOS;
+
+		p->have_es_prio[s][k] = rp->have_es_prio[s][k];
+		if (rp->have_es_prio[s][k])
+			fold_count(&p->es_prio[s][k], NULL, rp->es_prio[s][k], true, false, mono);
+	}
+	for (c = 0; c < ES_PORT_NR; c++) {
+		p->have_es_port[c] = rp->have_es_port[c];
+		if (rp->have_es_port[c])
+			fold_count(&p->es_port[c], NULL, rp->es_port[c], true, false, mono);
+	}
 	p->have_nd = rp->have_nd;
 	if (rp->have_nd) {
 		fold_count(&p->nd_rx, &p->nd_rx_rate, rp->nd_rx_bytes, true, false, mono);

@@ -12,7 +12,7 @@
 
 static const char *const src_names[SRC_NR] = {
 	"fabtel_ko", "sysfs", "bpf_flap", "bpf_qp", "bpf_rxe", "bpf_wire", "rdma_netlink",
-	"ethtool", "roce_config",
+	"ethtool", "ethtool_stats", "roce_config",
 };
 
 static const char *const src_state_names[] = {

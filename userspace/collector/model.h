@@ -77,6 +77,7 @@ enum model_source {
 	SRC_BPF_WIRE,
 	SRC_RDMA_NETLINK,
 	SRC_ETHTOOL,
+	SRC_ETHSTATS,
 	SRC_CONFIG,
 	SRC_NR,
 };
@@ -97,6 +98,10 @@ enum model_hist {
 	HIST_RX_GBPS, HIST_TX_GBPS, HIST_OOS, HIST_NAK, HIST_ACK_TIMEOUT, HIST_RETRY, HIST_CNP,
 	HIST_ECN, HIST_PAUSE_TX, HIST_PAUSE_RX, HIST_NR,
 };
+
+/* driver statistics (ethtool -S) through the vendor map of source_ethstats.c */
+enum es_prio_stat { ES_PAUSE_RX, ES_PAUSE_RX_US, ES_PAUSE_TX, ES_PAUSE_TX_US, ES_PRIO_NR };
+enum es_port_stat { ES_SYMBOL_ERRORS, ES_CRC_ERRORS, ES_DISCARDS, ES_PORT_NR };
 
 struct model_hist_point {
 	uint64_t at_ns;			/* CLOCK_REALTIME */
@@ -139,6 +144,11 @@ struct model_port {
 	bool have_rate, have_nd_speed;
 	uint32_t lm_supported_mbps, lm_advertised_mbps, lm_peer_mbps;	/* ethtool; 0 none */
 	bool have_lm;
+	struct mono es_prio[ES_PRIO_NR][MODEL_PRIOS];	/* driver statistics, mapped */
+	bool have_es_prio[ES_PRIO_NR][MODEL_PRIOS];
+	struct mono es_port[ES_PORT_NR];
+	bool have_es_port[ES_PORT_NR];
+	char es_vendor[16];			/* the map that named them; "" none */
 	bool degraded;			/* ACTIVE below rate_max_mbps */
 	uint64_t degraded_ns;		/* CLOCK_REALTIME it was first seen so */
 	struct rate rate[FABTEL_NR_COUNTERS];		/* per second over the last interval */

@@ -49,6 +49,11 @@ struct raw_port {
 	bool have_nd_speed;			/* false: unknown (-1, down, no netdev) */
 	struct ethnl_linkmodes lm;		/* the fastest modes (ethtool) ... */
 	bool have_lm;				/* ... when asked and answered */
+	uint64_t es_prio[ES_PRIO_NR][MODEL_PRIOS];	/* driver statistics (ethtool -S) */
+	bool have_es_prio[ES_PRIO_NR][MODEL_PRIOS];
+	uint64_t es_port[ES_PORT_NR];
+	bool have_es_port[ES_PORT_NR];
+	char es_vendor[16];
 	uint8_t width[FABTEL_NR_COUNTERS];	/* bits of the source's counter: 32 may wrap */
 	uint64_t bursts;
 	bool have_bursts;
@@ -140,6 +145,7 @@ extern const struct source_ops source_sysfs;	/* source_sysfs.c */
 extern const struct source_ops source_qps;	/* source_qps.c */
 extern const struct source_ops source_bpf;	/* source_bpf.c */
 extern const struct source_ops source_ethtool;	/* source_ethtool.c */
+extern const struct source_ops source_ethstats;	/* source_ethstats.c */
 extern const struct source_ops source_config;	/* source_config.c */
 
 /* The BPF source's own calls (collect.h says when). */

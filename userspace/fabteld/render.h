@@ -25,6 +25,8 @@ const struct expo_label *port_labels(struct port_labels *pl, const struct model_
 void render_config_families(const struct model *m, struct expo *e);
 /* the plugged modules' diagnostics (render_module.c) */
 void render_module_families(const struct model *m, struct expo *e);
+/* the driver statistics fabteld maps: pause durations, PHY errors (render_phy.c) */
+void render_phy_families(const struct model *m, struct expo *e);
 
 /* start_ns: CLOCK_MONOTONIC when the request came, for the scrape duration */
 void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns);

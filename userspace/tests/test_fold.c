@@ -337,6 +337,41 @@ static void link_errors_from_fec(void **state)
 	assert_int_equal(m.jobs[0].result.reasons[i].count, 25);
 }
 
+/*
+ * The PHY's CRC errors (driver statistics) are link errors on a port
+ * without IB port counters; where the PMA has link-error counters they are
+ * not counted again.
+ */
+static void link_errors_from_phy(void **state)
+{
+	struct raw_port *rp = &r.ports[0];
+	int i;
+
+	(void)state;
+	rp->have_es_port[ES_CRC_ERRORS] = true;
+	pass();
+	rp->es_port[ES_CRC_ERRORS] = 30;
+	pass();
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_DEGRADED);
+	i = m.jobs[0].result.culprit;
+	assert_string_equal(m.jobs[0].result.reasons[i].reason, "link_errors");
+	assert_int_equal(m.jobs[0].result.reasons[i].count, 30);
+	assert_true(model_find_port(&m, "rxa", 1)->link_err_ns > 0);
+}
+
+static void phy_errors_not_twice_with_pma(void **state)
+{
+	struct raw_port *rp = &r.ports[0];
+
+	(void)state;
+	rp->have_es_port[ES_CRC_ERRORS] = true;
+	rp->have_pma[FABTEL_PMA_SYMBOL_ERROR] = true;
+	pass();
+	rp->es_port[ES_CRC_ERRORS] = 30;
+	pass();
+	assert_int_equal(m.jobs[0].result.verdict, VERDICT_HEALTHY);
+}
+
 /* the module's rx power low-warning flag on the job's port: optics, until it clears */
 static void optics_degrades(void **state)
 {
@@ -466,6 +501,8 @@ int main(void)
 		cmocka_unit_test_setup(speed_below_partner_degrades, setup),
 		cmocka_unit_test_setup(link_errors_from_pma, setup),
 		cmocka_unit_test_setup(link_errors_from_fec, setup),
+		cmocka_unit_test_setup(link_errors_from_phy, setup),
+		cmocka_unit_test_setup(phy_errors_not_twice_with_pma, setup),
 		cmocka_unit_test_setup(optics_degrades, setup),
 		cmocka_unit_test_setup(misconfigured_tos, setup),
 		cmocka_unit_test(widths_from_the_driver),
