@@ -115,6 +115,17 @@ struct fabtel_phy {
 	u64 busy_skips;			/* samples skipped: RTNL was busy */
 };
 
+/* The module EEPROM pages last read (fabtel_module.c); replaced whole, under fabtel_port.lock. */
+#define FABTEL_MODULE_PAGE	128
+struct fabtel_module {
+	int err;			/* 0, or -errno of the read */
+	u64 read_ns;			/* ktime_get_ns() of the read */
+	u8 lower[FABTEL_MODULE_PAGE];
+	u8 up[3][FABTEL_MODULE_PAGE];	/* upper halves of ... */
+	u8 up_page[3];			/* ... these pages */
+	unsigned int nr_up;
+};
+
 struct fabtel_dev;
 struct fabtel_ctr_attr;
 
@@ -162,6 +173,7 @@ struct fabtel_port {
 	struct fabtel_dcb dcb;
 	struct fabtel_pma_state *pma;
 	struct fabtel_phy phy;
+	struct fabtel_module *module;	/* NULL: never read */
 
 	/* sysfs */
 	struct kobject *counters_kobj, *pfc_kobj;
@@ -219,6 +231,11 @@ int fabtel_pma_snapshot(struct fabtel_port *p, char *buf, int n);
 /* fabtel_phy.c */
 void fabtel_phy_sample(struct fabtel_port *p);
 int fabtel_phy_snapshot(struct fabtel_port *p, char *buf, int n);
+
+/* fabtel_module.c */
+void fabtel_module_sample(struct fabtel_port *p);
+void fabtel_module_free(struct fabtel_port *p);
+extern struct kobj_attribute fabtel_attr_module;
 
 /* fabtel_sysfs.c */
 int fabtel_sysfs_port_add(struct fabtel_port *p);

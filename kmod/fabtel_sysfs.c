@@ -447,6 +447,7 @@ static struct attribute *fabtel_port_attrs[] = {
 	&fabtel_attr_samples.attr,
 	&fabtel_attr_sample_errors.attr,
 	&fabtel_attr_netdev.attr,
+	&fabtel_attr_module.attr,
 	NULL,
 };
 
@@ -465,6 +466,7 @@ static void fabtel_port_release(struct kobject *kobj)
 {
 	struct fabtel_port *p = kobj_to_port(kobj);
 
+	fabtel_module_free(p);
 	kfree(p->attr_ptrs);
 	kfree(p->attr_mem);
 	kfree(p);

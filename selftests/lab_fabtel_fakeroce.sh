@@ -37,7 +37,7 @@ retry_exceeded rnr_nak_rcvd rnr_nak_sent rnr_retry_exceeded duplicate_request
 out_of_buffer cnp_sent cnp_handled cnp_ignored ecn_marked_rx icrc_err
 req_cqe_err resp_cqe_err link_downed rx_packets tx_packets rx_bytes tx_bytes"
 
-ktap_begin 34
+ktap_begin 38
 
 cleanup() {
 	echo 100 >/sys/module/fabtel/parameters/storm_ms 2>/dev/null
@@ -215,6 +215,32 @@ ktap_check "mlx5: snapshot fec_stat, fec_mode, link_speed_mbps = ethtool --show-
 ktap_eq "irdma (no FEC statistics): 'fec supported', each fec_stat '-', mode and speed as ethtool" \
 	"$(awk '$1 == "fec_stat" { print $3 }' $FT/fakeroce2/ports/1/snapshot | sort -u) $(snap_fec 2 | grep -v ' -$' | xargs)" \
 	"- $(eth_fec 2 | xargs)"
+
+# ---- the module's EEPROM pages (ports/<n>/module) --------------------------------
+# Independent reader: ethtool -m's hex dump of the same pages.
+echo 1000 >/sys/module/fabtel/parameters/module_ms
+ko_page() { # ID PAGE: the hex of that page in fabtel.ko's module file
+	awk -v p="$2" '$1 == "page" && $2 == p { print $3 }' "$FT/fakeroce$1/ports/1/module"
+}
+eth_page() { # ID PAGE OFFSET: 128 bytes as ethtool -m dumps them, as one hex string
+	ethtool -m "fre$1" page "$2" offset "$3" length 128 | awk '/^0x/ { for (i = 2; i <= NF; i++) printf "%s", $i }'
+}
+echo 17 >$DBG/0/module/identifier
+echo 4321 >$DBG/0/module/lane3_rx_power
+pages_same() { [[ -n $(ko_page 0 lower) && $(ko_page 0 lower) == "$(eth_page 0 0 0)" && $(ko_page 0 0x03) == "$(eth_page 0 3 128)" ]]; }
+ktap_check "SFF-8636: module file's lower page and page 03h = ethtool -m's (lane 3 rx power 4321 in them)" \
+	wait_for 5 pages_same
+echo 24 >$DBG/0/module/identifier
+cmis_same() { [[ $(ko_page 0 lower) == "$(eth_page 0 0 0)" && $(ko_page 0 0x11) == "$(eth_page 0 0x11 128)" && -n $(ko_page 0 0x01) && -n $(ko_page 0 0x02) ]]; }
+ktap_check "CMIS: lower page and page 11h = ethtool -m's; pages 01h and 02h there too" wait_for 5 cmis_same
+echo 0 >$DBG/0/module/identifier
+ktap_check "no module (ENODEV): error -19, no page" \
+	wait_for 5 bash -c "[[ \$(grep -c '^page' $FT/fakeroce0/ports/1/module) == 0 && \$(awk '\$1 == \"error\" { print \$2 }' $FT/fakeroce0/ports/1/module) == -19 ]]"
+ktap_eq "module_ms 500 (under 1000) and 'x' refused; 0 turns reads off" \
+	"$(echo 500 >/sys/module/fabtel/parameters/module_ms 2>/dev/null && echo took; echo x >/sys/module/fabtel/parameters/module_ms 2>/dev/null && echo took; echo 0 >/sys/module/fabtel/parameters/module_ms && cat /sys/module/fabtel/parameters/module_ms)" \
+	"0"
+echo 10000 >/sys/module/fabtel/parameters/module_ms
+echo 17 >$DBG/0/module/identifier
 
 # ---- a flap linkwatch folds away -------------------------------------------------
 N=/sys/class/net/fre0

@@ -39,7 +39,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 77
+ktap_begin 78
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -227,7 +227,7 @@ FR_IB=/sys/class/infiniband/fakeroce0/ports/1
 L='device="fakeroce0",port="1",netdev="fre0"'
 events() { api "$PA" /api/v1/events | jq -r "$1"; }
 lab a "modprobe ib_core && insmod $REPO/kmod/fabtel.ko && insmod $REPO/kmod/fakeroce.ko &&
-	echo 100 >/sys/module/fabtel/parameters/storm_ms &&
+	echo 100 >/sys/module/fabtel/parameters/storm_ms && echo 1000 >/sys/module/fabtel/parameters/module_ms &&
 	echo '0 mlx5' >/sys/kernel/fakeroce/new_device && echo 100 >/sys/kernel/debug/fakeroce/0/lane_gbps &&
 	ip link set fre0 up" >/dev/null
 ktap_check "fabtel.ko loaded: fabteld reads its snapshots, sysfs on standby" \
@@ -412,6 +412,16 @@ ktap_check "SFF-8636: lane 2 rx power, its low-warning flag and threshold = etht
 	wait_for 25 mod_same
 ktap_info "fabteld: $(mod_metrics); ethtool -m: $(mod_ethtool)"
 ktap_check "job 7070: reason optics on fakeroce0 port 1" wait_for 15 job_has optics
+ko_lane2() { # lane 2 rx power bytes (lower page 36, 37) in fabtel.ko's module file, and who read them
+	echo "$(lab a "awk '\$1 == \"page\" && \$2 == \"lower\" { print substr(\$3, 73, 4) }' $FT/fakeroce0/ports/1/module")" \
+		"$(api "$PA" /api/v1/snapshot | jq -r '.ports[] | select(.device == "fakeroce0") | .module.read_by')"
+}
+eth_lane2() { # the same two bytes as ethtool -m dumps them
+	echo "$(lab a "ethtool -m fre0 offset 36 length 2" | awk '/^0x0024/ { print $2 $3 }')" fabtel_ko
+}
+ktap_check "fabtel.ko's ports/1/module: lane 2 rx power bytes = ethtool -m's; fabteld decoded fabtel.ko's pages (read_by)" \
+	bash -c '[[ $1 == "$2" ]]' _ "$(ko_lane2)" "$(eth_lane2)"
+ktap_info "fabtel.ko: $(ko_lane2); ethtool -m: $(eth_lane2)"
 ktap_check "FabtelOptics fires for fakeroce0" \
 	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PROM_PORT/api/v1/alerts | jq -e '.data.alerts[] | select(.labels.alertname == \"FabtelOptics\" and .labels.device == \"fakeroce0\" and .state == \"firing\")'"
 # the same module as CMIS (a QSFP-DD, 8 lanes): flags read raw, as ethtool

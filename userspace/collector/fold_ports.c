@@ -103,6 +103,7 @@ static void fold_module(struct model_port *p, const struct raw_port *rp, uint64_
 	/* an identifier neither SFF-8636 nor CMIS is still a module: kind "unknown" */
 	p->have_ddm = rp->ddm_read && (!rp->ddm_err || rp->ddm_err == -EPROTONOSUPPORT);
 	p->ddm_read = rp->ddm_read;
+	p->ddm_by_ko = rp->ddm_by_ko;
 	p->ddm_err = rp->ddm_err;
 	if (p->have_ddm)
 		p->ddm = rp->ddm;

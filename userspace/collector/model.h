@@ -131,6 +131,7 @@ struct model_port {
 	struct ddm ddm;				/* the module's diagnostics (ethtool) */
 	bool have_ddm;				/* decoded at its last read */
 	bool ddm_read;				/* the ethtool source asked */
+	bool ddm_by_ko;				/* fabtel.ko read the pages, not ethtool */
 	int ddm_err;				/* why not decoded (-errno), else 0 */
 	bool optics_trouble;			/* ddm_trouble(): an alarm, rx power low */
 	struct port_config cfg;			/* RoCE configuration (source_config.c) */

@@ -73,6 +73,7 @@ struct raw_port {
 	struct ddm ddm;				/* the plugged module's diagnostics */
 	int ddm_err;				/* 0, or why there are none (-errno) */
 	bool ddm_read;				/* the ethtool source tried */
+	bool ddm_by_ko;				/* ... from fabtel.ko's module pages */
 	struct port_config cfg;			/* RoCE configuration (source_config.c) */
 	bool have_nd;			/* the netdev's byte counters */
 	uint64_t nd_rx_bytes, nd_tx_bytes;
@@ -172,6 +173,13 @@ uint64_t source_bpf_pruned(const struct model *m, int which);
  * not a whole version 1 snapshot (Documentation/ABI/testing/sysfs-kernel-fabtel).
  */
 int ko_parse_snapshot(char *text, struct raw_port *p);
+/*
+ * ko_parse_module: fabtel.ko's ports/<n>/module text (tokenized in place)
+ * decoded through ddm.c, pages[] its scratch: 0, the module's own error
+ * (-ENODEV no module, -EOPNOTSUPP no module interface, -ENODATA not read
+ * yet), -EPROTONOSUPPORT from the decoder, or -EPROTO if malformed.
+ */
+int ko_parse_module(char *text, uint8_t pages[5][DDM_PAGE_LEN], struct ddm *out);
 /*
  * sysfs_read_port: the port directory base (<root>/sys/class/infiniband/
  * <dev>/ports/<port>) and its netdev's files into p; 0, or -ENODEV if it

@@ -17,6 +17,7 @@
 
 #include "clock.h"
 #include "ethnl.h"
+#include "fsread.h"
 #include "netdev_slot.h"
 #include "source.h"
 
@@ -27,6 +28,7 @@ static int open_err;
 static struct netdev_slot slots[MODEL_MAX_PORTS];
 static struct ddm ddms[MODEL_MAX_PORTS];
 static int ddm_errs[MODEL_MAX_PORTS];
+static bool ddm_by_ko[MODEL_MAX_PORTS];
 static struct ethnl_linkmodes lms[MODEL_MAX_PORTS];
 static int lm_errs[MODEL_MAX_PORTS];
 
@@ -54,8 +56,28 @@ static int module_read(const char *ifname, struct ddm *d)
 	return ddm_decode(&pg, d);
 }
 
+/*
+ * fabtel.ko's reading of the module (ports/<n>/module), when it has one:
+ * 0 or the module's error; -ENODATA when there is none to take (an older
+ * fabtel.ko, not read yet, module_ms 0): ask ethtool netlink then.
+ */
+static int module_from_ko(const struct collect_opts *o, const struct raw_port *p,
+			  struct ddm *d)
+{
+	static char text[4096];
+	static uint8_t pages[5][DDM_PAGE_LEN];
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/sys/kernel/fabtel/%s/ports/%u/module", o->sysfs_root,
+		 p->device, p->port);
+	if (fs_read_text(path, text, sizeof(text)) < 0)
+		return -ENODATA;
+	memset(d, 0, sizeof(*d));
+	return ko_parse_module(text, pages, d);
+}
+
 /* the slow reads, every module_s: the module's EEPROM, the link modes */
-static void port_slow(const struct collect_opts *o, struct raw_port *p, uint64_t now)
+static void port_slow(const struct collect_opts *o, struct raw_port *p, uint64_t now, bool ko)
 {
 	unsigned int k;
 
@@ -63,7 +85,10 @@ static void port_slow(const struct collect_opts *o, struct raw_port *p, uint64_t
 		return;
 	k = netdev_slot_get(slots, MODEL_MAX_PORTS, p->netdev);
 	if (netdev_slot_due(&slots[k], now, o->module_s)) {
-		ddm_errs[k] = module_read(p->netdev, &ddms[k]);
+		ddm_errs[k] = ko ? module_from_ko(o, p, &ddms[k]) : -ENODATA;
+		ddm_by_ko[k] = ddm_errs[k] != -ENODATA;
+		if (ddm_errs[k] == -ENODATA)
+			ddm_errs[k] = module_read(p->netdev, &ddms[k]);
 		lm_errs[k] = ethnl_linkmodes_get(eth, p->netdev, &lms[k]);
 	}
 	p->lm = lms[k];
@@ -71,6 +96,7 @@ static void port_slow(const struct collect_opts *o, struct raw_port *p, uint64_t
 	p->ddm = ddms[k];
 	p->ddm_err = ddm_errs[k];
 	p->ddm_read = true;
+	p->ddm_by_ko = ddm_by_ko[k];
 }
 
 static void ethtool_open(struct model *m)
@@ -131,7 +157,7 @@ static void ethtool_sample(struct model *m, struct raw *r)
 			continue;
 		if (!r->ports[i].fec_known)	/* fabtel.ko's snapshot had them */
 			port_fec(&r->ports[i], &failed, &err);
-		port_slow(&m->opts, &r->ports[i], now);
+		port_slow(&m->opts, &r->ports[i], now, r->ko);
 	}
 	if (failed) {
 		/* a socket in a bad state: open a new one next pass */

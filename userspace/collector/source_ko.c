@@ -256,3 +256,69 @@ const struct source_ops source_ko = {
 	.name = "fabtel_ko",
 	.sample = ko_sample,
 };
+
+/* 256 hex digits into 128 bytes; -1 unless exactly that */
+static int hex_page(const char *s, uint8_t *out)
+{
+	unsigned int i, hi, lo;
+
+	if (strlen(s) != 2 * DDM_PAGE_LEN)
+		return -1;
+	for (i = 0; i < DDM_PAGE_LEN; i++) {
+		if (sscanf(s + 2 * i, "%1x%1x", &hi, &lo) != 2)
+			return -1;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+/* the ddm_pages slot of an upper page fabtel.ko read; -1 none */
+static int up_slot(unsigned int page)
+{
+	switch (page) {
+	case 0x01:
+	case 0x03:
+		return DDM_UP_01_03;
+	case 0x02:
+		return DDM_UP_02;
+	case 0x11:
+		return DDM_UP_11;
+	default:
+		return -1;
+	}
+}
+
+int ko_parse_module(char *text, uint8_t pages[5][DDM_PAGE_LEN], struct ddm *out)
+{
+	struct ddm_pages pg = { 0 };
+	char *line, *save = NULL, what[8], hex[2 * DDM_PAGE_LEN + 2];
+	unsigned int page;
+	int err = -EPROTO, slot, e;
+
+	line = strtok_r(text, "\n", &save);
+	if (!line || strcmp(line, "fabtel-module 1"))
+		return -EPROTO;
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		if (sscanf(line, "error %d", &e) == 1) {
+			if (e)
+				return e < 0 && e > -4096 ? e : -EPROTO;
+			err = 0;
+		} else if (sscanf(line, "page %7s %257s", what, hex) == 2) {
+			if (!strcmp(what, "lower"))
+				slot = 4;
+			else if (sscanf(what, "0x%x", &page) == 1 && up_slot(page) >= 0)
+				slot = up_slot(page);
+			else
+				continue;	/* a page this fabteld does not use */
+			if (hex_page(hex, pages[slot]))
+				return -EPROTO;
+			if (slot == 4)
+				pg.lower = pages[4];
+			else
+				pg.up[slot] = pages[slot];
+		}
+	}
+	if (err)
+		return err;
+	return pg.lower ? ddm_decode(&pg, out) : -EPROTO;
+}

@@ -60,6 +60,7 @@ static struct json_object *jmodule(const struct model_port *p)
 {
 	struct json_object *o = json_object_new_object();
 
+	json_object_object_add(o, "read_by", jstr(p->ddm_by_ko ? "fabtel_ko" : "ethtool"));
 	if (p->have_ddm) {
 		json_object_object_add(o, "kind", jstr(ddm_kind_name(p->ddm.kind)));
 		json_object_object_add(o, "identifier", json_object_new_int(p->ddm.id));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_snapshot - libFuzzer target: the fabtel.ko source's snapshot parser.
+ * fuzz_snapshot - libFuzzer target: the fabtel.ko source's parsers, of a port's
+ * snapshot and (the same bytes) of its module file (ko_parse_module).
  *
  * The input is the text of /sys/kernel/fabtel/<dev>/ports/<n>/snapshot
  * (Documentation/ABI/testing/sysfs-kernel-fabtel), handed straight to
@@ -103,6 +104,8 @@ static void check_render(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char text[16384];
+	static uint8_t pages[5][DDM_PAGE_LEN];
+	struct ddm d;
 	int err;
 
 	if (!ready) {
@@ -118,6 +121,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size = sizeof(text) - 1;
 	memcpy(text, data, size);
 	text[size] = '\0';
+	/* the same bytes as a ports/<n>/module file: any -errno, never a crash */
+	err = ko_parse_module(text, pages, &d);
+	if (err > 0)
+		abort();
+	memcpy(text, data, size);
 	memset(&raw.ports[0], 0, sizeof(raw.ports[0]));
 	err = ko_parse_snapshot(text, &raw.ports[0]);
 	check_port(&raw.ports[0]);

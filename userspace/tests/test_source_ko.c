@@ -193,6 +193,66 @@ static void pma_unsupported(void **state)
 		assert_false(p.have_pma[c]);
 }
 
+/* "page NAME" and 256 hex digits of page, appended at *at */
+static void page_line(char *buf, size_t len, const char *name, const uint8_t *page)
+{
+	size_t at = strlen(buf);
+	unsigned int i;
+
+	at += (size_t)snprintf(buf + at, len - at, "page %s ", name);
+	for (i = 0; i < DDM_PAGE_LEN; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%02x", page[i]);
+	snprintf(buf + at, len - at, "\n");
+}
+
+/*
+ * ports/<n>/module: a QSFP28 with lane 2 at 0.03 mW under its 0.05 mW
+ * low-warning threshold, its flag set, decoded as ethtool -m would.
+ */
+static void module_pages(void **state)
+{
+	static uint8_t scratch[5][DDM_PAGE_LEN];
+	uint8_t lo[DDM_PAGE_LEN] = { 0x11 }, p3[DDM_PAGE_LEN] = { 0 };
+	char text[4096] = "fabtel-module 1\nage_ms 1200\nerror 0\n";
+	struct ddm d;
+
+	(void)state;
+	lo[22] = 35;			/* 35 C */
+	lo[26] = 0x80;			/* 3.2768 V */
+	lo[36] = 0x01;			/* lane 2 rx power 300 x 0.1 uW */
+	lo[37] = 0x2c;
+	lo[9] = 0x01;			/* lane 2: rx power low warning */
+	p3[176 - 128 + 6] = 0x01;	/* rx power low warning threshold 500 */
+	p3[176 - 128 + 7] = 0xf4;
+	page_line(text, sizeof(text), "lower", lo);
+	page_line(text, sizeof(text), "0x03", p3);
+	page_line(text, sizeof(text), "0x20", p3);	/* a page fabteld does not use */
+	assert_int_equal(ko_parse_module(text, scratch, &d), 0);
+	assert_int_equal(d.kind, DDM_SFF8636);
+	assert_true(d.value[DDM_TEMP][0] == 35.0);
+	assert_true(d.value[DDM_RX_POWER][1] == 3e-05);
+	assert_true(d.thr[DDM_RX_POWER][DDM_LOW_WARNING] == 5e-05);
+	assert_int_equal(d.flags[DDM_RX_POWER][DDM_LOW_WARNING], 0x02);
+}
+
+static void module_bad(void **state)
+{
+	static uint8_t scratch[5][DDM_PAGE_LEN];
+	char t1[] = "fabtel-module 1\nage_ms 5\nerror -19\n";
+	char t2[] = "fabtel-module 2\nerror 0\n";
+	char t3[] = "fabtel-module 1\nerror 0\npage lower 11ab\n";
+	char t4[] = "fabtel-module 1\nerror 0\n";
+	char t5[] = "fabtel-module 1\nage_ms -\nerror -61\n";
+	struct ddm d;
+
+	(void)state;
+	assert_int_equal(ko_parse_module(t1, scratch, &d), -ENODEV);
+	assert_int_equal(ko_parse_module(t2, scratch, &d), -EPROTO);
+	assert_int_equal(ko_parse_module(t3, scratch, &d), -EPROTO);	/* short page */
+	assert_int_equal(ko_parse_module(t4, scratch, &d), -EPROTO);	/* no lower page */
+	assert_int_equal(ko_parse_module(t5, scratch, &d), -ENODATA);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +260,8 @@ int main(void)
 		cmocka_unit_test(not_a_snapshot),
 		cmocka_unit_test(absent_and_unknown),
 		cmocka_unit_test(pma_unsupported),
+		cmocka_unit_test(module_pages),
+		cmocka_unit_test(module_bad),
 	};
 
 	return cmocka_run_group_tests(tests, load_example, NULL);

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fabtel - the plugged module's EEPROM, the pages its diagnostics live in,
+ * read through the netdev's get_module_eeprom_by_page (what `ethtool -m`
+ * reads) every module_ms and kept until the next read: the lower page, and
+ * for SFF-8636 page 03h (thresholds), for CMIS pages 01h (what is
+ * monitored), 02h (thresholds) and 11h (lane flags and monitors); none of
+ * them on flat memory.  fabtel.ko does not decode them: ports/<n>/module
+ * carries the bytes with their age, and fabteld decodes them with its one,
+ * fuzzed decoder (userspace/collector/ddm.c).  Module EEPROM reads are slow
+ * I2C transactions under RTNL on real NICs: the period is long, RTNL is
+ * only tried (a busy RTNL defers the read to the next sample).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ethtool.h>
+#include <linux/moduleparam.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+
+#include "fabtel.h"
+
+#define FABTEL_MODULE_MS_MIN	1000
+#define FABTEL_MODULE_MS_MAX	600000
+
+static unsigned int fabtel_module_ms = 10000;
+
+static int fabtel_module_ms_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+
+	if (kstrtouint(val, 0, &ms))
+		return -EINVAL;
+	if (ms && (ms < FABTEL_MODULE_MS_MIN || ms > FABTEL_MODULE_MS_MAX))
+		return -EINVAL;
+	WRITE_ONCE(fabtel_module_ms, ms);
+	return 0;
+}
+
+static const struct kernel_param_ops fabtel_module_ms_ops = {
+	.set = fabtel_module_ms_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(module_ms, &fabtel_module_ms_ops, &fabtel_module_ms, 0644);
+MODULE_PARM_DESC(module_ms,
+		 "module EEPROM read period in ms, 1000..600000, 0 off (default 10000)");
+
+/* SFF-8024 identifiers laid out as SFF-8636 or as CMIS */
+static bool fabtel_id_sff8636(u8 id)
+{
+	return id == 0x0c || id == 0x0d || id == 0x11;
+}
+
+static bool fabtel_id_cmis(u8 id)
+{
+	return id == 0x18 || id == 0x19 || id == 0x1b || id == 0x1e || id == 0x1f;
+}
+
+/* One 128-byte half page at I2C address 0x50, bank 0; 0 or -errno. */
+static int fabtel_module_page(struct net_device *ndev, u8 page, u32 offset, u8 *buf)
+{
+	struct ethtool_module_eeprom req = {
+		.offset = offset,
+		.length = FABTEL_MODULE_PAGE,
+		.page = page,
+		.bank = 0,
+		.i2c_address = 0x50,
+		.data = buf,
+	};
+	int ret;
+
+	ret = ndev->ethtool_ops->get_module_eeprom_by_page(ndev, &req, NULL);
+	if (ret < 0)
+		return ret;
+	return ret == FABTEL_MODULE_PAGE ? 0 : -EIO;
+}
+
+/* The lower page, then the upper pages its layout has (RTNL held). */
+static void fabtel_module_read(struct net_device *ndev, struct fabtel_module *m)
+{
+	static const u8 sff_pages[] = { 0x03 }, cmis_pages[] = { 0x01, 0x02, 0x11 };
+	const u8 *want = NULL;
+	unsigned int n = 0, i;
+
+	m->nr_up = 0;
+	if (!ndev->ethtool_ops || !ndev->ethtool_ops->get_module_eeprom_by_page) {
+		m->err = -EOPNOTSUPP;
+		return;
+	}
+	m->err = fabtel_module_page(ndev, 0, 0, m->lower);
+	if (m->err)
+		return;
+	if (fabtel_id_sff8636(m->lower[0]) && !(m->lower[2] & 0x04)) {
+		want = sff_pages;
+		n = ARRAY_SIZE(sff_pages);
+	} else if (fabtel_id_cmis(m->lower[0]) && !(m->lower[2] & 0x80)) {
+		want = cmis_pages;
+		n = ARRAY_SIZE(cmis_pages);
+	}
+	/* a page that does not answer is left out, as ethtool does */
+	for (i = 0; i < n; i++)
+		if (!fabtel_module_page(ndev, want[i], FABTEL_MODULE_PAGE,
+					m->up[m->nr_up]))
+			m->up_page[m->nr_up++] = want[i];
+}
+
+void fabtel_module_sample(struct fabtel_port *p)
+{
+	unsigned int period = READ_ONCE(fabtel_module_ms);
+	struct fabtel_module *m;
+	struct net_device *ndev;
+	u64 now = ktime_get_ns();
+
+	if (!period || (p->module && p->module->read_ns &&
+			now - p->module->read_ns < (u64)period * NSEC_PER_MSEC))
+		return;
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return;
+	ndev = fabtel_port_netdev_get(p);
+	if (!ndev) {
+		m->err = -ENODEV;
+	} else if (!rtnl_trylock()) {
+		dev_put(ndev);
+		kfree(m);
+		return;		/* busy: try again next sample */
+	} else {
+		if (netif_device_present(ndev))
+			fabtel_module_read(ndev, m);
+		else
+			m->err = -ENODEV;
+		rtnl_unlock();
+		dev_put(ndev);
+	}
+	m->read_ns = now;
+	spin_lock(&p->lock);
+	swap(p->module, m);
+	spin_unlock(&p->lock);
+	kfree(m);
+}
+
+static int fabtel_module_hex(char *buf, int n, const char *what, const u8 *page)
+{
+	n += sysfs_emit_at(buf, n, "page %s ", what);
+	bin2hex(buf + n, page, FABTEL_MODULE_PAGE);	/* fits: see module_show */
+	n += 2 * FABTEL_MODULE_PAGE;
+	return n + sysfs_emit_at(buf, n, "\n");
+}
+
+/*
+ * ports/<n>/module: "fabtel-module 1", "age_ms" of the read ("-" never
+ * read), "error" (0 or -errno: -95 no module interface, -19 no module or
+ * netdev, -61 not read yet or module_ms 0), then "page lower <hex>" and "page 0x<NN> <hex>" per upper page
+ * read, 256 hex digits each.  At most 1.2 KB: within a sysfs page.
+ */
+static ssize_t module_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	struct fabtel_port *p = container_of(kobj, struct fabtel_port, kobj);
+	const struct fabtel_module *m;
+	char name[8];
+	unsigned int i;
+	int n;
+
+	n = sysfs_emit(buf, "fabtel-module 1\n");
+	spin_lock(&p->lock);
+	m = p->module;
+	if (!m) {
+		/* not read yet, or module_ms 0 */
+		n += sysfs_emit_at(buf, n, "age_ms -\nerror %d\n", -ENODATA);
+		goto out_unlock;
+	}
+	n += sysfs_emit_at(buf, n, "age_ms %llu\nerror %d\n",
+			   div_u64(ktime_get_ns() - m->read_ns, NSEC_PER_MSEC), m->err);
+	if (m->err)
+		goto out_unlock;
+	n = fabtel_module_hex(buf, n, "lower", m->lower);
+	for (i = 0; i < m->nr_up; i++) {
+		snprintf(name, sizeof(name), "0x%02x", m->up_page[i]);
+		n = fabtel_module_hex(buf, n, name, m->up[i]);
+	}
+out_unlock:
+	spin_unlock(&p->lock);
+	return n;
+}
+
+struct kobj_attribute fabtel_attr_module = __ATTR_RO(module);
+
+void fabtel_module_free(struct fabtel_port *p)
+{
+	kfree(p->module);
+	p->module = NULL;
+}
