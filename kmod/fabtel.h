@@ -88,6 +88,8 @@ struct fabtel_dcb {
 	u8 tc_tsa[FABTEL_NR_PRIO];
 	struct fabtel_prio prio[FABTEL_NR_PRIO];
 	u64 busy_skips;		/* samples skipped: RTNL was busy */
+	u8 dscp_prio[64];	/* the APP table: DSCP -> priority bit mask */
+	bool dscp_read;		/* dscp_prio holds a read */
 };
 
 /*
@@ -231,6 +233,9 @@ int fabtel_pma_snapshot(struct fabtel_port *p, char *buf, int n);
 /* fabtel_phy.c */
 void fabtel_phy_sample(struct fabtel_port *p);
 int fabtel_phy_snapshot(struct fabtel_port *p, char *buf, int n);
+
+/* fabtel_sysfs_dcb.c */
+int fabtel_dscp_emit(const struct fabtel_dcb *d, char *buf, int n);
 
 /* fabtel_module.c */
 void fabtel_module_sample(struct fabtel_port *p);

@@ -77,6 +77,7 @@ void fabtel_dcb_sample(struct fabtel_port *p)
 	const struct dcbnl_rtnl_ops *ops;
 	struct ieee_pfc pfc = {};
 	struct ieee_ets ets = {};
+	struct dcb_ieee_app_dscp_map dscp;
 	bool have_pfc = false, have_ets = false;
 	struct net_device *ndev;
 	u8 dcbx = 0;
@@ -100,8 +101,12 @@ void fabtel_dcb_sample(struct fabtel_port *p)
 	if (ops && ops->getdcbx)
 		dcbx = ops->getdcbx(ndev);
 	rtnl_unlock();
+	/* the kernel's APP table (dcb_lock), as dcbnl reports it */
+	dcb_ieee_getapp_dscp_prio_mask_map(ndev, &dscp);
 
 	spin_lock(&p->lock);
+	memcpy(p->dcb.dscp_prio, dscp.map, sizeof(p->dcb.dscp_prio));
+	p->dcb.dscp_read = true;
 	if (have_pfc || have_ets)
 		fabtel_dcb_update(p, have_pfc ? &pfc : NULL,
 				  have_ets ? &ets : NULL, dcbx,

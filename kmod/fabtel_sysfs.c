@@ -376,6 +376,10 @@ static int fabtel_snapshot_dcb(struct fabtel_port *p, char *buf, int n)
 					   pr->pause_tx, pr->pause_rx, pr->storm,
 					   pr->storm_events, pr->storm_last_ns);
 		}
+		if (d->dscp_read) {
+			n += sysfs_emit_at(buf, n, "dscp_prio ");
+			n = fabtel_dscp_emit(d, buf, n);
+		}
 	}
 	n += sysfs_emit_at(buf, n, "ets %s\n",
 			   d->ets_supported ? "supported" : "unsupported");

@@ -141,6 +141,37 @@ static ssize_t fabtel_pfc_show(struct kobject *kobj, char *buf, int which)
 	return ret;
 }
 
+/* "DSCP:PRIO" for each entry of the APP table, blank-separated, then "\n" */
+int fabtel_dscp_emit(const struct fabtel_dcb *d, char *buf, int n)
+{
+	unsigned int dscp, prio;
+	bool first = true;
+
+	for (dscp = 0; dscp < ARRAY_SIZE(d->dscp_prio); dscp++) {
+		for (prio = 0; prio < FABTEL_NR_PRIO; prio++) {
+			if (!(d->dscp_prio[dscp] & BIT(prio)))
+				continue;
+			n += sysfs_emit_at(buf, n, "%s%u:%u", first ? "" : " ", dscp, prio);
+			first = false;
+		}
+	}
+	return n + sysfs_emit_at(buf, n, "\n");
+}
+
+/* pfc/dscp_map: the documented exception, the APP table's DSCP entries */
+static ssize_t dscp_map_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	struct fabtel_port *p = child_to_port(kobj);
+	ssize_t ret = -ENODATA;
+
+	spin_lock(&p->lock);
+	if (p->dcb.dscp_read)
+		ret = fabtel_dscp_emit(&p->dcb, buf, 0);
+	spin_unlock(&p->lock);
+	return ret;
+}
+
 static ssize_t enabled_mask_show(struct kobject *kobj,
 				 struct kobj_attribute *attr, char *buf)
 {
@@ -178,6 +209,7 @@ static struct kobj_attribute fabtel_attr_enabled_mask = __ATTR_RO(enabled_mask);
 static struct kobj_attribute fabtel_attr_cap = __ATTR_RO(cap);
 static struct kobj_attribute fabtel_attr_dcbx_mode = __ATTR_RO(dcbx_mode);
 static struct kobj_attribute fabtel_attr_busy_skips = __ATTR_RO(busy_skips);
+static struct kobj_attribute fabtel_attr_dscp_map = __ATTR_RO(dscp_map);
 
 static struct attribute *fabtel_pfc_attrs[] = {
 	&fabtel_attr_pfc_status.attr,
@@ -185,6 +217,7 @@ static struct attribute *fabtel_pfc_attrs[] = {
 	&fabtel_attr_cap.attr,
 	&fabtel_attr_dcbx_mode.attr,
 	&fabtel_attr_busy_skips.attr,
+	&fabtel_attr_dscp_map.attr,
 	NULL,
 };
 

@@ -36,6 +36,7 @@ cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
 	lab a 'pkill ib_write_bw' >/dev/null 2>&1
 	lab b 'pkill ib_write_bw' >/dev/null 2>&1
+	for h in a b; do lab "$h" 'rmmod fabtel' >/dev/null 2>&1; done	# as found
 }
 trap cleanup EXIT
 

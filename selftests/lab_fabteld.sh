@@ -39,7 +39,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 78
+ktap_begin 79
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -63,6 +63,8 @@ metric() { # HOST-PORT SERIES: its value in /metrics
 }
 
 # ---- fabteld on both guests ---------------------------------------------------
+# from plain sysfs (a test before may have left fabtel.ko loaded)
+for h in a b; do lab "$h" 'rmmod fabtel fakeroce' >/dev/null 2>&1; done
 for h in a b; do
 	lab "$h" "pkill fabteld; $FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 --set roce_tos=106 \
 		>/tmp/fabteld.log 2>&1 & echo \$! >/tmp/fabteld.pid"
@@ -487,6 +489,15 @@ lab a "dcb app replace dev fre0 dscp-prio 26:5" >/dev/null
 ktap_check "DSCP 26 -> priority 5 (no PFC): ToS 106 on 5, fabtel_port_misconfigured 1" \
 	wait_for 25 cfg_is 5 1
 ktap_check "job 7070: reason misconfigured on fakeroce0 port 1" wait_for 15 job_has misconfigured
+ko_dscp() { lab a "cat $FT/fakeroce0/ports/1/pfc/dscp_map $FT/fakeroce0/ports/1/pfc/prio5/enabled" | xargs; }
+dcb_dscp() { # the same from iproute2's dcb: the APP table's DSCP entries, PFC on priority 5 (1/0)
+	lab a "dcb -N app show dev fre0 dscp-prio; dcb pfc show dev fre0 prio-pfc" |
+		awk '/dscp-prio/ { m = $2 } /prio-pfc/ { for (i = 2; i <= NF; i++) if ($i ~ /^5:/) p = ($i == "5:on") }
+			END { print m, p }'
+}
+ktap_check "fabtel.ko's sysfs: pfc/dscp_map 26:5 and pfc/prio5/enabled 0 = iproute2 dcb's app and pfc tables" \
+	wait_for 5 bash -c '[[ $1 == "26:5 0" && $1 == "$2" ]]' _ "$(ko_dscp)" "$(dcb_dscp)"
+ktap_info "fabtel.ko: $(ko_dscp); dcb: $(dcb_dscp)"
 fabtop_sees() { # fabtop --once --json on this host: fakeroce0/1's issues, job 7070's worst reason
 	"$REPO/build/fabtop" --once --json --url "http://127.0.0.1:$PA" 2>/dev/null | jq -r '
 		"\([.rows.nics[] | select(.device == "fakeroce0") | .issues | join(",")] | join(" "))" +
