@@ -39,7 +39,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 79
+ktap_begin 80
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -513,6 +513,20 @@ ktap_eq "rxa (virtio-net, no DCB): config_info pfc and trust 'unknown', no misco
 	"$(curl -sf "http://127.0.0.1:$PA/metrics" | grep '^fabtel_port_config_info{device="rxa"' | grep -c 'pfc="unknown",trust="unknown"') $(curl -sf "http://127.0.0.1:$PA/metrics" | grep -c '^fabtel_port_misconfigured{device="rxa"')" \
 	"1 0"
 lab a "dcb app del dev fre0 dscp-prio 26:5" >/dev/null
+# Without roce_tos in fabteld's config the ToS is rdma_cm's default, from
+# configfs when an operator created the device's directory (fabteld never
+# does).  rxa is a kernel verbs provider, so rdma_cm knows it (fakeroce
+# is not: cma skips it).  A one-shot fabteld, so the daemon's roce_tos stays.
+cm_tos() {
+	lab a "mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+		modprobe rdma_cm; mkdir -p /sys/kernel/config/rdma_cm/rxa &&
+		echo 98 >/sys/kernel/config/rdma_cm/rxa/ports/1/default_roce_tos &&
+		echo \$(cat /sys/kernel/config/rdma_cm/rxa/ports/1/default_roce_tos) \$($FABTELD --bpf off --once metrics 2>/dev/null |
+			grep '^fabtel_port_config_info{device=\"rxa\"' | sed -n 's/.*roce_tos=\"\([^\"]*\)\",tos_source=\"\([^\"]*\)\".*/\1 \2/p')
+		rmdir /sys/kernel/config/rdma_cm/rxa"
+}
+ktap_eq "rdma_cm configfs default_roce_tos 98 on rxa: config_info roce_tos 98, tos_source rdma_cm (fabteld without roce_tos)" \
+	"$(cm_tos)" "98 98 rdma_cm"
 
 # IB port counters: symbol errors on fakeroce0's PMA.  Independent readers:
 # ib_core's counters/ files (each its own MAD, decoded by ib_core).
