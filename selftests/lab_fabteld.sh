@@ -39,7 +39,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 80
+ktap_begin 81
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -325,6 +325,14 @@ ktap_info "fabteld, rdma: $(job7070)"
 job_has() { # REASON: job 7070 degraded, with REASON (degraded) on fakeroce0 port 1
 	[[ $(job "$PA" 7070 "\"\(.verdict) \" + ([.reasons[] | select(.reason == \"$1\" and .device == \"fakeroce0\" and .port == 1) | .severity] | join(\",\"))") == "degraded degraded" ]]
 }
+fabtop_sees() { # fabtop --once --json on this host: fakeroce0/1's issues, job 7070's worst reason
+	"$REPO/build/fabtop" --once --json --url "http://127.0.0.1:$PA" 2>/dev/null | jq -r '
+		"\([.rows.nics[] | select(.device == "fakeroce0") | .issues | join(",")] | join(" "))" +
+		" \([.rows.jobs[] | select(.job_id == "7070") | "\(.worst_reason.reason)@\(.worst_reason.device)"] | join(" "))"'
+}
+fabtop_is() { [[ $(fabtop_sees) == "$1" ]]; }
+# the job's reason, and the port's condition in fabtop's NICs pane (ISSUES)
+job_and_fabtop() { job_has "$1" && [[ " $(fabtop_sees | cut -d" " -f1 | tr , " ") " == *" $1 "* ]]; }
 
 # a speed renegotiation: fakeroce0's 4 lanes of 100 Gb/s (400G) down to 2 (200G)
 lab a "echo 2 >/sys/kernel/debug/fakeroce/0/lanes"
@@ -335,8 +343,11 @@ ktap_info "independent readers: $(tr '\n' ' ' <<<"$ind")"
 ktap_eq "... speed, lanes, the most seen, netdev speed = ports/1/rate and ethtool's Speed (200 Gb/s, 2X NDR; 400 Gb/s before)" \
 	"$(for n in speed_bytes lanes speed_max_seen_bytes netdev_speed_bytes; do metric "$PA" "fabtel_port_$n{$L}"; done | xargs)" \
 	"$(awk 'NR == 1 { printf "%.0f %d ", $1 * 125000000, $3 + 0 } NR == 2 { printf "50000000000 %.0f", $1 * 125000 }' <<<"${ind//(/}")"
-ktap_check "job 7070: verdict degraded, reason link_degraded on fakeroce0 port 1" \
-	wait_for 15 job_has link_degraded
+ktap_eq "fabtel.ko's snapshot link_speed_mbps = ethtool's Speed (200G)" \
+	"$(lab_read a $FT/fakeroce0/ports/1/snapshot | awk '$1 == "link_speed_mbps" { print $2 }')" \
+	"$(awk 'NR == 2 { print $1 + 0 }' <<<"$ind")"
+ktap_check "job 7070: verdict degraded, reason link_degraded on fakeroce0 port 1; fabtop shows the port's issue" \
+	wait_for 15 job_and_fabtop link_degraded
 lm_metrics() { # the fastest supported, advertised and partner's modes, bytes/s
 	for n in supported advertised peer; do metric "$PA" "fabtel_port_netdev_mode_max_bytes{$L,set=\"$n\"}"; done | xargs
 }
@@ -370,8 +381,8 @@ fec_same() { [[ $(fec_metrics) == "$(fec_ethtool)" ]]; }
 ktap_check "FEC (fabtel.ko mode: from its snapshot): fabtel_port_fec_mode{mode=rs} and the three statistics = ethtool --show-fec -I" \
 	wait_for 15 fec_same
 ktap_info "fabteld: $(fec_metrics); ethtool: $(fec_ethtool)"
-ktap_check "job 7070: reason link_errors on fakeroce0 port 1 (31 blocks lost; window_s 10)" \
-	wait_for 10 job_has link_errors
+ktap_check "job 7070: reason link_errors on fakeroce0 port 1 (31 blocks lost; window_s 10); in fabtop too" \
+	wait_for 10 job_and_fabtop link_errors
 ktap_eq "rxa (virtio-net, no FEC ops: ethtool --show-fec fails there): no fabtel_port_fec_* series" \
 	"$(lab a "ethtool --show-fec eth0 >/dev/null 2>&1 && echo has-fec"; curl -sf "http://127.0.0.1:$PA/metrics" | grep -c '^fabtel_port_fec.*device="rxa"')" "0"
 alert_value() { # the value of FabtelLinkErrors for fakeroce0, or nothing
@@ -413,7 +424,7 @@ mod_same() {
 ktap_check "SFF-8636: lane 2 rx power, its low-warning flag and threshold = ethtool -m; optics_trouble 1" \
 	wait_for 25 mod_same
 ktap_info "fabteld: $(mod_metrics); ethtool -m: $(mod_ethtool)"
-ktap_check "job 7070: reason optics on fakeroce0 port 1" wait_for 15 job_has optics
+ktap_check "job 7070: reason optics on fakeroce0 port 1; in fabtop too" wait_for 15 job_and_fabtop optics
 ko_lane2() { # lane 2 rx power bytes (lower page 36, 37) in fabtel.ko's module file, and who read them
 	echo "$(lab a "awk '\$1 == \"page\" && \$2 == \"lower\" { print substr(\$3, 73, 4) }' $FT/fakeroce0/ports/1/module")" \
 		"$(api "$PA" /api/v1/snapshot | jq -r '.ports[] | select(.device == "fakeroce0") | .module.read_by')"
@@ -498,12 +509,6 @@ dcb_dscp() { # the same from iproute2's dcb: the APP table's DSCP entries, PFC o
 ktap_check "fabtel.ko's sysfs: pfc/dscp_map 26:5 and pfc/prio5/enabled 0 = iproute2 dcb's app and pfc tables" \
 	wait_for 5 bash -c '[[ $1 == "26:5 0" && $1 == "$2" ]]' _ "$(ko_dscp)" "$(dcb_dscp)"
 ktap_info "fabtel.ko: $(ko_dscp); dcb: $(dcb_dscp)"
-fabtop_sees() { # fabtop --once --json on this host: fakeroce0/1's issues, job 7070's worst reason
-	"$REPO/build/fabtop" --once --json --url "http://127.0.0.1:$PA" 2>/dev/null | jq -r '
-		"\([.rows.nics[] | select(.device == "fakeroce0") | .issues | join(",")] | join(" "))" +
-		" \([.rows.jobs[] | select(.job_id == "7070") | "\(.worst_reason.reason)@\(.worst_reason.device)"] | join(" "))"'
-}
-fabtop_is() { [[ $(fabtop_sees) == "$1" ]]; }
 ktap_check "fabtop --once --json: fakeroce0's issues 'misconfigured', job 7070's worst reason misconfigured@fakeroce0" \
 	wait_for 15 fabtop_is "misconfigured misconfigured@fakeroce0"
 ktap_info "fabtop: $(fabtop_sees)"
