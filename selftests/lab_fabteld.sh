@@ -44,13 +44,6 @@ trap cleanup EXIT
 
 PA=$("$FABLAB" port a)
 PB=$("$FABLAB" port b)
-api() { curl -sf --max-time 5 "http://127.0.0.1:$1$2"; }
-job() { # HOST-PORT JOB JQ: a job's field from /api/v1/jobs
-	api "$1" /api/v1/jobs | jq -r --arg j "$2" ".jobs[] | select(.job_id == \$j) | $3"
-}
-metric() { # HOST-PORT SERIES: its value in /metrics
-	api "$1" /metrics | awk -v s="$2" '$1 == s { print $2 }'
-}
 
 # ---- fabteld on both guests ---------------------------------------------------
 # from plain sysfs (a test before may have left fabtel.ko loaded)

@@ -38,13 +38,6 @@ cleanup() {
 trap cleanup EXIT
 
 PA=$("$FABLAB" port a)
-api() { curl -sf --max-time 5 "http://127.0.0.1:$1$2"; }
-job() { # HOST-PORT JOB JQ: a job's field from /api/v1/jobs
-	api "$1" /api/v1/jobs | jq -r --arg j "$2" ".jobs[] | select(.job_id == \$j) | $3"
-}
-metric() { # HOST-PORT SERIES: its value in /metrics
-	api "$1" /metrics | awk -v s="$2" '$1 == s { print $2 }'
-}
 
 # ---- fabteld on a, from plain sysfs; Prometheus on this host -------------------------
 lab a "rmmod fabtel fakeroce 2>/dev/null; pkill fabteld; $FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 \

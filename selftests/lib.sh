@@ -238,3 +238,12 @@ trace_shape_errors() {
 		(.ph == "C" and ((.args | type) != "object" or ([.args[] | num] | all | not))) or
 		(.ph == "M" and (.args.name | type) != "string"))] | length' "$1"
 }
+
+# fabteld through a forwarded port (lab_fabteld*.sh)
+api() { curl -sf --max-time 5 "http://127.0.0.1:$1$2"; }	# HOST-PORT PATH
+job() { # HOST-PORT JOB JQ: a job's field from /api/v1/jobs
+	api "$1" /api/v1/jobs | jq -r --arg j "$2" ".jobs[] | select(.job_id == \$j) | $3"
+}
+metric() { # HOST-PORT SERIES: its value in /metrics
+	api "$1" /metrics | awk -v s="$2" '$1 == s { print $2 }'
+}
