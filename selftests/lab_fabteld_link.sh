@@ -355,7 +355,7 @@ cm_tos() {
 		echo 98 >/sys/kernel/config/rdma_cm/rxa/ports/1/default_roce_tos &&
 		echo \$(cat /sys/kernel/config/rdma_cm/rxa/ports/1/default_roce_tos) \$($FABTELD --bpf off --once metrics 2>/dev/null |
 			grep '^fabtel_port_config_info{device=\"rxa\"' | sed -n 's/.*roce_tos=\"\([^\"]*\)\",tos_source=\"\([^\"]*\)\".*/\1 \2/p')
-		rmdir /sys/kernel/config/rdma_cm/rxa"
+		echo 0 >/sys/kernel/config/rdma_cm/rxa/ports/1/default_roce_tos; rmdir /sys/kernel/config/rdma_cm/rxa"
 }
 ktap_eq "rdma_cm configfs default_roce_tos 98 on rxa: config_info roce_tos 98, tos_source rdma_cm (fabteld without roce_tos)" \
 	"$(cm_tos)" "98 98 rdma_cm"
