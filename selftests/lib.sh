@@ -247,3 +247,13 @@ job() { # HOST-PORT JOB JQ: a job's field from /api/v1/jobs
 metric() { # HOST-PORT SERIES: its value in /metrics
 	api "$1" /metrics | awk -v s="$2" '$1 == s { print $2 }'
 }
+
+# rdma_quiet HOST [SECONDS]: wait (default 70 s) until no ib_write_bw or
+# fabtel-traffic is left on HOST and RDMA netlink lists no QP.  A process
+# killed mid-transfer can leave an rxe QP whose destroy waits 50 s (rxe_pool.c
+# __rxe_cleanup, 6.1) and stalls the next suite's traffic meanwhile: a suite
+# that kills its traffic leaves the lab only once that is over.
+rdma_quiet() {
+	wait_for "${2:-70}" lab "$1" '! pgrep -x "ib_write_bw|fabtel-traffic" >/dev/null &&
+		[[ -z $(rdma res show qp 2>/dev/null | grep -v "comm \[") ]]'
+}
