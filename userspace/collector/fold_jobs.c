@@ -179,6 +179,29 @@ static void port_state(struct health_port_state *st, unsigned int *ns,
 	(*ns)++;
 }
 
+/* what the prober saw from the port: the worst pair cited as evidence */
+static void path_states(struct health_port_state *st, unsigned int *ns, const struct model_port *p)
+{
+	const struct port_probe *q = &p->probe;
+
+	if (!q->have)
+		return;
+	if (q->loss_bad && *ns < MODEL_MAX_JOB_PORTS) {
+		port_state(st, ns, p, HP_PATH_LOSS, q->loss_since_ns);
+		st[*ns - 1].count = q->loss_bad;
+		snprintf(st[*ns - 1].detail, sizeof(st[0].detail),
+			 "%u of %u peers lose probes; worst %s %.0f%%", q->loss_bad, q->pairs,
+			 q->loss_peer, q->worst_loss * 100);
+	}
+	if (q->latency_bad && *ns < MODEL_MAX_JOB_PORTS) {
+		port_state(st, ns, p, HP_PATH_LATENCY, q->latency_since_ns);
+		st[*ns - 1].count = q->latency_bad;
+		snprintf(st[*ns - 1].detail, sizeof(st[0].detail),
+			 "%u of %u peers slow; worst %s median RTT %.0f us", q->latency_bad,
+			 q->pairs, q->rtt_peer, q->worst_rtt_s * 1e6);
+	}
+}
+
 static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct fold_prev *prev)
 {
 	struct model_job *j = &m->jobs[i];
@@ -207,6 +230,7 @@ static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct
 			port_state(st, &ns, p, HP_OPTICS, p->optics_since_ns);
 		if (p->misconfigured)
 			port_state(st, &ns, p, HP_MISCONFIGURED, p->misconfigured_ns);
+		path_states(st, &ns, p);
 	}
 	health_expire(&j->track, &m->opts.health, now);
 	health_eval(&j->track, &m->opts.health, now, st, ns, &j->result);

@@ -211,6 +211,7 @@ static void eval_port(const struct health_track *t, const struct health_cfg *cfg
 static const char *const port_reason[] = {
 	[HP_DOWN] = "port_down", [HP_DEGRADED] = "link_degraded",
 	[HP_OPTICS] = "optics", [HP_MISCONFIGURED] = "misconfigured",
+	[HP_PATH_LOSS] = "path_loss", [HP_PATH_LATENCY] = "path_latency",
 };
 
 void health_eval(const struct health_track *t, const struct health_cfg *cfg,
@@ -242,6 +243,7 @@ void health_eval(const struct health_track *t, const struct health_cfg *cfg,
 			p->shared[s->sig] = true;
 	}
 	for (i = 0; i < nr_ports; i++) {
+		unsigned int before = out->nr_reasons;
 		bool idle;
 
 		memset(&dp, 0, sizeof(dp));
@@ -254,7 +256,10 @@ void health_eval(const struct health_track *t, const struct health_cfg *cfg,
 			       ports[i].since_ns, 1, true);
 		else
 			reason(out, port_reason[ports[i].kind], idle ? "notice" : "degraded", &dp,
-			       ports[i].since_ns, 1, true);
+			       ports[i].since_ns, ports[i].count ? ports[i].count : 1, true);
+		if (out->nr_reasons > before && ports[i].detail[0])
+			snprintf(out->reasons[out->nr_reasons - 1].detail,
+				 sizeof(out->reasons[0].detail), "%s", ports[i].detail);
 	}
 	for (i = 0; i < n; i++)
 		eval_port(t, cfg, &ps[i], out, VERDICT_FAILING);

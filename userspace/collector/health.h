@@ -23,7 +23,9 @@
  *             (link_errors); a used port's module raising an alarm or
  *             receiving less than its low-warning power (optics, now);
  *             a used port whose RoCE ToS lands on a priority without PFC
- *             (misconfigured, now).
+ *             (misconfigured, now); probes from a used port to its peers
+ *             lost at probe_loss_pct or more (path_loss, now) or slower than
+ *             probe_rtt_us at the median (path_latency, now).
  *   healthy   none of those.
  *
  * A flap on (or a down or slowed state of) a port where the job demonstrably moved no
@@ -88,6 +90,7 @@ struct health_reason {
 	uint64_t at_ns;			/* the latest signal behind it */
 	uint64_t count;			/* events in the window (or hold) */
 	bool shared;
+	char detail[128];		/* evidence in words (path_*: the peers), "" none */
 };
 
 struct health_result {
@@ -128,13 +131,19 @@ void health_expire(struct health_track *t, const struct health_cfg *cfg, uint64_
 /* Mark device/port as one whose traffic the collector sees (up to the limit). */
 void health_visible(struct health_track *t, const char *device, uint32_t port);
 /* A state of a used port now, not an event: down, or below its speed. */
-enum health_port_kind { HP_DOWN, HP_DEGRADED, HP_OPTICS, HP_MISCONFIGURED };
+enum health_port_kind {
+	HP_DOWN, HP_DEGRADED, HP_OPTICS, HP_MISCONFIGURED,
+	HP_PATH_LOSS,		/* probes to peers from the port are lost (probes.rst) */
+	HP_PATH_LATENCY,	/* their median RTT is over probe_rtt_us */
+};
 
 struct health_port_state {
 	enum health_port_kind kind;
 	char device[HEALTH_DEV_LEN];
 	uint32_t port;
 	uint64_t since_ns;		/* CLOCK_REALTIME */
+	uint64_t count;			/* pairs in trouble (path_*), else 0: 1 */
+	char detail[128];		/* the evidence, in words; "" none */
 };
 
 void health_eval(const struct health_track *t, const struct health_cfg *cfg,

@@ -108,6 +108,19 @@ struct model_hist_point {
 	float v[HIST_NR];			/* per second (Gb/s); NAN when not known */
 };
 
+/*
+ * A port's probe summary (fabteld's prober, Documentation/probes.rst),
+ * written after each pass; the next pass's verdicts read it.
+ */
+struct port_probe {
+	bool have;			/* the prober runs here */
+	unsigned int pairs, reachable;	/* peers, and those that answered in the window */
+	unsigned int loss_bad, latency_bad;	/* pairs at or over probe_loss_pct, probe_rtt_us */
+	double worst_loss, worst_rtt_s;	/* -1 unknown */
+	char loss_peer[96], rtt_peer[96];	/* HOST/DEVICE/PORT of the worst pairs */
+	uint64_t loss_since_ns, latency_since_ns;	/* CLOCK_REALTIME, while bad */
+};
+
 struct model_port {
 	bool present;
 	char device[64];
@@ -174,6 +187,7 @@ struct model_port {
 	unsigned int hist_head, hist_count;
 	uint64_t bpf_transitions;	/* carrier events from the flap program */
 	uint64_t last_flap_ns;		/* CLOCK_REALTIME of the newest flap seen */
+	struct port_probe probe;		/* fabteld's prober; have false without */
 };
 
 struct model_qp {

@@ -25,6 +25,8 @@ void config_defaults(struct config *c)
 	c->job_linger_s = 300;
 	c->module_s = 10;
 	c->roce_tos = 256;
+	c->probe = CONFIG_AUTO;
+	probe_cfg_defaults(&c->probe_cfg);
 	health_cfg_defaults(&c->health);
 }
 
@@ -122,6 +124,7 @@ static const struct uint_key uint_keys[] = {
 int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen)
 {
 	size_t i;
+	int r;
 
 	for (i = 0; i < sizeof(uint_keys) / sizeof(uint_keys[0]); i++) {
 		if (strcmp(key, uint_keys[i].key))
@@ -134,6 +137,9 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 		}
 		return 0;
 	}
+	r = config_probe_set(&c->probe_cfg, key, value, err, errlen);
+	if (r <= 0)
+		return r;
 	if (!strcmp(key, "listen")) {
 		if (config_set_listen(c, value)) {
 			snprintf(err, errlen, "listen wants ADDRESS:PORT, not '%s'", value);
@@ -145,8 +151,9 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 			return -1;
 		}
 		snprintf(c->user, sizeof(c->user), "%s", value);
-	} else if (!strcmp(key, "bpf") || !strcmp(key, "wire")) {
-		if (parse_tristate(value, !strcmp(key, "bpf") ? &c->bpf : &c->wire)) {
+	} else if (!strcmp(key, "bpf") || !strcmp(key, "wire") || !strcmp(key, "probe")) {
+		if (parse_tristate(value, !strcmp(key, "bpf") ? &c->bpf :
+				   !strcmp(key, "wire") ? &c->wire : &c->probe)) {
 			snprintf(err, errlen, "%s wants auto, on or off, not '%s'", key, value);
 			return -1;
 		}

@@ -13,6 +13,7 @@
 #include "health.h"
 #include "jobs.h"
 #include "model.h"
+#include "prober.h"
 
 #define CONFIG_MAX_JOB_RULES	64
 #define CONFIG_MAX_WIRE_IFACES	16
@@ -38,6 +39,8 @@ struct config {
 	char sysfs_root[256];		/* "" = "/"; for tests */
 	char proc_root[256];
 	struct health_cfg health;
+	enum config_tristate probe;	/* auto: on when a peer source is set */
+	struct probe_cfg probe_cfg;	/* probe_* keys, host_name (config_probe.c) */
 	struct job_rule job_rules[CONFIG_MAX_JOB_RULES];
 	size_t nr_job_rules;
 	/* where listen and user were set ("FILE:LINE", "command line", "") */
@@ -66,6 +69,13 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
  * root).  0, or -1 with err naming where the setting came from.
  */
 int config_check_host(const struct config *c, char *err, size_t errlen);
+
+/*
+ * A probe_* key or host_name (config_probe.c): 0, -1 with err if the value
+ * is bad, 1 if key is not one of them.
+ */
+int config_probe_set(struct probe_cfg *p, const char *key, const char *value, char *err,
+		     size_t errlen);
 
 /* "ADDR:PORT", "[V6]:PORT" or ":PORT" into c; -1 if bad. */
 int config_set_listen(struct config *c, const char *v);

@@ -106,7 +106,8 @@ bool expo_valid_label_name(const char *s)
 void expo_family(struct expo *e, const char *name, const char *type, const char *help)
 {
 	if (!expo_valid_metric_name(name) || (strcmp(type, "counter") &&
-	    strcmp(type, "gauge") && strcmp(type, "untyped"))) {
+	    strcmp(type, "gauge") && strcmp(type, "histogram") &&
+	    strcmp(type, "untyped"))) {
 		e->bad++;
 		return;
 	}

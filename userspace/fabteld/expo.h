@@ -32,7 +32,7 @@ struct expo_label {
 void expo_init(struct expo *e);
 void expo_free(struct expo *e);
 
-/* type: "counter", "gauge", "untyped" */
+/* type: "counter", "gauge", "histogram" (samples NAME_bucket, _sum, _count), "untyped" */
 void expo_family(struct expo *e, const char *name, const char *type, const char *help);
 void expo_u64(struct expo *e, const char *name, const struct expo_label *labels, uint64_t v);
 void expo_double(struct expo *e, const char *name, const struct expo_label *labels, double v);

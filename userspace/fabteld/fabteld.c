@@ -19,7 +19,9 @@
 #include "expo.h"
 #include "http.h"
 #include "privs.h"
+#include "prober.h"
 #include "render.h"
+#include "render_probes.h"
 #include "stop.h"
 
 #ifndef FABTEL_VERSION
@@ -34,7 +36,7 @@ static volatile sig_atomic_t stop;
 static struct {
 	const char *config_file;
 	bool check_config;
-	const char *once;		/* "metrics", "snapshot", "jobs" */
+	const char *once;		/* "metrics", "snapshot", "jobs", "probes" */
 	/* command-line settings, applied after the file */
 	char *sets[96][2];
 	unsigned int nr_sets;
@@ -61,7 +63,7 @@ static const struct argp_option options[] = {
 	{ "interval-ms", 'i', "MS", 0, "Sampling period (default 1000)", 0 },
 	{ "set", OPT_SET, "KEY=VALUE", 0, "Any config file setting", 0 },
 	{ "check-config", OPT_CHECK, NULL, 0, "Check the settings and exit", 0 },
-	{ "once", OPT_ONCE, "WHAT", 0, "Sample once, print metrics|snapshot|jobs, exit", 0 },
+	{ "once", OPT_ONCE, "WHAT", 0, "Sample once, print metrics|snapshot|jobs (or probe for probe_window_s and print the probe matrix: probes), exit", 0 },
 	{},
 };
 
@@ -108,8 +110,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		opt.check_config = true;
 		break;
 	case OPT_ONCE:
-		if (strcmp(arg, "metrics") && strcmp(arg, "snapshot") && strcmp(arg, "jobs"))
-			argp_error(state, "--once wants metrics, snapshot or jobs, not '%s'", arg);
+		if (strcmp(arg, "metrics") && strcmp(arg, "snapshot") && strcmp(arg, "jobs") &&
+		    strcmp(arg, "probes"))
+			argp_error(state, "--once wants metrics, snapshot, jobs or probes, not '%s'", arg);
 		opt.once = arg;
 		break;
 	case ARGP_KEY_ARG:
@@ -157,6 +160,29 @@ static int print_once(void)
 	return 0;
 }
 
+static bool probing(void)
+{
+	return cfg.probe == CONFIG_ON ||
+	       (cfg.probe == CONFIG_AUTO && (cfg.probe_cfg.nr_peers || cfg.probe_cfg.peers_file[0]));
+}
+
+/* --once probes: probe for probe_window_s, sampling as the daemon does, then print */
+static int once_probes(struct prober *pr)
+{
+	struct json_object *o;
+	uint64_t end = mono_ms() + cfg.probe_cfg.window_s * 1000ULL;
+
+	while (pr && mono_ms() < end && !stop) {
+		collect_sample(&model);
+		prober_sync(pr, &model);
+		collect_wait(&model, (int)cfg.interval_ms);
+	}
+	o = render_probes(pr);
+	print_probes(o, stdout);
+	json_object_put(o);
+	return pr ? 0 : 1;
+}
+
 /* The config file, then the command line's settings; 0, or -1 (said why). */
 static int load_settings(void)
 {
@@ -190,6 +216,7 @@ int main(int argc, char **argv)
 	static const struct argp argp = { options, parse_arg, NULL, doc, NULL, NULL, NULL };
 	char err[768];
 	struct http *h;
+	struct prober *pr = NULL;
 	uint64_t next, now;
 	unsigned int i;
 	int s, ret = 1;
@@ -217,14 +244,26 @@ int main(int argc, char **argv)
 	}
 	collect_sample(&model);
 	collect_attach_wire(&model);
-	if (opt.once) {
+	if (opt.once && strcmp(opt.once, "probes")) {
 		collect_sample(&model);
 		ret = print_once();
 		goto fini;
 	}
-	if (privs_drop(cfg.user, model.src[SRC_BPF_WIRE] == SRC_STATE_UP))
+	if (!opt.once && privs_drop(cfg.user, model.src[SRC_BPF_WIRE] == SRC_STATE_UP))
 		goto fini;
-	h = http_start(&model, &cfg, err, sizeof(err));
+	if (probing()) {
+		pr = prober_start(&cfg.probe_cfg, err, sizeof(err));
+		if (!pr) {
+			fprintf(stderr, "fabteld: %s\n", err);
+			goto fini;
+		}
+		prober_sync(pr, &model);
+	}
+	if (opt.once) {
+		ret = once_probes(pr);
+		goto fini;
+	}
+	h = http_start(&model, &cfg, pr, err, sizeof(err));
 	if (!h) {
 		fprintf(stderr, "fabteld: %s\n", err);
 		goto fini;
@@ -237,12 +276,18 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "fabteld: serving http://%s:%u/metrics\n", cfg.listen_addr,
 		cfg.listen_port);
+	if (pr)
+		fprintf(stderr, "fabteld: probing as %s, %u probe(s)/s per port, peers from %u address(es)%s%s\n",
+			cfg.probe_cfg.host, cfg.probe_cfg.rate, cfg.probe_cfg.nr_peers,
+			cfg.probe_cfg.peers_file[0] ? " and " : "", cfg.probe_cfg.peers_file);
 	collect_start_events(&model);
 	next = mono_ms() + cfg.interval_ms;
 	while (!stop) {
 		now = mono_ms();
 		if (now >= next) {
 			collect_sample(&model);
+			if (pr)
+				prober_sync(pr, &model);
 			next = next + cfg.interval_ms > now ? next + cfg.interval_ms :
 							      now + cfg.interval_ms;
 			continue;
@@ -252,6 +297,7 @@ int main(int argc, char **argv)
 	http_stop(h);
 	ret = 0;
 fini:
+	prober_stop(pr);
 	collect_fini(&model);
 	for (i = 0; i < opt.nr_sets; i++) {
 		free(opt.sets[i][0]);

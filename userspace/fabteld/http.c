@@ -35,6 +35,7 @@
 #include "http.h"
 #include "http_guard.h"
 #include "render.h"
+#include "render_probes.h"
 
 #define MEMORY_LIMIT	16384
 #define IDLE_TIMEOUT_S	10
@@ -53,6 +54,7 @@ struct http {
 	struct guard *g;
 	struct model *m;
 	const struct config *cfg;
+	struct prober *pr;		/* NULL: probing off */
 	/* long polls, under wlock */
 	pthread_mutex_t wlock;
 	pthread_cond_t wcond;
@@ -283,6 +285,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		pthread_mutex_lock(&h->m->lock);
 		render_metrics(h->m, &e, start);
 		pthread_mutex_unlock(&h->m->lock);
+		render_probe_families(h->pr, &e);
 		guard_metrics(h->g, &e);
 		if (e.oom || !e.buf) {
 			expo_free(&e);
@@ -296,6 +299,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		o = !strcmp(url, "/api/v1/jobs") ? render_jobs(h->m) : render_snapshot(h->m);
 		pthread_mutex_unlock(&h->m->lock);
 		return json(c, o);
+	}
+	if (!strcmp(url, "/api/v1/probes"))
+		return json(c, render_probes(h->pr));
+	if (!strcmp(url, "/api/v1/probe/endpoints")) {
+		if (!h->pr)
+			return text(c, MHD_HTTP_NOT_FOUND, "probing is off on this host\n");
+		return json(c, render_probe_endpoints(h->pr));
 	}
 	if (!strcmp(url, "/api/v1/events"))
 		return events(h, c, state);
@@ -315,7 +325,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	if (!strcmp(url, "/"))
 		return text(c, MHD_HTTP_OK,
-			    "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /api/v1/jobs/<id>/trace /api/v1/events /healthz\n");
+			    "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /api/v1/jobs/<id>/trace /api/v1/events /api/v1/probes /api/v1/probe/endpoints /healthz\n");
 	return text(c, MHD_HTTP_NOT_FOUND, "not found\n");
 }
 
@@ -380,7 +390,8 @@ static void log_error(void *cls, const char *fmt, va_list ap)
 	vfprintf(stderr, fmt, ap);
 }
 
-struct http *http_start(struct model *m, const struct config *cfg, char *err, size_t errlen)
+struct http *http_start(struct model *m, const struct config *cfg, struct prober *pr, char *err,
+			size_t errlen)
 {
 	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_PASSIVE,
 				  .ai_socktype = SOCK_STREAM };
@@ -398,6 +409,7 @@ struct http *http_start(struct model *m, const struct config *cfg, char *err, si
 		return NULL;
 	}
 	h->m = m;
+	h->pr = pr;
 	h->cfg = cfg;
 	h->g = guard_new(cfg->max_connections);
 	if (!h->g) {

@@ -98,7 +98,8 @@ static struct json_object *jspeed(const struct model_port *p)
 /*
  * What is wrong with the port's link layer now, in the words of the job
  * reasons it gives a job using it: link_degraded, link_errors (a link-error
- * counter rose within window_s), optics, misconfigured.  [] when none.
+ * counter rose within window_s), optics, misconfigured, and what the prober
+ * sees on the paths from it: path_loss, path_latency.  [] when none.
  */
 static struct json_object *jconditions(const struct model *m, const struct model_port *p)
 {
@@ -113,6 +114,10 @@ static struct json_object *jconditions(const struct model *m, const struct model
 		json_object_array_add(a, jstr("optics"));
 	if (p->misconfigured)
 		json_object_array_add(a, jstr("misconfigured"));
+	if (p->probe.have && p->probe.loss_bad)
+		json_object_array_add(a, jstr("path_loss"));
+	if (p->probe.have && p->probe.latency_bad)
+		json_object_array_add(a, jstr("path_latency"));
 	return a;
 }
 
@@ -220,6 +225,7 @@ static struct json_object *jreason(const struct health_reason *r)
 	json_object_object_add(o, "at", jtime(r->at_ns));
 	json_object_object_add(o, "count", json_object_new_uint64(r->count));
 	json_object_object_add(o, "shared", json_object_new_boolean(r->shared));
+	json_object_object_add(o, "evidence", r->detail[0] ? jstr(r->detail) : NULL);
 	return o;
 }
 

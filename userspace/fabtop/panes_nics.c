@@ -206,6 +206,7 @@ static void nic_issues(struct row *r, struct json_object *p, struct json_object 
 	static const char *const words[][2] = {
 		{ "link_degraded", "slow" }, { "link_errors", "errors" },
 		{ "optics", "optics" }, { "misconfigured", "misconf" },
+		{ "path_loss", "pathloss" }, { "path_latency", "pathrtt" },
 	};
 	struct json_object *c = fj_get(p, "conditions");
 	char text[64] = "";

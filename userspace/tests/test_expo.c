@@ -81,12 +81,17 @@ static void family_refused(void **state)
 	(void)state;
 	expo_init(&e);
 	expo_family(&e, "1abc", "gauge", "x");
-	expo_family(&e, "ok", "histogram", "x");
+	expo_family(&e, "ok", "summary", "x");	/* a type fabteld never writes */
 	expo_family(&e, "a-b", "counter", "x");
 	expo_family(&e, "", "counter", "x");
 	assert_string_equal(text(&e), "");
 	assert_int_equal(e.len, 0);
 	assert_int_equal(e.bad, 4);
+	expo_free(&e);
+	expo_init(&e);
+	expo_family(&e, "h_seconds", "histogram", "x");
+	assert_int_equal(e.bad, 0);
+	assert_non_null(strstr(text(&e), "# TYPE h_seconds histogram\n"));
 	expo_free(&e);
 }
 

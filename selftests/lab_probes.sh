@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lab_probes.sh - fabteld's RDMA prober between the two guests (Soft-RoCE),
+# each fabteld reading the other's endpoint document over eth0:
+#
+#  - each port's UD QP is the one RDMA netlink lists for fabteld, its GID
+#    the one the rxe GID table holds; probes flow both ways, none lost;
+#  - netem loss 5% on a's RoCE frames (fablab impair --roce: the endpoint
+#    fetches over the same link stay out of it): both pairs lose probes, and
+#    the timeouts of the two pairs add up to the drops netem itself counts (tc -s qdisc);
+#    path_loss on the ports; clearing it, no timeout for 3 s within 10 s;
+#  - netem delay 5 ms: the RTT of both pairs (the window's minimum: TCG) rises
+#    by 5 ms;
+#  - a 2 s carrier flap of a: a's prober stops and starts again (new QP),
+#    b's probes time out meanwhile, both pairs answer again within 10 s;
+#  - bad input: malformed, short and spoofed datagrams at a's QP are counted
+#    by reason, requests past probe_reply_rate are refused and counted, bad
+#    endpoint documents and peers-file lines are counted, fabteld lives;
+#  - a second link (eth1, rxa1 <-> rxb1): with 30% loss on it, a real
+#    Prometheus with deploy/prometheus/rules.yml names rxa1 and rxb1 as
+#    culprit ports, never rxa or rxb; a peer whose fabteld is gone ages out.
+. "$(dirname "$0")/lib.sh"
+
+FABTELD=$REPO/build/fabteld
+INJECT=$REPO/build/probe-inject
+PROM_PORT=${PROM_PORT:-19091}
+mkdir -p "$REPO/build"
+PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
+prom_pid=
+
+ktap_begin 31
+
+cleanup() {
+	for h in a b; do
+		lab $h "pkill -x fabteld; pkill -f 'socat TCP-LISTEN:947'; rm -f /tmp/bad-doc.sh /tmp/big-doc.sh; tc qdisc del dev eth0 root;
+			tc qdisc del dev eth1 root; rdma link del rx${h}1; rm -f /tmp/probe-peers" >/dev/null 2>&1
+	done
+	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
+	rm -rf "$PROM_DIR"
+}
+trap cleanup EXIT
+
+PA=$("$FABLAB" port a)
+PB=$("$FABLAB" port b)
+# The lab's RTT under TCG is milliseconds: path_latency from 50 ms on.
+start_fabteld() { # HOST PEER-IP [SETTINGS...]
+	local h=$1 peer=$2
+	shift 2
+	lab "$h" "pkill -x fabteld; sleep 0.5; $FABTELD -b off --listen 0.0.0.0:9465 \
+		--set host_name=fablab-$h --set probe_peer=$peer:9465 --set probe_rate=20 \
+		--set probe_rtt_us=50000 --set probe_refresh_s=3 --set probe_peer_ttl_s=15 \
+		--set probe_reply_rate=200 $* >/tmp/fabteld-probe.log 2>&1 &" >/dev/null
+}
+probes() { api "$1" /api/v1/probes | jq -r "$2"; }	# HOST-PORT JQ
+# one pair's field on a host: its first port's peer on DEVICE
+pair() { probes "$1" ".ports[] | select(.device == \"$2\") | .peers[0].$3 // empty"; }
+netem_dropped() { lab a "tc -s qdisc show dev eth0" | awk '/qdisc netem/ { f = 1 } f && /dropped/ { sub(",", "", $7); print $7; exit }'; }
+
+start_fabteld a 10.77.0.2
+start_fabteld b 10.77.0.1
+ktap_check "fabteld on a and b serve /api/v1/probe/endpoints" \
+	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PA/api/v1/probe/endpoints && curl -sf http://127.0.0.1:$PB/api/v1/probe/endpoints"
+ktap_check "each prober found the other host's rx port as its one peer" \
+	wait_for 30 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq -r '.ports[] | select(.device == \"rxa\") | .peers[0] | \"\\(.host)/\\(.device)\"') == fablab-b/rxb &&
+		\$(curl -sf http://127.0.0.1:$PB/api/v1/probes | jq -r '.ports[] | select(.device == \"rxb\") | .peers[0] | \"\\(.host)/\\(.device)\"') == fablab-a/rxa ]]"
+
+# ---- what the endpoint says = what the kernel says ---------------------------------
+qpn=$(probes "$PA" '.ports[] | select(.device == "rxa") | .qpn')
+gid=$(probes "$PA" '.ports[] | select(.device == "rxa") | .gid')
+ktap_check "a's probe QP $qpn is a UD QP of fabteld in RDMA netlink (rdma res show qp)" \
+	lab a "rdma res show qp link rxa/1 lqpn $qpn | grep -q 'type UD.*comm fabteld'"
+ktap_check "a's probe GID $gid is in rxa's GID table as RoCE v2" \
+	lab a "for i in /sys/class/infiniband/rxa/ports/1/gids/*; do n=\${i##*/};
+		[[ \$(cat \$i) == \$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \$(echo ${gid#::ffff:} | tr . ' ')) &&
+		   \$(cat /sys/class/infiniband/rxa/ports/1/gid_attrs/types/\$n) == 'RoCE v2' ]] && exit 0; done; exit 1"
+ktap_check "b's document names a's peer QP as b's prober sees it" \
+	bash -c "[[ \$(curl -sf http://127.0.0.1:$PB/api/v1/probes | jq -r '.ports[0].peers[0].qpn') == $qpn ]]"
+ktap_check "probes flow both ways: replies on both pairs, no timeout" \
+	wait_for 20 bash -c "(( \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq '.ports[] | select(.device==\"rxa\") | .peers[0] | select(.timeouts == 0) | .replies') > 50 &&
+		\$(curl -sf http://127.0.0.1:$PB/api/v1/probes | jq '.ports[] | select(.device==\"rxb\") | .peers[0] | select(.timeouts == 0) | .replies') > 50 ))"
+ktap_check "/metrics: fabtel_probe_port_up 1 and 1 of 1 peers reachable on a" \
+	bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | grep -E '^fabtel_probe_(port_up|peers)\\{host=\"fablab-a\",device=\"rxa\"' | awk '{print \$2}' | tr '\n' ' ') == '1 1 1 ' ]]"
+ktap_check "promtool check metrics finds nothing to say about the probe families" \
+	bash -c "! curl -sf http://127.0.0.1:$PA/metrics | promtool check metrics 2>&1 | grep fabtel_probe"
+
+# ---- loss, checked against netem's own drop counter ----------------------------------
+# Under TCG a guest's transmit can wait in QEMU for tens of ms (measured with
+# bpftrace at rxe_xmit_packet: the packet leaves the guest's rxe at once):
+# medians carry that wait, the window's minimum RTT is the path's own.
+base_rtt_a=$(pair "$PA" rxa rtt_min_us)
+base_rtt_b=$(pair "$PB" rxb rtt_min_us)
+ktap_info "baseline RTT (window minimum) a->b ${base_rtt_a} us, b->a ${base_rtt_b} us; medians $(pair "$PA" rxa rtt_p50_us), $(pair "$PB" rxb rtt_p50_us) us"
+"$FABLAB" impair a --roce loss 5% >/dev/null
+sleep 1
+d0=$(netem_dropped)
+ta0=$(pair "$PA" rxa timeouts); tb0=$(pair "$PB" rxb timeouts)
+sa0=$(pair "$PA" rxa sent); sb0=$(pair "$PB" rxb sent)
+ktap_check "loss shows on a's pair within 10 s (fabtel_probe_loss_ratio > 0)" \
+	wait_for 10 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq '.ports[] | select(.device==\"rxa\") | .peers[0].loss > 0') == true ]]"
+sleep 20
+# a probe still in flight when counters are read is not yet a timeout: let them end
+lab a "tc qdisc change dev eth0 parent 1:3 handle 30: netem loss 0%" >/dev/null
+sleep 1
+d1=$(netem_dropped)
+ta1=$(pair "$PA" rxa timeouts); tb1=$(pair "$PB" rxb timeouts)
+sa1=$(pair "$PA" rxa sent); sb1=$(pair "$PB" rxb sent)
+lost=$(((ta1 - ta0) + (tb1 - tb0)))
+ktap_info "netem dropped $((d1 - d0)); timeouts a->b $((ta1 - ta0)) of $((sa1 - sa0)), b->a $((tb1 - tb0)) of $((sb1 - sb0))"
+tol=$(( (d1 - d0) / 10 > 3 ? (d1 - d0) / 10 : 3 ))
+ktap_check "the two pairs' timeouts add up to the drops of netem (on a's RoCE frames), +-$tol" \
+	bash -c "(( $lost >= $((d1 - d0 - tol)) && $lost <= $((d1 - d0 + tol)) ))"
+ktap_check "each pair lost 1..12% of its probes (netem: 5%)" \
+	bash -c "(( 100 * ($ta1 - $ta0) >= ($sa1 - $sa0) && 100 * ($ta1 - $ta0) <= 12 * ($sa1 - $sa0) &&
+		100 * ($tb1 - $tb0) >= ($sb1 - $sb0) && 100 * ($tb1 - $tb0) <= 12 * ($sb1 - $sb0) ))"
+lab a "tc qdisc del dev eth0 root" >/dev/null
+no_new_timeouts() { # HOST-PORT DEVICE: 3 s without a timeout on its pair
+	local t0
+	t0=$(pair "$1" "$2" timeouts)
+	sleep 3
+	[[ $(pair "$1" "$2" timeouts) == "$t0" ]]
+}
+ktap_check "loss cleared: 3 s without a timeout on both pairs, within 10 s" \
+	wait_for 10 bash -c "$(declare -f api probes pair no_new_timeouts); no_new_timeouts $PA rxa && no_new_timeouts $PB rxb"
+
+# ---- delay -----------------------------------------------------------------------
+lab a "tc qdisc replace dev eth0 root netem delay 5ms" >/dev/null
+sleep 11	# one probe_window_s of delayed probes
+rtt_a=$(pair "$PA" rxa rtt_min_us)
+rtt_b=$(pair "$PB" rxb rtt_min_us)
+lab a "tc qdisc del dev eth0 root" >/dev/null
+ktap_info "RTT (window minimum) with 5 ms delay: a->b ${rtt_a} us, b->a ${rtt_b} us"
+ktap_check "delay 5ms: a->b's RTT rose by 5 ms (3.5..8 ms)" \
+	awk -v b="$base_rtt_a" -v d="$rtt_a" 'BEGIN { exit !(d - b >= 3500 && d - b <= 8000) }'
+ktap_check "delay 5ms: b->a's RTT rose by 5 ms (3.5..8 ms)" \
+	awk -v b="$base_rtt_b" -v d="$rtt_b" 'BEGIN { exit !(d - b >= 3500 && d - b <= 8000) }'
+
+# ---- a 2 s flap of a's carrier ---------------------------------------------------------
+restarts() { metric "$PA" "fabtel_probe_restarts_total{host=\"fablab-a\",device=\"rxa\",port=\"1\"}"; }
+r0=$(restarts)
+tb0=$(pair "$PB" rxb timeouts)
+"$FABLAB" flap a --down-ms 2000 >/dev/null 2>&1
+ktap_check "during the flap b's probes to a time out (a gap)" \
+	bash -c "(( \$(curl -sf http://127.0.0.1:$PB/api/v1/probes | jq '.ports[0].peers[0].timeouts') >= $tb0 + 5 ))"
+ktap_check "a's prober stopped with the port and started again (a new QP)" \
+	wait_for 15 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | awk '\$1 == \"fabtel_probe_restarts_total{host=\\\"fablab-a\\\",device=\\\"rxa\\\",port=\\\"1\\\"}\" { print \$2 }') == $((r0 + 1)) ]]"
+ktap_check "after the flap both pairs answer again within 10 s" \
+	wait_for 12 bash -c "$(declare -f api probes pair no_new_timeouts); no_new_timeouts $PA rxa && no_new_timeouts $PB rxb"
+
+# ---- bad input ---------------------------------------------------------------------
+qpn=$(probes "$PA" '.ports[] | select(.device == "rxa") | .qpn')
+dropped() { metric "$PA" "fabtel_probe_dropped_total{host=\"fablab-a\",device=\"rxa\",port=\"1\",reason=\"$1\"}"; }
+m0=$(dropped malformed); u0=$(dropped unknown_peer); rl0=$(dropped rate_limited)
+lab b "$INJECT -d rxb -g ::ffff:10.77.0.1 -q $qpn -n 40 malformed && $INJECT -d rxb -g ::ffff:10.77.0.1 -q $qpn -n 40 short &&
+	$INJECT -d rxb -g ::ffff:10.77.0.1 -q $qpn -n 40 reply" >/dev/null
+ktap_check "40 malformed + 40 short datagrams: dropped{reason=malformed} +80" \
+	wait_for 5 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | awk '\$1 ~ /^fabtel_probe_dropped_total.*rxa.*malformed/ { print \$2 }') == $((m0 + 80)) ]]"
+ktap_check "40 replies from a QP that is no peer: dropped{reason=unknown_peer} +40" \
+	wait_for 5 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | awk '\$1 ~ /^fabtel_probe_dropped_total.*rxa.*unknown_peer/ { print \$2 }') == $((u0 + 40)) ]]"
+lab b "$INJECT -d rxb -g ::ffff:10.77.0.1 -q $qpn -n 2000 request" >/dev/null
+ktap_check "2,000 requests at once: those past probe_reply_rate (200/s) refused and counted" \
+	wait_for 5 bash -c "(( \$(curl -sf http://127.0.0.1:$PA/metrics | awk '\$1 ~ /^fabtel_probe_dropped_total.*rxa.*rate_limited/ { print \$2 }') >= $rl0 + 1000 ))"
+# bad endpoint documents from the peers file: not JSON, too large; a bad line
+lab a "printf 'read l\nprintf \"HTTP/1.0 200 OK\\\\r\\\\n\\\\r\\\\n{\\\\\"fabtel_probe\\\\\": 1, [\"\nsleep 0.3\n' >/tmp/bad-doc.sh;
+	printf 'read l\nprintf \"HTTP/1.0 200 OK\\\\r\\\\n\\\\r\\\\n\"\nhead -c 100000 /dev/zero | tr \"\\\\\\\\0\" \" \"\nsleep 0.3\n' >/tmp/big-doc.sh;
+	(setsid socat TCP-LISTEN:9471,fork,reuseaddr EXEC:'sh /tmp/bad-doc.sh' >/dev/null 2>&1 &);
+	(setsid socat TCP-LISTEN:9472,fork,reuseaddr EXEC:'sh /tmp/big-doc.sh' >/dev/null 2>&1 &);
+	printf '# peers\n127.0.0.1:9471\n127.0.0.1:9472\nnot an address\n' >/tmp/probe-peers" >/dev/null
+start_fabteld a 10.77.0.2 --set probe_peers_file=/tmp/probe-peers
+ktap_check "a bad endpoint document and a too large one are counted (bad_document, too_large)" \
+	wait_for 20 bash -c "m=\$(curl -sf http://127.0.0.1:$PA/metrics);
+		grep -q '^fabtel_probe_endpoint_errors_total{reason=\"bad_document\"} [1-9]' <<<\"\$m\" &&
+		grep -q '^fabtel_probe_endpoint_errors_total{reason=\"too_large\"} [1-9]' <<<\"\$m\""
+ktap_check "the peers file's bad line is counted, its good lines are sources (3 in all)" \
+	bash -c "m=\$(curl -sf http://127.0.0.1:$PA/metrics); grep -q '^fabtel_probe_peers_file_errors_total [1-9]' <<<\"\$m\" &&
+		grep -q '^fabtel_probe_sources 3$' <<<\"\$m\""
+ktap_check "fabteld on a is alive and still probes b" \
+	wait_for 15 bash -c "(( \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq '.ports[] | select(.device==\"rxa\") | .peers[0].replies') > 20 ))"
+
+# ---- two links: which port is the culprit, in a real Prometheus ------------------------------
+lab a "rdma link add rxa1 type rxe netdev eth1" >/dev/null
+lab b "rdma link add rxb1 type rxe netdev eth1" >/dev/null
+ktap_check "the new ports pair by subnet: rxa1 <-> rxb1 only" \
+	wait_for 30 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq -r '[.ports[] | \"\\(.device):\" + ([.peers[].device] | join(\",\"))] | sort | join(\" \")') == 'rxa1:rxb1 rxa:rxb' ]]"
+prom_start "$PROM_DIR" "$PROM_PORT" "127.0.0.1:$PA" "127.0.0.1:$PB"
+prom_pid=$PROM_PID
+ktap_check "Prometheus scrapes a and b" \
+	wait_for 60 bash -c "[[ \$(curl -sf 'http://127.0.0.1:$PROM_PORT/api/v1/query?query=count(up==1)' | jq -r '.data.result[0].value[1]') == 2 ]]"
+lab a "tc qdisc replace dev eth1 root netem loss 30%" >/dev/null
+ktap_check "30% loss on the second link: fabtel:probe_port_culprit names rxa1 on a and rxb1 on b" \
+	wait_for 40 bash -c "[[ \$(curl -sf http://127.0.0.1:$PROM_PORT/api/v1/query --data-urlencode 'query=fabtel:probe_port_culprit' |
+		jq -r '[.data.result[].metric | \"\\(.host)/\\(.device)\"] | sort | join(\" \")') == 'fablab-a/rxa1 fablab-b/rxb1' ]]"
+ktap_check "... and never rxa or rxb (no culprit, no path trouble on the first link)" \
+	bash -c "[[ \$(curl -sf http://127.0.0.1:$PROM_PORT/api/v1/query --data-urlencode 'query=count(fabtel:probe_port_culprit{device=~\"rxa|rxb\"}) or count(fabtel:probe_path_bad{device=~\"rxa|rxb\"})' | jq '.data.result | length') == 0 ]]"
+ktap_check "fabteld's own view: rxa1 has path_loss, rxa none" \
+	bash -c "s=\$(curl -sf http://127.0.0.1:$PA/api/v1/snapshot);
+		[[ \$(jq -r '.ports[] | select(.device==\"rxa1\") | .conditions | index(\"path_loss\") != null' <<<\"\$s\") == true &&
+		   \$(jq -r '.ports[] | select(.device==\"rxa\") | .conditions | length' <<<\"\$s\") == 0 ]]"
+ktap_check "fabteld --once probes on a prints the matrix with rxa1's pair in TROUBLE" \
+	bash -c "\"$FABLAB\" run a -- \"$FABTELD -b off --set host_name=fablab-a2 --set probe_peer=10.77.0.2:9465 --set probe_window_s=5 --listen 127.0.0.1:9466 --once probes\" |
+		grep -E '^rxa1/1 +fablab-b/rxb1/1 .*TROUBLE$'"
+lab a "tc qdisc del dev eth1 root" >/dev/null
+
+# ---- a peer that goes away ages out -------------------------------------------------------
+lab b "pkill -x fabteld" >/dev/null
+ktap_check "b's fabteld gone: a's pairs time out, then age out after probe_peer_ttl_s (15 s)" \
+	wait_for 40 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq '[.ports[].peers[]] | length') == 0 ]]"
+ktap_check "... and their series are gone from /metrics" \
+	bash -c "! curl -sf http://127.0.0.1:$PA/metrics | grep -q '^fabtel_probe_sent_total'"
+
+ktap_end

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe_main.c - the prober's life (prober.h): settings, threads, the
+ * schedule of the prober thread, and what it tells the collector's model.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+#include <curl/curl.h>
+
+#include "clock.h"
+#include "model.h"
+#include "prober.h"
+
+#define EXPIRE_NS	(NS_PER_S / 20)
+#define MATCH_NS	NS_PER_S
+#define RETRY_NS	(5 * NS_PER_S)
+
+/* open what should be open, close what should not (lock held) */
+static void ports_tend(struct prober *pr, uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < PROBE_MAX_PORTS; i++) {
+		struct probe_port *pp = &pr->ports[i];
+		bool want = pp->present && pp->active;
+
+		if (!want && pp->up) {
+			probe_port_close(pr, pp);
+			snprintf(pp->why, sizeof(pp->why), "%s",
+				 pp->present ? "the port is not ACTIVE" : "the port is gone");
+		}
+		if (want && !pp->up && now >= pp->retry_ns) {
+			if (probe_port_open(pr, pp)) {
+				pp->retry_ns = now + RETRY_NS;
+				continue;
+			}
+			pp->restarts++;
+			pp->next_send_ns = now;
+			pr->src_seen_gen = pr->src_gen - 1;	/* match its peers now */
+		}
+	}
+}
+
+static void expire_all(struct prober *pr, uint64_t now)
+{
+	uint64_t timeout = (uint64_t)pr->cfg.timeout_ms * (NS_PER_S / 1000);
+	unsigned int i, k;
+
+	for (i = 0; i < PROBE_MAX_PORTS; i++) {
+		struct probe_port *pp = &pr->ports[i];
+
+		for (k = 0; pp->up && k < PROBE_MAX_PEERS; k++) {
+			struct probe_pair *p = &pp->pairs[k];
+
+			if (p->present && probe_stats_expire(&p->st, now, timeout) &&
+			    p->st.consec_timeouts >= 3) {
+				/* the peer may have a new QP (it restarted): read it again */
+				pr->refetch = true;
+				pthread_cond_signal(&pr->fetch_cond);
+			}
+		}
+	}
+}
+
+/* the sends due now; how long until the next one (ns) */
+static uint64_t sends_due(struct prober *pr, uint64_t now)
+{
+	uint64_t gap = NS_PER_S / pr->cfg.rate, next = EXPIRE_NS;
+	unsigned int i;
+
+	for (i = 0; i < PROBE_MAX_PORTS; i++) {
+		struct probe_port *pp = &pr->ports[i];
+
+		if (!pp->up)
+			continue;
+		if (now >= pp->next_send_ns) {
+			probe_send_one(pr, pp, now);
+			/* +-10% at random: hosts and ports never probe in lockstep */
+			pp->next_send_ns += gap - gap / 10 + (uint64_t)rand_r(&pr->seed) % (gap / 5 + 1);
+			if (pp->next_send_ns <= now)	/* fell behind: no burst to catch up */
+				pp->next_send_ns = now + gap;
+		}
+		if (pp->next_send_ns - now < next)
+			next = pp->next_send_ns - now;
+	}
+	return next;
+}
+
+static void *prober_thread(void *arg)
+{
+	struct prober *pr = arg;
+	struct epoll_event ev[16];
+	uint64_t now, next_expire = 0, next_match = 0, wait, v;
+	int n, i;
+
+	pthread_mutex_lock(&pr->lock);
+	while (!pr->stop) {
+		now = clock_ns(CLOCK_MONOTONIC);
+		ports_tend(pr, now);
+		if (pr->src_seen_gen != pr->src_gen || now >= next_match) {
+			probe_match_all(pr, now);
+			next_match = now + MATCH_NS;
+		}
+		if (now >= next_expire) {
+			expire_all(pr, now);
+			next_expire = now + EXPIRE_NS;
+		}
+		wait = sends_due(pr, now);
+		pr->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		pthread_mutex_unlock(&pr->lock);
+		n = epoll_wait(pr->epfd, ev, 16, (int)(wait / 1000000) + 1);
+		pthread_mutex_lock(&pr->lock);
+		for (i = 0; i < n; i++) {
+			if (ev[i].data.u32 == PROBE_MAX_PORTS) {
+				if (read(pr->wake_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+					break;
+				continue;
+			}
+			if (ev[i].data.u32 < PROBE_MAX_PORTS)
+				probe_drain(pr, &pr->ports[ev[i].data.u32]);
+		}
+	}
+	for (i = 0; i < PROBE_MAX_PORTS; i++)
+		probe_port_close(pr, &pr->ports[i]);
+	pthread_mutex_unlock(&pr->lock);
+	return NULL;
+}
+
+static void wake(struct prober *pr)
+{
+	uint64_t one = 1;
+
+	if (write(pr->wake_fd, &one, sizeof(one)) < 0)
+		return;	/* the counter is full: it is awake anyway */
+}
+
+struct prober *prober_start(const struct probe_cfg *cfg, char *err, size_t errlen)
+{
+	struct prober *pr = calloc(1, sizeof(*pr));
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = PROBE_MAX_PORTS };
+	unsigned int i;
+
+	if (!pr) {
+		snprintf(err, errlen, "prober: out of memory");
+		return NULL;
+	}
+	pr->cfg = *cfg;
+	pr->seed = (unsigned int)clock_ns(CLOCK_MONOTONIC) ^ (unsigned int)getpid();
+	pr->epfd = epoll_create1(EPOLL_CLOEXEC);
+	pr->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (pr->epfd < 0 || pr->wake_fd < 0 ||
+	    epoll_ctl(pr->epfd, EPOLL_CTL_ADD, pr->wake_fd, &ev)) {
+		snprintf(err, errlen, "prober: %s", strerror(errno));
+		goto close_fds;
+	}
+	for (i = 0; i < cfg->nr_peers; i++) {
+		snprintf(pr->src[i].addr, sizeof(pr->src[i].addr), "%s", cfg->peers[i]);
+		pr->nr_src++;
+	}
+	pthread_mutex_init(&pr->lock, NULL);
+	pthread_cond_init(&pr->fetch_cond, NULL);
+	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
+		snprintf(err, errlen, "prober: libcurl would not start");
+		goto close_fds;
+	}
+	if (pthread_create(&pr->thread, NULL, prober_thread, pr)) {
+		snprintf(err, errlen, "prober: no thread");
+		goto curl_cleanup;
+	}
+	if (pthread_create(&pr->fetcher, NULL, probe_fetch_thread, pr)) {
+		snprintf(err, errlen, "prober: no fetcher thread");
+		pr->stop = true;
+		wake(pr);
+		pthread_join(pr->thread, NULL);
+		goto curl_cleanup;
+	}
+	pr->threads = true;
+	return pr;
+curl_cleanup:
+	curl_global_cleanup();
+close_fds:
+	if (pr->epfd >= 0)
+		close(pr->epfd);
+	if (pr->wake_fd >= 0)
+		close(pr->wake_fd);
+	free(pr);
+	return NULL;
+}
+
+void prober_stop(struct prober *pr)
+{
+	if (!pr)
+		return;
+	pthread_mutex_lock(&pr->lock);
+	pr->stop = true;
+	pthread_cond_signal(&pr->fetch_cond);
+	pthread_mutex_unlock(&pr->lock);
+	wake(pr);
+	pthread_join(pr->thread, NULL);
+	pthread_join(pr->fetcher, NULL);
+	curl_global_cleanup();
+	close(pr->epfd);
+	close(pr->wake_fd);
+	free(pr);
+}

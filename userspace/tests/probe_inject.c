@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe-inject - send datagrams at a prober's UD QP from a QP that is no
+ * peer of it, for the lab's bad-input checks (selftests/lab_probes.sh):
+ *
+ *   probe-inject -d DEV -g GID -q QPN [-k QKEY] [-n N] MODE
+ *
+ * MODE: malformed (a probe's size, a wrong magic), short (20 bytes),
+ * reply (a well-formed reply to a probe never sent: unknown peer), request
+ * (well-formed requests, sent as fast as the send queue allows).
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <infiniband/verbs.h>
+
+#include "probe_pkt.h"
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: probe-inject -d DEV -g GID -q QPN [-k QKEY] [-n N] malformed|short|reply|request\n");
+	return 64;
+}
+
+static struct ibv_context *open_dev(const char *name)
+{
+	struct ibv_device **l = ibv_get_device_list(NULL);
+	struct ibv_context *c = NULL;
+	int i;
+
+	for (i = 0; l && l[i]; i++)
+		if (!strcmp(ibv_get_device_name(l[i]), name))
+			c = ibv_open_device(l[i]);
+	if (l)
+		ibv_free_device_list(l);
+	return c;
+}
+
+static int ud_ready(struct ibv_qp *qp, unsigned int qkey)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = qkey };
+
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
+		return -1;
+	a.qp_state = IBV_QPS_RTS;
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
+}
+
+/* the first RoCE v2 IPv4-mapped GID of port 1 */
+static int sgid_index(struct ibv_context *c)
+{
+	struct ibv_gid_entry e[32];
+	ssize_t n = ibv_query_gid_table(c, e, 32, 0), i;
+
+	for (i = 0; i < n; i++)
+		if (e[i].gid_type == IBV_GID_TYPE_ROCE_V2 && e[i].gid.raw[10] == 0xff)
+			return (int)e[i].gid_index;
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dev = NULL, *gid = NULL, *mode;
+	unsigned int qpn = 0, qkey = 0x0fab7e11, n = 10, i, done = 0;
+	struct ibv_qp_init_attr qa = { .qp_type = IBV_QPT_UD,
+				       .cap = { .max_send_wr = 64, .max_send_sge = 1 } };
+	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1 };
+	struct probe_pkt p = { 0 };
+	static uint8_t buf[PROBE_PKT_LEN];
+	struct ibv_context *c;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct ibv_mr *mr;
+	struct ibv_ah *ah;
+	struct ibv_wc wc[16];
+	int o, idx, inflight = 0;
+
+	while ((o = getopt(argc, argv, "d:g:q:k:n:")) != -1) {
+		switch (o) {
+		case 'd': dev = optarg; break;
+		case 'g': gid = optarg; break;
+		case 'q': qpn = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'k': qkey = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'n': n = (unsigned int)strtoul(optarg, NULL, 0); break;
+		default: return usage();
+		}
+	}
+	if (!dev || !gid || !qpn || optind != argc - 1)
+		return usage();
+	mode = argv[optind];
+	if (inet_pton(AF_INET6, gid, aa.grh.dgid.raw) != 1)
+		return usage();
+	c = open_dev(dev);
+	pd = c ? ibv_alloc_pd(c) : NULL;
+	cq = pd ? ibv_create_cq(c, 128, NULL, NULL, 0) : NULL;
+	qa.send_cq = qa.recv_cq = cq;
+	qp = cq ? ibv_create_qp(pd, &qa) : NULL;
+	mr = qp ? ibv_reg_mr(pd, buf, sizeof(buf), 0) : NULL;
+	idx = c ? sgid_index(c) : -1;
+	if (!mr || idx < 0 || ud_ready(qp, qkey)) {
+		perror("probe-inject: verbs setup");
+		return 1;
+	}
+	aa.grh.sgid_index = (uint8_t)idx;
+	aa.grh.hop_limit = 64;
+	ah = ibv_create_ah(pd, &aa);
+	if (!ah) {
+		perror("probe-inject: ibv_create_ah");
+		return 1;
+	}
+	p.type = strcmp(mode, "request") ? PROBE_REPLY : PROBE_REQUEST;
+	p.qpn = qp->qp_num;
+	for (i = 0; i < n; i++) {
+		struct ibv_sge sge = { (uintptr_t)buf, PROBE_PKT_LEN, mr->lkey };
+		struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+					  .send_flags = IBV_SEND_SIGNALED }, *bad;
+
+		p.seq = i;
+		p.session = 0x5eed0000 + i;
+		p.t_sent = 1000 + i;
+		probe_pkt_encode(&p, buf);
+		if (!strcmp(mode, "malformed"))
+			buf[0] = 'X';
+		else if (!strcmp(mode, "short"))
+			sge.length = 20;
+		else if (strcmp(mode, "reply") && strcmp(mode, "request"))
+			return usage();
+		wr.wr.ud.ah = ah;
+		wr.wr.ud.remote_qpn = qpn;
+		wr.wr.ud.remote_qkey = qkey;
+		while (inflight >= 32) {
+			o = ibv_poll_cq(cq, 16, wc);
+			inflight -= o > 0 ? o : 0;
+		}
+		if (ibv_post_send(qp, &wr, &bad)) {
+			perror("probe-inject: ibv_post_send");
+			break;
+		}
+		inflight++;
+		done++;
+	}
+	while (inflight > 0) {
+		o = ibv_poll_cq(cq, 16, wc);
+		inflight -= o > 0 ? o : 0;
+	}
+	printf("sent %u %s\n", done, mode);
+	ibv_destroy_ah(ah);
+	ibv_destroy_qp(qp);
+	ibv_dereg_mr(mr);
+	ibv_destroy_cq(cq);
+	ibv_dealloc_pd(pd);
+	ibv_close_device(c);
+	return done == n ? 0 : 1;
+}
