@@ -8,7 +8,7 @@
 # `make fuzz` is the long run (scripts/fuzz.sh).
 . "$(dirname "$0")/../lib.sh"
 
-TARGETS=(fuzz_config fuzz_snapshot fuzz_sysfs_port fuzz_rdmanl fuzz_http fuzz_api_json fuzz_ddm)
+TARGETS=(fuzz_config fuzz_snapshot fuzz_sysfs_port fuzz_rdmanl fuzz_http fuzz_api_json fuzz_ddm fuzz_probe)
 SECONDS_EACH=${FUZZ_SECONDS:-8}
 B=$REPO/build/fuzz
 CORPUS=$REPO/userspace/fuzz/corpus

@@ -441,6 +441,7 @@ void frame_free(struct frame *f)
 	json_object_put(f->snapshot);
 	json_object_put(f->jobs);
 	json_object_put(f->events);
+	json_object_put(f->probes);
 	json_object_put(f->rows);
 	free(f);
 }

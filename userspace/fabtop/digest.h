@@ -46,6 +46,7 @@ struct frame {
 	const char *rates_from;		/* "fabteld", "fabtop" or NULL (none yet) */
 	double basis[2];		/* fabtop's rates: the two sample_times */
 	struct json_object *snapshot, *jobs, *events, *rows;
+	struct json_object *probes;	/* /api/v1/probes; NULL: none (standalone, older fabteld) */
 	struct table tab[TAB_NR];
 	char port_source[32];		/* "fabtel_ko", "sysfs" or "none" */
 };

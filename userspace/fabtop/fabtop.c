@@ -20,6 +20,7 @@
 #include "digest.h"
 #include "panes.h"
 #include "feed.h"
+#include "probes_view.h"
 #include "ui.h"
 
 #ifndef FABTEL_VERSION
@@ -148,6 +149,16 @@ static void print_table(const struct table *t, unsigned int width)
 	free(idx);
 }
 
+static void print_probes(struct json_object *probes, unsigned int width)
+{
+	static struct probe_line l[PROBES_MAX_LINES];
+	unsigned int i, n = probes_lines(probes, l, PROBES_MAX_LINES);
+
+	putchar('\n');
+	for (i = 0; i < n; i++)
+		printf("%.*s\n", (int)width, l[i].text);
+}
+
 static void print_text(const struct feed *feed, const struct frame *f, unsigned int width)
 {
 	char line[2048], when[32] = "-";
@@ -168,6 +179,8 @@ static void print_text(const struct feed *feed, const struct frame *f, unsigned 
 		putchar('\n');
 		print_table(&f->tab[i], width);
 	}
+	if (f->probes)
+		print_probes(f->probes, width);
 }
 
 static struct json_object *display_rows(const struct table *t)
@@ -217,6 +230,7 @@ static void print_json(const struct frame *f, const struct feed_status *st)
 	json_object_object_add(o, "jobs", json_object_get(f->jobs));
 	json_object_object_add(o, "events", json_object_get(f->events));
 	json_object_object_add(o, "rows", json_object_get(f->rows));
+	json_object_object_add(o, "probes", json_object_get(f->probes));
 	for (i = 0; i < TAB_NR; i++)
 		json_object_object_add(disp, f->tab[i].name, display_rows(&f->tab[i]));
 	json_object_object_add(o, "display", disp);

@@ -156,6 +156,9 @@ int feed_http_json(struct feed *f, const char *path, struct json_object **out,
 struct frame *feed_fetch_http(struct feed *f, struct feed_status *st)
 {
 	struct json_object *snap, *jobs, *events = NULL;
+	struct json_object *probes = NULL;
+	struct feed_status pst = { 0 };
+	struct frame *fr;
 	char path[64], *snap_body = NULL, *jobs_body = NULL;
 	int rc;
 
@@ -187,7 +190,11 @@ struct frame *feed_fetch_http(struct feed *f, struct feed_status *st)
 			memset(st, 0, sizeof(*st));
 		f->events_api = rc == 0;
 	}
-	return digest_frame(&f->dg, snap, jobs, events);
+	fr = digest_frame(&f->dg, snap, jobs, events);
+	/* the probe matrix, when this fabteld has one (404: older, or none) */
+	if (fr && feed_http_get(f, &f->fetch, "/api/v1/probes", &probes, &pst, NULL) == 0)
+		fr->probes = probes;
+	return fr;
 }
 
 int feed_conn_init(struct conn *cn, long timeout_ms, bool multi)

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "ui_int.h"
+#include "probes_view.h"
 
 static volatile sig_atomic_t quit_signal;
 
@@ -360,7 +361,7 @@ static void draw_status(struct ui *u)
 		put_line(y, line, A_BOLD, color_pair(u, RC_BAD));
 		return;
 	}
-	snprintf(line, sizeof(line), "[%s] sort %s%s%s%s%s  Tab:pane s:sort /:filter p:pause h:help q:quit",
+	snprintf(line, sizeof(line), "[%s] sort %s%s%s%s%s  Tab:pane s:sort /:filter p:pause P:probes h:help q:quit",
 		 pane_name(u, (unsigned int)*focus(u)),
 		 t && p->sort_col >= 0 ? t->col[p->sort_col].name : "-", p->reverse ? " rev" : "",
 		 p->filter[0] ? " filter '" : "", p->filter, p->filter[0] ? "'" : "");
@@ -378,6 +379,7 @@ static const char *const help_text[] = {
 	"  /                  filter the pane: rows containing the text",
 	"  Esc                clear the filter (in a job: back)",
 	"  p                  pause: keep showing this frame",
+	"  P                  the probe matrix: this host's peers, RTT, loss (Esc: back)",
 	"  h, ?               this help (any key closes it)",
 	"  Ctrl-L             redraw the whole screen",
 	"  q                  quit",
@@ -397,6 +399,19 @@ static void draw_help(void)
 
 	for (i = 0; i < sizeof(help_text) / sizeof(help_text[0]); i++)
 		put_line((int)i, help_text[i], i ? A_NORMAL : A_BOLD, 0);
+}
+
+/* the probe matrix over the panes; the suspect port and the pairs in trouble coloured */
+static void draw_probes(struct ui *u)
+{
+	static struct probe_line l[PROBES_MAX_LINES];
+	unsigned int i, n = probes_lines(u->fr ? u->fr->probes : NULL, l, PROBES_MAX_LINES);
+
+	put_line(0, "Probe matrix  (Esc: back)", A_BOLD, 0);
+	for (i = 0; i < n && (int)i + 1 < LINES; i++)
+		put_line((int)i + 1, l[i].text, l[i].kind == PL_HEAD ? A_BOLD : A_NORMAL,
+			 l[i].kind == PL_CULPRIT ? color_pair(u, RC_BAD) :
+			 l[i].kind == PL_TROUBLE ? color_pair(u, RC_WARN) : 0);
 }
 
 static void draw_detail_title(struct ui *u, int y)
@@ -422,6 +437,11 @@ static void draw(struct ui *u)
 	erase();
 	if (u->help) {
 		draw_help();
+		refresh();
+		return;
+	}
+	if (u->probes) {
+		draw_probes(u);
 		refresh();
 		return;
 	}

@@ -34,6 +34,7 @@ struct ui {
 	struct frame *fr;		/* shown; a reference */
 	struct feed_status st;
 	bool paused, help, editing, detail, gone, colors;
+	bool probes;			/* the probe matrix overlay (P) */
 	char job[TABLE_ID_LEN];		/* detail: whose */
 	struct table dtab[DTAB_NR];
 	bool have_dtab;

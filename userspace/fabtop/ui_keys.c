@@ -123,6 +123,10 @@ bool ui_key(struct ui *u, int ch)
 		u->help = false;
 		return true;
 	}
+	if (u->probes && (ch == 27 || ch == 'P' || ch == KEY_BACKSPACE || ch == KEY_LEFT)) {
+		u->probes = false;
+		return true;
+	}
 	switch (ch) {
 	case 'h': case '?': case KEY_F(1):
 		u->help = true;
@@ -163,6 +167,9 @@ bool ui_key(struct ui *u, int ch)
 		break;
 	case 'p':
 		u->paused = !u->paused;
+		break;
+	case 'P':
+		u->probes = true;
 		break;
 	case '\n': case '\r': case KEY_ENTER:
 		open_detail(u);

@@ -378,6 +378,47 @@ static void set_directly(void **state)
 	assert_int_equal(config_set(&cfg, "user", "", e, sizeof(e)), -1);
 }
 
+/* the prober's keys (config_probe.c): values read, bad ones name the line */
+static void probe_settings(void **state)
+{
+	(void)state;
+	write_file("probe_peer = 10.0.0.2:9465\nprobe_peer = [fd00::3]:9465\n"
+		   "probe_peers_file = /etc/fabtel/peers\nprobe_rate = 50\nprobe_tos = 106\n"
+		   "probe_tos = mlx5_1/1=98\nprobe_qkey = 0x11\nprobe_match = all\nhost_name = gpu-17\n"
+		   "probe = on\nprobe_loss_pct = 5\nprobe_rtt_us = 200\n");
+	config_defaults(&cfg);
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+	assert_int_equal(cfg.probe_cfg.nr_peers, 2);
+	assert_string_equal(cfg.probe_cfg.peers[1], "[fd00::3]:9465");
+	assert_string_equal(cfg.probe_cfg.peers_file, "/etc/fabtel/peers");
+	assert_int_equal(cfg.probe_cfg.rate, 50);
+	assert_int_equal(cfg.probe_cfg.tos, 106);
+	assert_int_equal(cfg.probe_cfg.nr_tos_rules, 1);
+	assert_string_equal(cfg.probe_cfg.tos_rules[0].device, "mlx5_1");
+	assert_int_equal(cfg.probe_cfg.tos_rules[0].tos, 98);
+	assert_int_equal(cfg.probe_cfg.qkey, 0x11);
+	assert_true(cfg.probe_cfg.match_all);
+	assert_string_equal(cfg.probe_cfg.host, "gpu-17");
+	assert_int_equal(cfg.probe, CONFIG_ON);
+	assert_int_equal(cfg.probe_cfg.loss_pct, 5);
+	assert_int_equal(cfg.probe_cfg.rtt_us, 200);
+	unlink(path);
+	path[0] = '\0';
+	expect_bad("probe_peer = 10.0.0.2\n", 1, "HOST:PORT");
+	expect_bad("probe_peer = a/b:1\n", 1, NULL);
+	expect_bad("\nprobe_rate = 0\n", 2, "probe_rate wants a whole number 1..1000");
+	expect_bad("probe_window_s = 61\n", 1, NULL);
+	expect_bad("probe_max_peers = 33\n", 1, NULL);
+	expect_bad("probe_qkey = 0x80000000\n", 1, NULL);
+	expect_bad("probe_tos = 256\n", 1, "probe_tos");
+	expect_bad("probe_tos = mlx5_0=5\n", 1, "DEVICE/PORT=TOS");
+	expect_bad("probe_tos = mlx5_0/0=5\n", 1, NULL);
+	expect_bad("probe_peers_file = peers\n", 1, "absolute");
+	expect_bad("probe_match = some\n", 1, "subnet or all");
+	expect_bad("host_name = a b\n", 1, "host_name");
+	expect_bad("probe = maybe\n", 1, NULL);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -398,6 +439,7 @@ int main(void)
 		T(bytes_and_lengths),
 		T(missing_file),
 		T(set_directly),
+		T(probe_settings),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
