@@ -33,8 +33,11 @@
 #           fabteld binary (to measure an older one).
 #   lab-scrape  the scrape stage inside guest a on its real sysfs: 16
 #           fakeroce mlx5 ports, then 2 rxe ports; BENCH_LAB_ROUNDS (200).
+#   probes  fabteld on a probing BENCH_PROBE_PEERS (16) answering fabtelds
+#           on b at the default rate: its CPU and RSS with and without
+#           probing, the prober thread's CPU per 1,000 probes.
 #
-#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|wire|flap|sampler|qps|qps-traffic|lab-scrape]...
+#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|wire|flap|sampler|qps|qps-traffic|lab-scrape|probes]...
 #   (no stage named: all of them)
 set -uo pipefail
 
@@ -48,7 +51,7 @@ ROUNDS=${BENCH_ROUNDS:-1000}
 REAL=${BENCH_REAL_SYSFS:-}
 read -r -a PORTS <<<"${BENCH_PORTS:-2 16}"
 STAGES=("$@")
-((${#STAGES[@]})) || STAGES=(scrape wire flap sampler qps qps-traffic lab-scrape)
+((${#STAGES[@]})) || STAGES=(scrape wire flap sampler qps qps-traffic lab-scrape probes)
 mkdir -p "$OUT"
 
 need() {
@@ -307,6 +310,60 @@ qps_stage() {
 		rmmod fakeroce' >/dev/null 2>&1
 }
 
+# fabteld's prober on a, probing BENCH_PROBE_PEERS (16) endpoints on b at the
+# default 10 probes a second (each endpoint a fabteld of its own on b that
+# only answers, sampling once a minute): fabteld's CPU and RSS with probing
+# and, restarted, without; the prober thread's CPU per 1,000 probes.
+probes_stage() {
+	local w=${BENCH_PROBES_SECONDS:-60} n=${BENCH_PROBE_PEERS:-16} i peers="" pa c0 c1 s0 s1 p0 p1
+	lab_up
+	lab b -- "pkill fabteld; for i in \$(seq 0 $((n - 1))); do
+		setsid $QB/fabteld -b off --listen 0.0.0.0:\$((9470 + i)) --interval-ms 60000 --set module_s=0 \
+			--set probe=on --set host_name=fablab-b\$i >/tmp/responder-\$i.log 2>&1 &
+		done; sleep 5; pgrep -xc fabteld" || { echo "bench: the responders did not start on b" >&2; return 1; }
+	for ((i = 0; i < n; i++)); do peers+=" --set probe_peer=10.77.0.2:$((9470 + i))"; done
+	start_a() {
+		lab a -- "pkill fabteld; sleep 0.5; setsid $QB/fabteld -b off --listen 0.0.0.0:9465 $1 >/tmp/fabteld.log 2>&1 &
+			for i in \$(seq 100); do curl -sf localhost:9465/healthz >/dev/null && exit 0; sleep 0.2; done; exit 1"
+	}
+	start_a "$peers" || { echo "bench: fabteld did not start on a" >&2; return 1; }
+	pa=$("$FABLAB" port a)
+	for ((i = 0; i < 60; i++)); do
+		[[ $(curl -sf "http://127.0.0.1:$pa/api/v1/probes" | jq '[.ports[].peers[]] | length') == "$n" ]] && break
+		sleep 1
+	done
+	sleep 5
+	sums() {	# probes sent, prober CPU seconds
+		curl -sf "http://127.0.0.1:$pa/metrics" | awk '
+			$1 ~ /^fabtel_probe_sent_total/ { s += $2 } $1 == "fabtel_probe_cpu_seconds_total" { c = $2 }
+			END { printf "%d %s\n", s, c }'
+	}
+	read -r s0 p0 <<<"$(sums)"
+	c1=$(fabteld_cost "$w")
+	read -r s1 p1 <<<"$(sums)"
+	start_a "" || return 1
+	sleep 5
+	c0=$(fabteld_cost "$w")
+	{
+		echo "bench: probes: fabteld on a (rxa, 1 Hz, no BPF) probing $n endpoints on b, over $w s"
+		read -r a b <<<"$c0"
+		echo "  without probing: fabteld CPU $a ms/s, RSS $b KiB"
+		read -r a2 b2 <<<"$c1"
+		echo "  probing:         fabteld CPU $a2 ms/s, RSS $b2 KiB ($((s1 - s0)) probes sent)"
+		awk -v s=$((s1 - s0)) -v c0="$p0" -v c1="$p1" -v w="$w" 'BEGIN {
+			printf "  prober thread: %.2f ms/s, %.1f ms of CPU per 1,000 probes (sent, replies taken)\n",
+				(c1 - c0) * 1000 / w, s ? (c1 - c0) * 1e6 / s : 0 }'
+		echo "probes cpu_ms_per_s_off $a" >>"$OUT/results"
+		echo "probes rss_kib_off $b" >>"$OUT/results"
+		echo "probes cpu_ms_per_s_on $a2" >>"$OUT/results"
+		echo "probes rss_kib_on $b2" >>"$OUT/results"
+		awk -v s=$((s1 - s0)) -v c0="$p0" -v c1="$p1" 'BEGIN {
+			printf "probes prober_cpu_ms_per_1000 %.2f\n", s ? (c1 - c0) * 1e6 / s : 0 }' >>"$OUT/results"
+	} | tee "$OUT/probes.txt"
+	lab a -- 'pkill fabteld' >/dev/null 2>&1
+	lab b -- 'pkill fabteld' >/dev/null 2>&1
+}
+
 # fabteld with BENCH_QPS QPs of one job that all move traffic: every QP is
 # looked up in the rxe and wire maps each pass.
 qps_traffic_stage() {
@@ -403,6 +460,7 @@ for s in "${STAGES[@]}"; do
 	qps) qps_stage ;;
 	qps-traffic) qps_traffic_stage ;;
 	lab-scrape) lab_scrape_stage ;;
+	probes) probes_stage ;;
 	*) echo "bench: unknown stage $s" >&2; exit 2 ;;
 	esac
 done

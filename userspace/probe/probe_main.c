@@ -143,6 +143,7 @@ struct prober *prober_start(const struct probe_cfg *cfg, char *err, size_t errle
 {
 	struct prober *pr = calloc(1, sizeof(*pr));
 	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = PROBE_MAX_PORTS };
+	pthread_attr_t attr;
 	unsigned int i;
 
 	if (!pr) {
@@ -164,21 +165,27 @@ struct prober *prober_start(const struct probe_cfg *cfg, char *err, size_t errle
 	}
 	pthread_mutex_init(&pr->lock, NULL);
 	pthread_cond_init(&pr->fetch_cond, NULL);
-	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
+	/* HTTP only: no TLS library set up (OpenSSL's tables alone are ~1.7 MiB) */
+	if (curl_global_init(CURL_GLOBAL_NOTHING)) {
 		snprintf(err, errlen, "prober: libcurl would not start");
 		goto close_fds;
 	}
-	if (pthread_create(&pr->thread, NULL, prober_thread, pr)) {
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	if (pthread_create(&pr->thread, &attr, prober_thread, pr)) {
 		snprintf(err, errlen, "prober: no thread");
+		pthread_attr_destroy(&attr);
 		goto curl_cleanup;
 	}
-	if (pthread_create(&pr->fetcher, NULL, probe_fetch_thread, pr)) {
+	if (pthread_create(&pr->fetcher, &attr, probe_fetch_thread, pr)) {
 		snprintf(err, errlen, "prober: no fetcher thread");
 		pr->stop = true;
 		wake(pr);
 		pthread_join(pr->thread, NULL);
+		pthread_attr_destroy(&attr);
 		goto curl_cleanup;
 	}
+	pthread_attr_destroy(&attr);
 	pr->threads = true;
 	return pr;
 curl_cleanup:
@@ -194,6 +201,8 @@ close_fds:
 
 void prober_stop(struct prober *pr)
 {
+	unsigned int i;
+
 	if (!pr)
 		return;
 	pthread_mutex_lock(&pr->lock);
@@ -204,6 +213,8 @@ void prober_stop(struct prober *pr)
 	pthread_join(pr->thread, NULL);
 	pthread_join(pr->fetcher, NULL);
 	curl_global_cleanup();
+	for (i = 0; i < PROBE_MAX_PORTS; i++)
+		free(pr->ports[i].pairs);
 	close(pr->epfd);
 	close(pr->wake_fd);
 	free(pr);

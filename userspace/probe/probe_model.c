@@ -5,6 +5,7 @@
  * port_probe), and the per-pair verdicts the renderers and the summary share.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -106,7 +107,16 @@ static struct probe_port *slot_for(struct prober *pr, const struct port_in *in)
 			if (!pr->ports[i].present && !pr->ports[i].up)
 				free_slot = &pr->ports[i];
 	if (free_slot) {
+		struct probe_pair *pairs = free_slot->pairs;
+
+		if (!pairs)
+			pairs = calloc(PROBE_MAX_PEERS, sizeof(*pairs));
+		else
+			memset(pairs, 0, PROBE_MAX_PEERS * sizeof(*pairs));
+		if (!pairs)
+			return NULL;
 		memset(free_slot, 0, sizeof(*free_slot));
+		free_slot->pairs = pairs;
 		snprintf(free_slot->device, sizeof(free_slot->device), "%s", in->device);
 		free_slot->port = in->port;
 	}

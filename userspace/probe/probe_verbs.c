@@ -167,7 +167,7 @@ void probe_port_close(struct prober *pr, struct probe_port *pp)
 {
 	unsigned int i;
 
-	for (i = 0; i < PROBE_MAX_PEERS; i++) {
+	for (i = 0; pp->pairs && i < PROBE_MAX_PEERS; i++) {
 		if (pp->pairs[i].ah)
 			ibv_destroy_ah(pp->pairs[i].ah);
 		pp->pairs[i].ah = NULL;

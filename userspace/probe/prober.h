@@ -95,7 +95,9 @@ struct probe_port {
 	uint32_t qpn, session;
 	unsigned int tclass;
 	/* peers */
-	struct probe_pair pairs[PROBE_MAX_PEERS];
+	struct probe_pair *pairs;	/* PROBE_MAX_PEERS, allocated with the slot: the
+					 * 16 ports' pairs in one block would be 3 MiB that
+					 * transparent huge pages fill at the first touch */
 	unsigned int nr_pairs, rr;
 	uint64_t over_limit;		/* matching endpoints past max_peers, last match */
 	uint64_t next_send_ns;

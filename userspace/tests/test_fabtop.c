@@ -16,6 +16,7 @@
 
 #include "digest.h"
 #include "panes.h"
+#include "probes_view.h"
 #include "table.h"
 
 /* ---- table ---------------------------------------------------------------- */
@@ -304,10 +305,45 @@ static void digest_takes_fabteld_events(void **state)
 	digest_fini(&d);
 }
 
+/* the probe matrix's lines: the suspect port and the pairs in trouble marked */
+static void probe_matrix_lines(void **state)
+{
+	static struct probe_line l[16];
+	struct json_object *m = json_tokener_parse(
+		"{\"enabled\":true,\"host\":\"h1\",\"window_s\":10,\"ports\":["
+		"{\"device\":\"mlx5_0\",\"port\":1,\"netdev\":\"ens1\",\"up\":true,\"suspect\":\"local_port\",\"peers\":["
+		"{\"host\":\"h2\",\"device\":\"mlx5_0\",\"port\":1,\"sent\":100,\"timeouts\":40,\"loss\":0.4,"
+		"\"rtt_p50_us\":12.5,\"rtt_p99_us\":1500,\"trouble\":[\"loss\"]},"
+		"{\"host\":\"h3\\u001b]0;x\",\"device\":\"mlx5_0\",\"port\":1,\"sent\":100,\"timeouts\":30,\"loss\":0.3,"
+		"\"rtt_p50_us\":null,\"trouble\":[\"loss\"]}]},"
+		"{\"device\":\"mlx5_1\",\"port\":1,\"netdev\":\"ens2\",\"up\":false,\"why\":\"the port is not ACTIVE\",\"peers\":[]}]}");
+	unsigned int n;
+
+	(void)state;
+	assert_non_null(m);
+	n = probes_lines(m, l, 16);
+	assert_int_equal(n, 6);
+	assert_int_equal(l[0].kind, PL_HEAD);
+	assert_int_equal(l[2].kind, PL_CULPRIT);
+	assert_non_null(strstr(l[2].text, "mlx5_0/1 (ens1)  2 peer(s)  << this port"));
+	assert_int_equal(l[3].kind, PL_TROUBLE);
+	assert_non_null(strstr(l[3].text, "h2/mlx5_0/1"));
+	assert_non_null(strstr(l[3].text, " 12us"));
+	assert_non_null(strstr(l[3].text, "1.50ms"));
+	assert_non_null(strstr(l[3].text, "40.0%"));
+	assert_null(strchr(l[4].text, '\033'));	/* a peer's name cannot drive the terminal */
+	assert_int_equal(l[5].kind, PL_PLAIN);
+	assert_non_null(strstr(l[5].text, "not probing: the port is not ACTIVE"));
+	assert_int_equal(probes_lines(NULL, l, 16), 1);
+	assert_non_null(strstr(l[0].text, "no probe matrix"));
+	json_object_put(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fit_every_width),
+		cmocka_unit_test(probe_matrix_lines),
 		cmocka_unit_test(fit_flex_first),
 		cmocka_unit_test(view_order_and_filter),
 		cmocka_unit_test(rate_format),
