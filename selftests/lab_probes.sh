@@ -29,11 +29,11 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 35
+ktap_begin 36
 
 cleanup() {
 	for h in a b; do
-		lab $h "tmux -L probes kill-server; pkill -x qpfill; rmdir /sys/fs/cgroup/job_8800; rm -f ${FABLAB_DIR:-$REPO/.lab}/qf-?.json*; pkill -x fabteld; pkill -f 'socat TCP-LISTEN:947'; rm -f /tmp/bad-doc.sh /tmp/big-doc.sh; tc qdisc del dev eth0 root;
+		lab $h "tmux -L probes kill-server; pkill -x qpfill; rmdir /sys/fs/cgroup/job_8800; rm -f ${FABLAB_DIR:-$REPO/.lab}/qf-?.json*; pkill -x fabteld; pkill -f 'socat TCP-LISTEN:947'; rm -f /tmp/bad-doc.sh /tmp/big-doc.sh; tc qdisc del dev eth0 root; tc qdisc del dev eth0 clsact;
 			tc qdisc del dev eth1 root; rdma link del rx${h}1; rm -f /tmp/probe-peers" >/dev/null 2>&1
 	done
 	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
@@ -176,7 +176,15 @@ lab a "printf 'read l\nprintf \"HTTP/1.0 200 OK\\\\r\\\\n\\\\r\\\\n{\\\\\"fabtel
 	(setsid socat TCP-LISTEN:9471,fork,reuseaddr EXEC:'sh /tmp/bad-doc.sh' >/dev/null 2>&1 &);
 	(setsid socat TCP-LISTEN:9472,fork,reuseaddr EXEC:'sh /tmp/big-doc.sh' >/dev/null 2>&1 &);
 	printf '# peers\n127.0.0.1:9471\n127.0.0.1:9472\nnot an address\n' >/tmp/probe-peers" >/dev/null
-start_fabteld a 10.77.0.2 --set probe_peers_file=/tmp/probe-peers
+# the probes' ToS on the wire: a tc u32 filter on a's eth0 egress counts
+# RoCE v2 frames whose IP ToS byte is 106 (DSCP 26, ECT(0)), probe_tos's value
+lab a "tc qdisc add dev eth0 clsact && tc filter add dev eth0 egress protocol ip prio 1 u32 \
+	match ip tos 0x6a 0xff match ip protocol 17 0xff match ip dport 4791 0xffff action pass" >/dev/null
+start_fabteld a 10.77.0.2 --set probe_peers_file=/tmp/probe-peers --set probe_tos=rxa/1=106
+ktap_check "probe_tos rxa/1=106: the matrix says traffic class 106, and a's RoCE frames carry ToS 106 (tc u32 on eth0)" \
+	wait_for 20 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq '.ports[] | select(.device==\"rxa\") | .traffic_class') == 106 ]] &&
+		(( \$(\"$FABLAB\" run a -- 'tc -s filter show dev eth0 egress' | awk '/Sent .* pkt/ { print \$4; exit }') >= 20 ))"
+lab a "tc qdisc del dev eth0 clsact" >/dev/null
 ktap_check "a bad endpoint document and a too large one are counted (bad_document, too_large)" \
 	wait_for 20 bash -c "m=\$(curl -sf http://127.0.0.1:$PA/metrics);
 		grep -q '^fabtel_probe_endpoint_errors_total{reason=\"bad_document\"} [1-9]' <<<\"\$m\" &&

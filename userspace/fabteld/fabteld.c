@@ -166,6 +166,20 @@ static bool probing(void)
 	       (cfg.probe == CONFIG_AUTO && (cfg.probe_cfg.nr_peers || cfg.probe_cfg.peers_file[0]));
 }
 
+/* the prober, its ports known from the first samples: 0, or -1 (said why) */
+static int start_prober(struct prober **pr)
+{
+	char err[256];
+
+	*pr = prober_start(&cfg.probe_cfg, err, sizeof(err));
+	if (!*pr) {
+		fprintf(stderr, "fabteld: %s\n", err);
+		return -1;
+	}
+	prober_sync(*pr, &model);
+	return 0;
+}
+
 /* --once probes: probe for probe_window_s, sampling as the daemon does, then print */
 static int once_probes(struct prober *pr)
 {
@@ -181,6 +195,25 @@ static int once_probes(struct prober *pr)
 	print_probes(o, stdout);
 	json_object_put(o);
 	return pr ? 0 : 1;
+}
+
+/* what runs, on stderr (the journal) */
+static void say_started(const struct prober *pr)
+{
+	int s;
+
+	for (s = 0; s < SRC_NR; s++) {
+		bool why = model.src[s] != SRC_STATE_UP && model.why[s][0];
+
+		fprintf(stderr, "fabteld: source %s: %s%s%s\n", model_source_name(s),
+			model_src_state_name(model.src[s]), why ? ": " : "", why ? model.why[s] : "");
+	}
+	fprintf(stderr, "fabteld: serving http://%s:%u/metrics\n", cfg.listen_addr,
+		cfg.listen_port);
+	if (pr)
+		fprintf(stderr, "fabteld: probing as %s, %u probe(s)/s per port, peers from %u address(es)%s%s\n",
+			cfg.probe_cfg.host, cfg.probe_cfg.rate, cfg.probe_cfg.nr_peers,
+			cfg.probe_cfg.peers_file[0] ? " and " : "", cfg.probe_cfg.peers_file);
 }
 
 /* The config file, then the command line's settings; 0, or -1 (said why). */
@@ -251,14 +284,8 @@ int main(int argc, char **argv)
 	}
 	if (!opt.once && privs_drop(cfg.user, model.src[SRC_BPF_WIRE] == SRC_STATE_UP))
 		goto fini;
-	if (probing()) {
-		pr = prober_start(&cfg.probe_cfg, err, sizeof(err));
-		if (!pr) {
-			fprintf(stderr, "fabteld: %s\n", err);
-			goto fini;
-		}
-		prober_sync(pr, &model);
-	}
+	if (probing() && start_prober(&pr))
+		goto fini;
 	if (opt.once) {
 		ret = once_probes(pr);
 		goto fini;
@@ -268,18 +295,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fabteld: %s\n", err);
 		goto fini;
 	}
-	for (s = 0; s < SRC_NR; s++) {
-		bool why = model.src[s] != SRC_STATE_UP && model.why[s][0];
-
-		fprintf(stderr, "fabteld: source %s: %s%s%s\n", model_source_name(s),
-			model_src_state_name(model.src[s]), why ? ": " : "", why ? model.why[s] : "");
-	}
-	fprintf(stderr, "fabteld: serving http://%s:%u/metrics\n", cfg.listen_addr,
-		cfg.listen_port);
-	if (pr)
-		fprintf(stderr, "fabteld: probing as %s, %u probe(s)/s per port, peers from %u address(es)%s%s\n",
-			cfg.probe_cfg.host, cfg.probe_cfg.rate, cfg.probe_cfg.nr_peers,
-			cfg.probe_cfg.peers_file[0] ? " and " : "", cfg.probe_cfg.peers_file);
+	say_started(pr);
 	collect_start_events(&model);
 	next = mono_ms() + cfg.interval_ms;
 	while (!stop) {

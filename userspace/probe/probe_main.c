@@ -16,7 +16,7 @@
 #include "model.h"
 #include "prober.h"
 
-#define EXPIRE_NS	(NS_PER_S / 20)
+#define EXPIRE_NS	(NS_PER_S / 10)	/* timeouts found within 100 ms */
 #define MATCH_NS	NS_PER_S
 #define RETRY_NS	(5 * NS_PER_S)
 

@@ -20,10 +20,6 @@
 #include "clock.h"
 #include "prober.h"
 
-#define EXPIRE_NS	(NS_PER_S / 20)
-#define MATCH_NS	NS_PER_S
-#define RETRY_NS	(5 * NS_PER_S)
-
 static bool gid_v4(const uint8_t gid[16], struct in_addr *a)
 {
 	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };

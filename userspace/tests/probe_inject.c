@@ -64,23 +64,95 @@ static int sgid_index(struct ibv_context *c)
 	return -1;
 }
 
-int main(int argc, char **argv)
-{
-	const char *dev = NULL, *gid = NULL, *mode;
-	unsigned int qpn = 0, qkey = 0x0fab7e11, n = 10, i, done = 0;
-	struct ibv_qp_init_attr qa = { .qp_type = IBV_QPT_UD,
-				       .cap = { .max_send_wr = 64, .max_send_sge = 1 } };
-	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1 };
-	struct probe_pkt p = { 0 };
-	static uint8_t buf[PROBE_PKT_LEN];
+struct ud {
 	struct ibv_context *c;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
 	struct ibv_mr *mr;
 	struct ibv_ah *ah;
+	uint8_t buf[PROBE_PKT_LEN];
+};
+
+/* a UD QP on port 1 of dev and an address handle to gid: 0, or -1 (said why) */
+static int ud_open(struct ud *u, const char *dev, const char *gid, unsigned int qkey)
+{
+	struct ibv_qp_init_attr qa = { .qp_type = IBV_QPT_UD,
+				       .cap = { .max_send_wr = 64, .max_send_sge = 1 } };
+	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1 };
+	int idx;
+
+	if (inet_pton(AF_INET6, gid, aa.grh.dgid.raw) != 1)
+		return -1;
+	u->c = open_dev(dev);
+	u->pd = u->c ? ibv_alloc_pd(u->c) : NULL;
+	u->cq = u->pd ? ibv_create_cq(u->c, 128, NULL, NULL, 0) : NULL;
+	qa.send_cq = qa.recv_cq = u->cq;
+	u->qp = u->cq ? ibv_create_qp(u->pd, &qa) : NULL;
+	u->mr = u->qp ? ibv_reg_mr(u->pd, u->buf, sizeof(u->buf), 0) : NULL;
+	idx = u->c ? sgid_index(u->c) : -1;
+	if (!u->mr || idx < 0 || ud_ready(u->qp, qkey)) {
+		perror("probe-inject: verbs setup");
+		return -1;
+	}
+	aa.grh.sgid_index = (uint8_t)idx;
+	aa.grh.hop_limit = 64;
+	u->ah = ibv_create_ah(u->pd, &aa);
+	if (!u->ah)
+		perror("probe-inject: ibv_create_ah");
+	return u->ah ? 0 : -1;
+}
+
+/* n datagrams of mode to qpn; how many were posted */
+static unsigned int send_all(struct ud *u, const char *mode, unsigned int qpn, unsigned int qkey,
+			     unsigned int n)
+{
+	struct probe_pkt p = { .type = strcmp(mode, "request") ? PROBE_REPLY : PROBE_REQUEST,
+			       .qpn = u->qp->qp_num };
 	struct ibv_wc wc[16];
-	int o, idx, inflight = 0;
+	unsigned int i, done = 0;
+	int o, inflight = 0;
+
+	for (i = 0; i < n; i++) {
+		struct ibv_sge sge = { (uintptr_t)u->buf, PROBE_PKT_LEN, u->mr->lkey };
+		struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
+					  .send_flags = IBV_SEND_SIGNALED }, *bad;
+
+		p.seq = i;
+		p.session = 0x5eed0000 + i;
+		p.t_sent = 1000 + i;
+		probe_pkt_encode(&p, u->buf);
+		if (!strcmp(mode, "malformed"))
+			u->buf[0] = 'X';
+		else if (!strcmp(mode, "short"))
+			sge.length = 20;
+		wr.wr.ud.ah = u->ah;
+		wr.wr.ud.remote_qpn = qpn;
+		wr.wr.ud.remote_qkey = qkey;
+		while (inflight >= 32) {
+			o = ibv_poll_cq(u->cq, 16, wc);
+			inflight -= o > 0 ? o : 0;
+		}
+		if (ibv_post_send(u->qp, &wr, &bad)) {
+			perror("probe-inject: ibv_post_send");
+			break;
+		}
+		inflight++;
+		done++;
+	}
+	while (inflight > 0) {
+		o = ibv_poll_cq(u->cq, 16, wc);
+		inflight -= o > 0 ? o : 0;
+	}
+	return done;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dev = NULL, *gid = NULL, *mode;
+	unsigned int qpn = 0, qkey = 0x0fab7e11, n = 10, done;
+	static struct ud u;
+	int o;
 
 	while ((o = getopt(argc, argv, "d:g:q:k:n:")) != -1) {
 		switch (o) {
@@ -95,67 +167,18 @@ int main(int argc, char **argv)
 	if (!dev || !gid || !qpn || optind != argc - 1)
 		return usage();
 	mode = argv[optind];
-	if (inet_pton(AF_INET6, gid, aa.grh.dgid.raw) != 1)
+	if (strcmp(mode, "malformed") && strcmp(mode, "short") && strcmp(mode, "reply") &&
+	    strcmp(mode, "request"))
 		return usage();
-	c = open_dev(dev);
-	pd = c ? ibv_alloc_pd(c) : NULL;
-	cq = pd ? ibv_create_cq(c, 128, NULL, NULL, 0) : NULL;
-	qa.send_cq = qa.recv_cq = cq;
-	qp = cq ? ibv_create_qp(pd, &qa) : NULL;
-	mr = qp ? ibv_reg_mr(pd, buf, sizeof(buf), 0) : NULL;
-	idx = c ? sgid_index(c) : -1;
-	if (!mr || idx < 0 || ud_ready(qp, qkey)) {
-		perror("probe-inject: verbs setup");
+	if (ud_open(&u, dev, gid, qkey))
 		return 1;
-	}
-	aa.grh.sgid_index = (uint8_t)idx;
-	aa.grh.hop_limit = 64;
-	ah = ibv_create_ah(pd, &aa);
-	if (!ah) {
-		perror("probe-inject: ibv_create_ah");
-		return 1;
-	}
-	p.type = strcmp(mode, "request") ? PROBE_REPLY : PROBE_REQUEST;
-	p.qpn = qp->qp_num;
-	for (i = 0; i < n; i++) {
-		struct ibv_sge sge = { (uintptr_t)buf, PROBE_PKT_LEN, mr->lkey };
-		struct ibv_send_wr wr = { .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
-					  .send_flags = IBV_SEND_SIGNALED }, *bad;
-
-		p.seq = i;
-		p.session = 0x5eed0000 + i;
-		p.t_sent = 1000 + i;
-		probe_pkt_encode(&p, buf);
-		if (!strcmp(mode, "malformed"))
-			buf[0] = 'X';
-		else if (!strcmp(mode, "short"))
-			sge.length = 20;
-		else if (strcmp(mode, "reply") && strcmp(mode, "request"))
-			return usage();
-		wr.wr.ud.ah = ah;
-		wr.wr.ud.remote_qpn = qpn;
-		wr.wr.ud.remote_qkey = qkey;
-		while (inflight >= 32) {
-			o = ibv_poll_cq(cq, 16, wc);
-			inflight -= o > 0 ? o : 0;
-		}
-		if (ibv_post_send(qp, &wr, &bad)) {
-			perror("probe-inject: ibv_post_send");
-			break;
-		}
-		inflight++;
-		done++;
-	}
-	while (inflight > 0) {
-		o = ibv_poll_cq(cq, 16, wc);
-		inflight -= o > 0 ? o : 0;
-	}
+	done = send_all(&u, mode, qpn, qkey, n);
 	printf("sent %u %s\n", done, mode);
-	ibv_destroy_ah(ah);
-	ibv_destroy_qp(qp);
-	ibv_dereg_mr(mr);
-	ibv_destroy_cq(cq);
-	ibv_dealloc_pd(pd);
-	ibv_close_device(c);
+	ibv_destroy_ah(u.ah);
+	ibv_destroy_qp(u.qp);
+	ibv_dereg_mr(u.mr);
+	ibv_destroy_cq(u.cq);
+	ibv_dealloc_pd(u.pd);
+	ibv_close_device(u.c);
 	return done == n ? 0 : 1;
 }
