@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "text.h"
 
 void config_defaults(struct config *c)
 {
@@ -188,18 +189,6 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 	return 0;
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 /* Where a line's key was set, for the checks start makes later. */
 static void note_where(struct config *c, const char *key, const char *where)
 {
@@ -235,7 +224,7 @@ static int load_line(struct config *c, char *line, const char *where, char *err,
 	hash = strchr(line, '#');
 	if (hash)
 		*hash = '\0';
-	key = trim(line);
+	key = text_trim(line);
 	if (!*key)
 		return 0;
 	eq = strchr(key, '=');
@@ -244,8 +233,8 @@ static int load_line(struct config *c, char *line, const char *where, char *err,
 		return -1;
 	}
 	*eq = '\0';
-	value = trim(eq + 1);
-	key = trim(key);
+	value = text_trim(eq + 1);
+	key = text_trim(key);
 	if (!*key || !*value) {
 		snprintf(err, errlen, "expected 'key = value'");
 		return -1;

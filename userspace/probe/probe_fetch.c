@@ -17,6 +17,7 @@
 
 #include "clock.h"
 #include "prober.h"
+#include "text.h"
 
 #define FETCH_TIMEOUT_MS	2000
 #define FETCH_CONNECT_MS	1000
@@ -95,18 +96,6 @@ static int fetch_one(CURL *c, const char *addr, struct body *b, struct probe_end
 	return -1;
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 /* the file's sources replace the file's previous ones (lock not held) */
 static void read_peers_file(struct prober *pr, struct timespec *mtime)
 {
@@ -125,7 +114,7 @@ static void read_peers_file(struct prober *pr, struct timespec *mtime)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		lineno++;
-		s = trim(line);
+		s = text_trim(line);
 		if (!*s || *s == '#')
 			continue;
 		if (!probe_addr_ok(s)) {

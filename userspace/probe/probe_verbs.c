@@ -51,7 +51,7 @@ static int pick_gid(struct probe_port *pp)
 	return 0;
 }
 
-static struct ibv_context *open_by_name(const char *name)
+struct ibv_context *probe_open_device(const char *name)
 {
 	struct ibv_device **l = ibv_get_device_list(NULL);
 	struct ibv_context *ctx = NULL;
@@ -122,7 +122,7 @@ int probe_port_open(struct prober *pr, struct probe_port *pp)
 	struct epoll_event ev;
 	unsigned int i;
 
-	pp->ctx = open_by_name(pp->device);
+	pp->ctx = probe_open_device(pp->device);
 	if (!pp->ctx) {
 		snprintf(pp->why, sizeof(pp->why), "cannot open %s through libibverbs", pp->device);
 		goto close;

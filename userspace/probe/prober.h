@@ -170,6 +170,8 @@ bool probe_pair_rtt_bad(const struct prober *pr, const struct probe_pair *p, uin
 			double *rtt_s);
 
 /* internal: probe_verbs.c, probe_fetch.c */
+/* the RDMA device by name, opened through libibverbs; NULL if none */
+struct ibv_context *probe_open_device(const char *name);
 int probe_port_open(struct prober *pr, struct probe_port *pp);
 void probe_port_close(struct prober *pr, struct probe_port *pp);
 int probe_post_recv(struct probe_port *pp, unsigned int slot);

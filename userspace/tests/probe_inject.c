@@ -16,26 +16,12 @@
 #include <unistd.h>
 #include <infiniband/verbs.h>
 
-#include "probe_pkt.h"
+#include "prober.h"
 
 static int usage(void)
 {
 	fprintf(stderr, "usage: probe-inject -d DEV -g GID -q QPN [-k QKEY] [-n N] malformed|short|reply|request\n");
 	return 64;
-}
-
-static struct ibv_context *open_dev(const char *name)
-{
-	struct ibv_device **l = ibv_get_device_list(NULL);
-	struct ibv_context *c = NULL;
-	int i;
-
-	for (i = 0; l && l[i]; i++)
-		if (!strcmp(ibv_get_device_name(l[i]), name))
-			c = ibv_open_device(l[i]);
-	if (l)
-		ibv_free_device_list(l);
-	return c;
 }
 
 static int ud_ready(struct ibv_qp *qp, unsigned int qkey)
@@ -84,7 +70,7 @@ static int ud_open(struct ud *u, const char *dev, const char *gid, unsigned int 
 
 	if (inet_pton(AF_INET6, gid, aa.grh.dgid.raw) != 1)
 		return -1;
-	u->c = open_dev(dev);
+	u->c = probe_open_device(dev);
 	u->pd = u->c ? ibv_alloc_pd(u->c) : NULL;
 	u->cq = u->pd ? ibv_create_cq(u->c, 128, NULL, NULL, 0) : NULL;
 	qa.send_cq = qa.recv_cq = u->cq;
