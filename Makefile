@@ -15,6 +15,11 @@
 #   make sparse     the kernel modules through sparse (also: make C=1)
 #   make install    binaries, fabtel.ko, the systemd unit, config, rules
 #                   (PREFIX=/usr/local, DESTDIR for staging); make uninstall
+#                   (refuses a fabtel.ko built for another kernel than
+#                   TARGET_KVER, default this host's)
+#   make dkms-install  fabtel.ko's source to DKMS, built and installed for
+#                   every kernel with headers (DKMS_KVERS), loaded at boot
+#                   (modules-load.d); make dkms-uninstall
 #   make clean
 #
 # KDIR: kernel build tree for kmod/.  Default: the running kernel's, if it has
@@ -23,7 +28,9 @@
 VERSION := 0.1.0
 export VERSION
 
-LAB_KVER ?= $(shell cat scripts/lab-kver)
+LAB_KVER ?= $(shell head -n1 scripts/lab-kver)
+# the second kernel line the lab and DKMS are proven on (Documentation/kernels.rst)
+LAB_KVER2 ?= $(shell sed -n 2p scripts/lab-kver)
 KDIR ?= $(if $(wildcard /lib/modules/$(shell uname -r)/build),\
 	/lib/modules/$(shell uname -r)/build,/lib/modules/$(LAB_KVER)/build)
 O := $(CURDIR)/build
@@ -35,6 +42,16 @@ kmod:
 	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)':" \
 		"apt-get install linux-headers-amd64 (or run scripts/deps.sh)" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# fabtel.ko and fakeroce.ko for the second pinned kernel (LAB_KVER2), from the
+# same source, in $(O)/kmod-$(LAB_KVER2)/kmod (make check runs suites on it)
+KMOD2 := $(O)/kmod-$(LAB_KVER2)
+kmod2:
+	@test -d /lib/modules/$(LAB_KVER2)/build || { echo "no headers for $(LAB_KVER2):" \
+		"apt-get install linux-headers-$(LAB_KVER2) (or run scripts/deps.sh)" >&2; exit 1; }
+	@mkdir -p $(KMOD2)/kmod $(KMOD2)/include
+	@cp -u Kbuild $(KMOD2)/ && cp -u kmod/Kbuild kmod/*.c kmod/*.h $(KMOD2)/kmod/ && cp -u include/*.h $(KMOD2)/include/
+	$(MAKE) -C /lib/modules/$(LAB_KVER2)/build M=$(KMOD2) modules
 
 sparse:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) C=2 modules 2>&1 | tee $(O)/sparse.log
@@ -50,7 +67,7 @@ deps:
 	@scripts/deps.sh
 
 check: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all kmod2
 	@mkdir -p $(O)
 	@selftests/run.sh
 
@@ -95,7 +112,47 @@ INSTALLED := $(SBINDIR)/fabteld $(BINDIR)/fabtop $(BINDIR)/fabtel-trace \
 
 # fakeroce.ko (a test device) and the lab are not installed.  The config
 # file is installed only when there is none: an edited one is kept.
-install: all
+# ---- a kernel other than the lab's: DKMS, and the check make install makes ----
+# TARGET_KVER: the kernel make install installs fabtel.ko for (this host's)
+TARGET_KVER ?= $(shell uname -r)
+DKMS_SRC := /usr/src/fabtel-$(VERSION)
+# dkms-install builds for each kernel with headers, unless DKMS_KVERS names them
+DKMS_KVERS ?= $(notdir $(patsubst %/build,%,$(wildcard /lib/modules/*/build)))
+
+# refuse a fabtel.ko built for another kernel than the target (it would not load)
+check-kver:
+	@built=$$(modinfo -F vermagic kmod/fabtel.ko 2>/dev/null | cut -d' ' -f1); \
+	if [ "$$built" != "$(TARGET_KVER)" ]; then \
+		echo "make install: kmod/fabtel.ko is built for kernel '$$built', not for '$(TARGET_KVER)'." >&2; \
+		echo "  Get that kernel's headers (apt-get install linux-headers-$(TARGET_KVER)) and" >&2; \
+		echo "  run make KDIR=/lib/modules/$(TARGET_KVER)/build, or make dkms-install;" >&2; \
+		echo "  TARGET_KVER=$$built installs it for the kernel it was built for." >&2; \
+		exit 1; \
+	fi
+
+dkms-install:
+	@command -v dkms >/dev/null || { echo "make dkms-install: dkms not found (apt-get install dkms)" >&2; exit 1; }
+	@[ -n "$(DKMS_KVERS)" ] || { echo "make dkms-install: no kernel headers under /lib/modules/*/build (apt-get install linux-headers-amd64)" >&2; exit 1; }
+	-dkms remove fabtel/$(VERSION) --all >/dev/null 2>&1
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/include
+	install -m 0644 Kbuild $(DKMS_SRC)/
+	install -m 0644 kmod/Kbuild kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
+	install -m 0644 include/*.h $(DKMS_SRC)/include/
+	sed 's/@VERSION@/$(VERSION)/' deploy/dkms/dkms.conf >$(DKMS_SRC)/dkms.conf
+	dkms add fabtel/$(VERSION)
+	set -e; for k in $(DKMS_KVERS); do dkms build fabtel/$(VERSION) -k $$k && \
+		dkms install fabtel/$(VERSION) -k $$k --force; done
+	install -m 0644 deploy/modules-load.d/fabtel.conf /etc/modules-load.d/fabtel.conf
+	install -m 0644 deploy/modprobe.d/fabtel.conf /etc/modprobe.d/fabtel.conf
+
+dkms-uninstall:
+	-dkms remove fabtel/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
+	rm -f /etc/modules-load.d/fabtel.conf /etc/modprobe.d/fabtel.conf
+
+
+install: all check-kver
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MODDIR) \
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SHAREDIR)/prometheus \
 		$(DESTDIR)$(SHAREDIR)/grafana $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR)
@@ -123,4 +180,5 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	rm -rf $(O)
 
-.PHONY: all kmod sparse bpf userspace deps check demo bench soak stress fuzz install uninstall clean
+.PHONY: all kmod sparse bpf userspace deps check demo bench soak stress fuzz install uninstall clean \
+	check-kver dkms-install dkms-uninstall kmod2

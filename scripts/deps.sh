@@ -8,8 +8,11 @@
 # and exits 1 if anything is, without installing.
 set -euo pipefail
 
-# The lab kernel is pinned: vmlinux.h and the checked kernel facts are its.
-LAB_KVER=${LAB_KVER:-$(<"$(dirname "$0")/lab-kver")}
+# The lab kernels are pinned (scripts/lab-kver): the first is the lab's, whose
+# vmlinux.h and checked kernel facts the project uses; the second, Debian 12's
+# 6.12 line, is what DKMS and the second-kernel checks build for.
+LAB_KVER=${LAB_KVER:-$(sed -n 1p "$(dirname "$0")/lab-kver")}
+LAB_KVER2=${LAB_KVER2:-$(sed -n 2p "$(dirname "$0")/lab-kver")}
 
 PKGS=(
 	# build
@@ -17,6 +20,7 @@ PKGS=(
 	libbpf-dev bpftool sparse xz-utils
 	# the lab kernel and the lab
 	"linux-image-$LAB_KVER" "linux-headers-$LAB_KVER"
+	"linux-image-$LAB_KVER2" "linux-headers-$LAB_KVER2" dkms
 	qemu-system-x86 busybox-static kmod socat iproute2 procps cpio util-linux gzip
 	# RDMA userspace
 	rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags

@@ -12,7 +12,7 @@
 #  - bad writes: read-only files and module parameters reject garbage.
 . "$(dirname "$0")/lib.sh"
 
-KO=${FABTEL_KO:-$REPO/kmod/fabtel.ko}
+KO=${FABTEL_KO:-$KMOD/fabtel.ko}
 FT=/sys/kernel/fabtel
 HW=/sys/class/infiniband
 

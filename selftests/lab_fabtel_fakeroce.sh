@@ -48,7 +48,7 @@ trap cleanup EXIT
 
 modprobe ib_core
 rmmod fabtel fakeroce 2>/dev/null
-insmod "$REPO/kmod/fabtel.ko" && insmod "$REPO/kmod/fakeroce.ko"
+insmod "$KMOD/fabtel.ko" && insmod "$KMOD/fakeroce.ko"
 ktap_check "fabtel.ko and fakeroce.ko loaded" test -d $FT -a -w $FR/new_device
 
 val() { cat "$1" 2>/dev/null; }	# empty when unreadable (ENODATA, absent)

@@ -14,7 +14,7 @@
 # readers and rmmod, and the kernel log must stay clean.  Runs inside guest a.
 . "$(dirname "$0")/lib.sh"
 
-KO=$REPO/kmod/fakeroce.ko
+KO=$KMOD/fakeroce.ko
 CTL=/sys/kernel/fakeroce
 DBG=/sys/kernel/debug/fakeroce
 IB=/sys/class/infiniband

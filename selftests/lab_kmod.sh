@@ -7,7 +7,7 @@
 # Runs inside guest a.
 . "$(dirname "$0")/lib.sh"
 
-KO=$REPO/kmod/fabtel.ko
+KO=$KMOD/fabtel.ko
 
 ktap_begin 6
 

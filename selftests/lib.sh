@@ -19,6 +19,9 @@ ksft_skip=4
 SELFTESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=${REPO:-$(cd "$SELFTESTS_DIR/.." && pwd)}
 FABLAB=${FABLAB:-$REPO/scripts/fablab}
+# the kernel modules the lab tests load: kmod/ (the lab kernel's build), or
+# the second kernel's build when run.sh runs the suites on it
+KMOD=${FABTEL_KMOD:-$REPO/kmod}
 export REPO FABLAB
 
 _ktap_plan=0

@@ -145,46 +145,72 @@ if ((phase_host)); then
 	done
 fi
 
+# lab_phase NAME KVER KMOD TEST...: boot the lab on KVER, run each TEST with
+# the kernel modules of KMOD (the host-driven ones through FABTEL_KMOD, the
+# guest-side ones with it set in the guest), names NAME/TEST; then the guests'
+# kernel logs must be clean.
+lab_phase() {
+	local name=$1 kver=$2 kmod=$3 t g trouble
+	shift 3
+	"$FABLAB" down >/dev/null 2>&1
+	lab_up=0
+	if ! FABLAB_KVER=$kver "$FABLAB" up >"$OUT/fablab-up.log" 2>&1; then
+		sed 's/^/  # /' "$OUT/fablab-up.log"
+		for t in "$@"; do
+			n_test=$((n_test + 1))
+			n_fail=$((n_fail + 1))
+			echo "not ok $n_test $name/$t # the lab did not come up"
+		done
+		return
+	fi
+	lab_up=1
+	sed 's/^/# /' "$OUT/fablab-up.log"
+	for t in "$@"; do
+		g=$(guest_of "$SELFTESTS_DIR/$t")
+		if [[ -n $g ]]; then
+			run_one "$name/$t" "$FABLAB" run "$g" -- \
+				"FABTEL_KMOD=$kmod bash $SELFTESTS_DIR/$t"
+		else
+			run_one "$name/$t" env FABTEL_KMOD="$kmod" bash "$SELFTESTS_DIR/$t"
+		fi
+	done
+	# Whatever the tests did, the guest kernels must not have complained.
+	n_test=$((n_test + 1))
+	trouble=$(for h in a b; do guest_trouble "$h" | sed "s/^/$h: /"; done)
+	if [[ -z $trouble ]]; then
+		echo "ok $n_test $name/guest-kernel-logs-clean"
+		n_pass=$((n_pass + 1))
+	else
+		echo "$trouble" | sed 's/^/  # /'
+		echo "not ok $n_test $name/guest-kernel-logs-clean"
+		n_fail=$((n_fail + 1))
+	fi
+}
+
 if ((phase_lab)); then
-	echo "# lab phase: booting the lab (fablab up)"
 	lab_tests=()
 	for t in $(list test-progs); do
 		selected "$t" && lab_tests+=("$t")
 	done
 	if ((${#lab_tests[@]})); then
-		"$FABLAB" down >/dev/null 2>&1
-		if "$FABLAB" up >"$OUT/fablab-up.log" 2>&1; then
-			lab_up=1
-			sed 's/^/# /' "$OUT/fablab-up.log"
-			for t in "${lab_tests[@]}"; do
-				g=$(guest_of "$SELFTESTS_DIR/$t")
-				if [[ -n $g ]]; then
-					run_one "lab/$t" "$FABLAB" run "$g" -- \
-						"bash $SELFTESTS_DIR/$t"
-				else
-					run_one "lab/$t" bash "$SELFTESTS_DIR/$t"
-				fi
-			done
-			# Whatever the tests did, the guest kernels must not have
-			# complained.
-			n_test=$((n_test + 1))
-			trouble=$(for h in a b; do guest_trouble "$h" | sed "s/^/$h: /"; done)
-			if [[ -z $trouble ]]; then
-				echo "ok $n_test lab/guest-kernel-logs-clean"
-				n_pass=$((n_pass + 1))
-			else
-				echo "$trouble" | sed 's/^/  # /'
-				echo "not ok $n_test lab/guest-kernel-logs-clean"
-				n_fail=$((n_fail + 1))
-			fi
-		else
-			sed 's/^/  # /' "$OUT/fablab-up.log"
-			for t in "${lab_tests[@]}"; do
-				n_test=$((n_test + 1))
-				n_fail=$((n_fail + 1))
-				echo "not ok $n_test lab/$t # the lab did not come up"
-			done
-		fi
+		# FABLAB_KVER picks another kernel for the whole run (its kmod2 build)
+		kv1=${FABLAB_KVER:-$(sed -n 1p "$REPO/scripts/lab-kver")}
+		kmod1=$REPO/kmod
+		[[ $kv1 == "$(sed -n 1p "$REPO/scripts/lab-kver")" ]] || kmod1=$REPO/build/kmod-$kv1/kmod
+		echo "# lab phase: booting the lab (fablab up, $kv1)"
+		lab_phase lab "$kv1" "$kmod1" "${lab_tests[@]}"
+	fi
+	# the kernel-side suites again on the second kernel line (not when
+	# FABLAB_KVER chose one kernel for the run)
+	kv2=$(sed -n 2p "$REPO/scripts/lab-kver")
+	[[ -n ${FABLAB_KVER:-} ]] && kv2=
+	lab_tests=()
+	for t in $(list test-progs-kv2); do
+		selected "$t" && lab_tests+=("$t")
+	done
+	if [[ -n $kv2 ]] && ((${#lab_tests[@]})); then
+		echo "# lab phase on $kv2: booting the lab (FABLAB_KVER=$kv2)"
+		lab_phase "lab-$kv2" "$kv2" "$REPO/build/kmod-$kv2/kmod" "${lab_tests[@]}"
 	fi
 fi
 

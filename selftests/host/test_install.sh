@@ -11,11 +11,19 @@
 [[ -x $REPO/build/fabteld && -e $REPO/kmod/fabtel.ko ]] ||
 	ktap_skip_all "not built (make)"
 
-ktap_begin 7
+ktap_begin 8
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
-mk() { make -s -C "$REPO" DESTDIR="$D" PREFIX=/opt/ft "$@" >"$D.log" 2>&1; }
+mk0() { make -s -C "$REPO" DESTDIR="$D" PREFIX=/opt/ft "$@" >"$D.log" 2>&1; }
+# fabtel.ko is built for the lab's kernel (this host's has no modules)
+BUILT=$(modinfo -F vermagic "$REPO/kmod/fabtel.ko" | cut -d' ' -f1)
+mk() { mk0 TARGET_KVER="$BUILT" "$@"; }
 
+# a module for another kernel than the target: refused, with how to get it
+mk0 install TARGET_KVER=0.0.0-other
+ktap_check "make install for kernel 0.0.0-other fails, names both kernels and the headers package, installs nothing" \
+	bash -c "[[ $? != 0 ]] && grep -q \"built for kernel '$BUILT', not for '0.0.0-other'\" \"$D.log\" &&
+		grep -q 'apt-get install linux-headers-0.0.0-other' \"$D.log\" && [[ -z \$(find \"$D\" -type f) ]]"
 mk install
 ktap_eq "make install: exit 0" "$?" 0
 want="etc/fabtel/fabteld.conf

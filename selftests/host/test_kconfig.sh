@@ -5,7 +5,7 @@
 # (checked against /boot/config-<lab kernel>).
 . "$(dirname "$0")/../lib.sh"
 
-kver=$(<"$REPO/scripts/lab-kver")
+kver=$(head -n1 "$REPO/scripts/lab-kver")
 [[ -f /boot/config-$kver ]] || { ktap_begin 1; ktap_fail "the lab kernel $kver is installed" "no /boot/config-$kver"; ktap_end; }
 mapfile -t want < <(grep '^CONFIG_' "$SELFTESTS_DIR/config")
 ktap_begin ${#want[@]}
