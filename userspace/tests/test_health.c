@@ -295,6 +295,31 @@ static void port_down_fails(void **state)
 	assert_int_equal(res.culprit, 0);
 }
 
+/* probes lost or slow from a used port: degraded, the pairs counted, the evidence kept */
+static void path_states_degrade(void **state)
+{
+	struct health_port_state st[2] = {
+		{ .kind = HP_PATH_LOSS, .device = "mlx5_0", .port = 1, .since_ns = SEC(40),
+		  .count = 3, .detail = "3 of 8 peers lose probes; worst gpu2/mlx5_0/1 31%" },
+		{ .kind = HP_PATH_LATENCY, .device = "mlx5_1", .port = 1, .since_ns = SEC(45) },
+	};
+	int i;
+
+	(void)state;
+	health_eval(&track, &cfg, SEC(60), st, 2, &res);
+	assert_int_equal(res.verdict, VERDICT_DEGRADED);
+	i = find("path_loss", "mlx5_0", 1);
+	assert_true(i >= 0);
+	assert_string_equal(res.reasons[i].severity, "degraded");
+	assert_int_equal(res.reasons[i].count, 3);
+	assert_string_equal(res.reasons[i].detail, st[0].detail);
+	assert_int_equal(res.culprit, i);	/* the one with most pairs */
+	i = find("path_latency", "mlx5_1", 1);
+	assert_true(i >= 0);
+	assert_int_equal(res.reasons[i].count, 1);
+	assert_string_equal(res.reasons[i].detail, "");
+}
+
 static void failing_beats_degraded(void **state)
 {
 	const struct health_reason *c;
@@ -545,6 +570,7 @@ int main(void)
 		T(flap_with_traffic_fails),
 		T(flap_after_old_traffic_is_notice),
 		T(port_down_fails),
+		T(path_states_degrade),
 		T(failing_beats_degraded),
 		T(degraded_culprit_most_events),
 		T(below_ack_rnr_thresholds),
