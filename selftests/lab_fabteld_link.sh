@@ -31,7 +31,9 @@ prom_pid=
 ktap_begin 48
 
 cleanup() {
-	lab a "pkill fabteld; pkill -f 'sleep 7070'; echo 0 >/sys/kernel/fakeroce/del_device; rmmod fabtel fakeroce" >/dev/null 2>&1
+	# what this test starts, stopped by pid: fabteld and job 7070's process
+	lab a 'kill $(cat /tmp/link-fabteld.pid /tmp/link-job.pid)' >/dev/null 2>&1
+	lab a "echo 0 >/sys/kernel/fakeroce/del_device; rmmod fabtel fakeroce" >/dev/null 2>&1
 	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
 	rm -rf "$PROM_DIR"
 }
@@ -40,8 +42,8 @@ trap cleanup EXIT
 PA=$("$FABLAB" port a)
 
 # ---- fabteld on a, from plain sysfs; Prometheus on this host -------------------------
-lab a "rmmod fabtel fakeroce 2>/dev/null; pkill fabteld; $FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 \
-	--set roce_tos=106 >/tmp/fabteld.log 2>&1 &" >/dev/null
+lab a "rmmod fabtel fakeroce 2>/dev/null; $FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 \
+	--set roce_tos=106 >/tmp/fabteld.log 2>&1 & echo \$! >/tmp/link-fabteld.pid" >/dev/null
 ktap_check "fabteld serves /healthz on a through the forwarded port" \
 	wait_for 30 curl -sf "http://127.0.0.1:$PA/healthz"
 prom_start "$PROM_DIR" "$PROM_PORT" "127.0.0.1:$PA"
@@ -139,8 +141,8 @@ ktap_eq "rxa (virtio-net: its driver statistics are none the map knows): no paus
 # (ib_core owns them to it, as uverbs QPs).  fakeroce offloads RoCE as a real
 # NIC does: no frame for BPF to see, so the job's use of the port is unknown,
 # never "idle", and the port's troubles below degrade it.
-lab a "mkdir -p /sys/fs/cgroup/job_7070 && bash -c 'echo \$\$ >/sys/fs/cgroup/job_7070/cgroup.procs &&
-	echo 4 >/sys/kernel/debug/fakeroce/0/qps && exec sleep 7070' >/dev/null 2>&1 &"
+lab a "mkdir -p /sys/fs/cgroup/job_7070 || exit 1; bash -c 'echo \$\$ >/sys/fs/cgroup/job_7070/cgroup.procs &&
+	echo 4 >/sys/kernel/debug/fakeroce/0/qps && exec sleep 7070' >/dev/null 2>&1 & echo \$! >/tmp/link-job.pid"
 job7070() { # "qps device/port" of job 7070 as fabteld and as rdma res show qp see it
 	echo "$(job "$PA" 7070 '"\(.qps) \([.ports[] | "\(.device)/\(.port)"] | join(","))"')" \
 		"$(lab a "rdma res show qp -j" | jq -r --argjson p "$(lab a 'head -1 /sys/fs/cgroup/job_7070/cgroup.procs')" \
@@ -382,7 +384,7 @@ ktap_check "plain-sysfs mode (fabtel.ko unloaded): the same values, from counter
 ktap_check "... FEC there from ethtool netlink (fabteld's own query) = ethtool" wait_for 15 fec_same
 lab a "echo +7 >$PMA/symbol_error" >/dev/null
 ktap_check "... and a rise there shows (+7)" wait_for 15 pma_same
-lab a "pkill -f 'sleep 7070'" >/dev/null
+lab a 'kill $(cat /tmp/link-job.pid)' >/dev/null
 lab a "echo 0 >/sys/kernel/fakeroce/del_device; rmmod fakeroce" >/dev/null
 ktap_check "modules unloaded: sysfs source back up, fabtel_ko unavailable, fakeroce0 removed" \
 	wait_for 15 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/snapshot | jq -r '\"\\(.sources.fabtel_ko.state) \\(.sources.sysfs.state) \\([.ports[].device] | sort | join(\",\"))\"') == 'unavailable up rxa' ]] &&

@@ -33,7 +33,9 @@ ktap_begin 36
 
 cleanup() {
 	for h in a b; do
-		lab $h "tmux -L probes kill-server; pkill -x qpfill; rmdir /sys/fs/cgroup/job_8800; rm -f ${FABLAB_DIR:-$REPO/.lab}/qf-?.json*; pkill -x fabteld; pkill -f 'socat TCP-LISTEN:947'; rm -f /tmp/bad-doc.sh /tmp/big-doc.sh; tc qdisc del dev eth0 root; tc filter del dev eth0 egress prio 1;
+		# what this test started, stopped by pid (tmux: its own server)
+		lab $h "tmux -L probes kill-server; kill \$(cat /tmp/probes-*.pid); rm -f /tmp/probes-*.pid
+			rmdir /sys/fs/cgroup/job_8800; rm -f ${FABLAB_DIR:-$REPO/.lab}/qf-?.json*; rm -f /tmp/bad-doc.sh /tmp/big-doc.sh; tc qdisc del dev eth0 root; tc filter del dev eth0 egress prio 1;
 			tc qdisc del dev eth1 root; rdma link del rx${h}1; rm -f /tmp/probe-peers" >/dev/null 2>&1
 	done
 	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
@@ -49,10 +51,15 @@ PB=$("$FABLAB" port b)
 start_fabteld() { # HOST PEER-IP [SETTINGS...]
 	local h=$1 peer=$2
 	shift 2
-	lab "$h" "pkill -x fabteld; sleep 0.5; $FABTELD -b off --listen 0.0.0.0:9465 \
+	stop_fabteld "$h"
+	lab "$h" "$FABTELD -b off --listen 0.0.0.0:9465 \
 		--set host_name=fablab-$h --set probe_peer=$peer:9465 --set probe_rate=20 \
 		--set probe_rtt_us=300000 --set probe_refresh_s=3 --set probe_peer_ttl_s=15 \
-		--set probe_reply_rate=200 $* >/tmp/fabteld-probe.log 2>&1 &" >/dev/null
+		--set probe_reply_rate=200 $* >/tmp/fabteld-probe.log 2>&1 & echo \$! >/tmp/probes-fabteld.pid" >/dev/null
+}
+stop_fabteld() { # HOST: the fabteld this test started there, gone (its port free)
+	lab "$1" "[[ -f /tmp/probes-fabteld.pid ]] || exit 0; p=\$(cat /tmp/probes-fabteld.pid); kill \$p
+		while kill -0 \$p 2>/dev/null; do sleep 0.1; done; rm -f /tmp/probes-fabteld.pid" >/dev/null
 }
 probes() { api "$1" /api/v1/probes | jq -r "$2"; }	# HOST-PORT JQ
 # one pair's field on a host: its first port's peer on DEVICE
@@ -177,8 +184,8 @@ ktap_check "a flood of requests: refusals counted (rate_limited), at most 200/s 
 # bad endpoint documents from the peers file: not JSON, too large; a bad line
 lab a "printf 'read l\nprintf \"HTTP/1.0 200 OK\\\\r\\\\n\\\\r\\\\n{\\\\\"fabtel_probe\\\\\": 1, [\"\nsleep 0.3\n' >/tmp/bad-doc.sh;
 	printf 'read l\nprintf \"HTTP/1.0 200 OK\\\\r\\\\n\\\\r\\\\n\"\nhead -c 100000 /dev/zero | tr \"\\\\\\\\0\" \" \"\nsleep 0.3\n' >/tmp/big-doc.sh;
-	(setsid socat TCP-LISTEN:9471,fork,reuseaddr EXEC:'sh /tmp/bad-doc.sh' >/dev/null 2>&1 &);
-	(setsid socat TCP-LISTEN:9472,fork,reuseaddr EXEC:'sh /tmp/big-doc.sh' >/dev/null 2>&1 &);
+	socat TCP-LISTEN:9471,fork,reuseaddr EXEC:'sh /tmp/bad-doc.sh' >/dev/null 2>&1 & echo \$! >/tmp/probes-socat1.pid;
+	socat TCP-LISTEN:9472,fork,reuseaddr EXEC:'sh /tmp/big-doc.sh' >/dev/null 2>&1 & echo \$! >/tmp/probes-socat2.pid;
 	printf '# peers\n127.0.0.1:9471\n127.0.0.1:9472\nnot an address\n' >/tmp/probe-peers" >/dev/null
 # the probes' ToS on the wire: a tc u32 filter on a's eth0 egress counts
 # RoCE v2 frames whose IP ToS byte is 106 (DSCP 26, ECT(0)), probe_tos's value
@@ -213,9 +220,11 @@ ktap_check "Prometheus scrapes a and b" \
 # to see its verdict cite the probes
 QF=$REPO/build/bench/qpfill
 LABQ=${FABLAB_DIR:-$REPO/.lab}	# the lab folder, shared by the guests at the same path
-lab a "rm -f /tmp/qpfill.*; mkdir -p /sys/fs/cgroup/job_8800; (setsid sh -c 'echo \$\$ >/sys/fs/cgroup/job_8800/cgroup.procs;
-	exec $QF --dev rxa1 --hold 300 --me $LABQ/qf-a.json --peer $LABQ/qf-b.json 4' >/tmp/qpfill.log 2>&1 &)" >/dev/null
-lab b "(setsid $QF --dev rxb1 --hold 300 --me $LABQ/qf-b.json --peer $LABQ/qf-a.json 4 >/tmp/qpfill.log 2>&1 &)" >/dev/null
+lab a "rm -f /tmp/qpfill.*; mkdir -p /sys/fs/cgroup/job_8800; sh -c 'echo \$\$ >/sys/fs/cgroup/job_8800/cgroup.procs;
+	exec $QF --dev rxa1 --hold 300 --me $LABQ/qf-a.json --peer $LABQ/qf-b.json 4' >/tmp/qpfill.log 2>&1 &
+	echo \$! >/tmp/probes-qpfill.pid" >/dev/null
+lab b "$QF --dev rxb1 --hold 300 --me $LABQ/qf-b.json --peer $LABQ/qf-a.json 4 >/tmp/qpfill.log 2>&1 &
+	echo \$! >/tmp/probes-qpfill.pid" >/dev/null
 lab a "tc qdisc replace dev eth1 root netem loss 30%" >/dev/null
 ktap_check "30% loss on the second link: fabtel:probe_port_culprit names rxa1 on a and rxb1 on b" \
 	wait_for 40 bash -c "[[ \$(curl -sf http://127.0.0.1:$PROM_PORT/api/v1/query --data-urlencode 'query=fabtel:probe_port_culprit' |
@@ -246,7 +255,7 @@ lab a "$T kill-server" >/dev/null
 lab a "tc qdisc del dev eth1 root" >/dev/null
 
 # ---- a peer that goes away ages out -------------------------------------------------------
-lab b "pkill -x fabteld" >/dev/null
+stop_fabteld b
 ktap_check "b's fabteld gone: a's pairs time out, then age out after probe_peer_ttl_s (15 s)" \
 	wait_for 40 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq '[.ports[].peers[]] | length') == 0 ]]"
 ktap_check "... and their series are gone from /metrics" \
