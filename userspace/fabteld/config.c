@@ -47,7 +47,7 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	o->nr_job_rules = c->nr_job_rules;
 }
 
-static int parse_uint(const char *v, unsigned int lo, unsigned int hi, unsigned int *out)
+int config_parse_uint(const char *v, unsigned int lo, unsigned int hi, bool hex, unsigned int *out)
 {
 	unsigned long n;
 	char *end;
@@ -55,7 +55,7 @@ static int parse_uint(const char *v, unsigned int lo, unsigned int hi, unsigned 
 	if (!isdigit((unsigned char)*v))
 		return -1;
 	errno = 0;
-	n = strtoul(v, &end, 10);
+	n = strtoul(v, &end, hex && v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 16 : 10);
 	if (errno || *end || n < lo || n > hi)
 		return -1;
 	*out = (unsigned int)n;
@@ -82,7 +82,7 @@ int config_set_listen(struct config *c, const char *v)
 	unsigned int port;
 	size_t n;
 
-	if (!colon || parse_uint(colon + 1, 1, 65535, &port))
+	if (!colon || config_parse_uint(colon + 1, 1, 65535, false, &port))
 		return -1;
 	n = (size_t)(colon - v);
 	if (n >= sizeof(addr))
@@ -104,9 +104,11 @@ struct uint_key {
 	const char *key;
 	size_t off;
 	unsigned int lo, hi;
+	bool hex;			/* 0x... taken too */
 };
 
-#define UK(k, field, l, h) { k, offsetof(struct config, field), l, h }
+#define UK(k, field, l, h) { k, offsetof(struct config, field), l, h, false }
+#define UKX(k, field, l, h) { k, offsetof(struct config, field), l, h, true }
 
 static const struct uint_key uint_keys[] = {
 	UK("interval_ms", interval_ms, 100, 60000),
@@ -120,6 +122,19 @@ static const struct uint_key uint_keys[] = {
 	UK("ack_timeouts", health.ack_timeouts, 1, 1000000000),
 	UK("rnr_naks", health.rnr_naks, 1, 1000000000),
 	UK("link_errors", health.link_errors, 1, 1000000000),
+	/* the prober's (config_probe.c has its other keys) */
+	UK("probe_rate", probe_cfg.rate, 1, 1000),
+	UK("probe_timeout_ms", probe_cfg.timeout_ms, 10, 10000),
+	UK("probe_window_s", probe_cfg.window_s, 1, PROBE_WINDOW_MAX_S),
+	UK("probe_max_peers", probe_cfg.max_peers, 1, PROBE_MAX_PEERS),
+	UK("probe_refresh_s", probe_cfg.refresh_s, 2, 3600),
+	UK("probe_peer_ttl_s", probe_cfg.peer_ttl_s, 5, 86400),
+	UK("probe_reply_rate", probe_cfg.reply_rate, 1, 100000),
+	/* the high bit makes a controlled Q_Key, which unprivileged QPs may not use */
+	UKX("probe_qkey", probe_cfg.qkey, 0, 0x7fffffff),
+	UK("probe_sl", probe_cfg.sl, 0, 15),
+	UK("probe_loss_pct", probe_cfg.loss_pct, 1, 100),
+	UK("probe_rtt_us", probe_cfg.rtt_us, 1, 10000000),
 };
 
 int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen)
@@ -130,8 +145,8 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 	for (i = 0; i < sizeof(uint_keys) / sizeof(uint_keys[0]); i++) {
 		if (strcmp(key, uint_keys[i].key))
 			continue;
-		if (parse_uint(value, uint_keys[i].lo, uint_keys[i].hi,
-			       (unsigned int *)((char *)c + uint_keys[i].off))) {
+		if (config_parse_uint(value, uint_keys[i].lo, uint_keys[i].hi, uint_keys[i].hex,
+				      (unsigned int *)((char *)c + uint_keys[i].off))) {
 			snprintf(err, errlen, "%s wants a whole number %u..%u, not '%s'",
 				 key, uint_keys[i].lo, uint_keys[i].hi, value);
 			return -1;

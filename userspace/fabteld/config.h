@@ -71,11 +71,18 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 int config_check_host(const struct config *c, char *err, size_t errlen);
 
 /*
- * A probe_* key or host_name (config_probe.c): 0, -1 with err if the value
- * is bad, 1 if key is not one of them.
+ * A probe_* key that is not a number, or host_name (config_probe.c): 0, -1
+ * with err if the value is bad, 1 if key is not one of them.
  */
 int config_probe_set(struct probe_cfg *p, const char *key, const char *value, char *err,
 		     size_t errlen);
+
+/*
+ * v as a whole number in lo..hi (decimal; with hex, 0x... too) into *out:
+ * 0, or -1 if it is not one.
+ */
+int config_parse_uint(const char *v, unsigned int lo, unsigned int hi, bool hex,
+		      unsigned int *out);
 
 /* "ADDR:PORT", "[V6]:PORT" or ":PORT" into c; -1 if bad. */
 int config_set_listen(struct config *c, const char *v);
