@@ -94,9 +94,9 @@ static void pair_sample(struct expo *e, const struct prober *pr, const struct pr
 		expo_u64(e, n, pair_lbl(&pl, pr, pp, p, NULL, NULL), p->st.timeouts);
 		break;
 	case PF_LOSS:
-		if (probe_stats_loss(&p->st, now, pr->cfg.window_s, NULL) >= 0)
-			expo_double(e, n, pair_lbl(&pl, pr, pp, p, NULL, NULL),
-				    probe_stats_loss(&p->st, now, pr->cfg.window_s, NULL));
+		v = probe_stats_loss(&p->st, now, pr->cfg.window_s, NULL);
+		if (v >= 0)
+			expo_double(e, n, pair_lbl(&pl, pr, pp, p, NULL, NULL), v);
 		break;
 	case PF_RTT_Q:
 		v = probe_stats_rtt_q(&p->st, now, pr->cfg.window_s, 0.5);

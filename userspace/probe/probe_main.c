@@ -131,7 +131,7 @@ static void *prober_thread(void *arg)
 	return NULL;
 }
 
-static void wake(struct prober *pr)
+void probe_wake(struct prober *pr)
 {
 	uint64_t one = 1;
 
@@ -180,7 +180,7 @@ struct prober *prober_start(const struct probe_cfg *cfg, char *err, size_t errle
 	if (pthread_create(&pr->fetcher, &attr, probe_fetch_thread, pr)) {
 		snprintf(err, errlen, "prober: no fetcher thread");
 		pr->stop = true;
-		wake(pr);
+		probe_wake(pr);
 		pthread_join(pr->thread, NULL);
 		pthread_attr_destroy(&attr);
 		goto curl_cleanup;
@@ -209,7 +209,7 @@ void prober_stop(struct prober *pr)
 	pr->stop = true;
 	pthread_cond_signal(&pr->fetch_cond);
 	pthread_mutex_unlock(&pr->lock);
-	wake(pr);
+	probe_wake(pr);
 	pthread_join(pr->thread, NULL);
 	pthread_join(pr->fetcher, NULL);
 	curl_global_cleanup();

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "clock.h"
 #include "model.h"
@@ -150,7 +149,7 @@ void prober_sync(struct prober *pr, struct model *m)
 	static struct port_probe sum[PROBE_MAX_PORTS];
 	static char dev[PROBE_MAX_PORTS][64];
 	uint32_t port[PROBE_MAX_PORTS];
-	uint64_t now = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME), one = 1;
+	uint64_t now = clock_ns(CLOCK_MONOTONIC), real = clock_ns(CLOCK_REALTIME);
 	unsigned int n = ports_in(m, in), i, ns = 0;
 	struct probe_port *pp;
 	struct model_port *mp;
@@ -174,8 +173,7 @@ void prober_sync(struct prober *pr, struct model *m)
 		port[ns++] = pp->port;
 	}
 	pthread_mutex_unlock(&pr->lock);
-	if (write(pr->wake_fd, &one, sizeof(one)) < 0)
-		one = 0;	/* already awake */
+	probe_wake(pr);
 
 	pthread_mutex_lock(&m->lock);
 	for (i = 0; i < MODEL_MAX_PORTS; i++)

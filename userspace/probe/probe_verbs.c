@@ -21,19 +21,17 @@ static const uint8_t v4_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff 
  * The port's GID for RoCE v2: an IPv4-mapped one first (what rdma_cm and
  * NCCL use on IPv4 fabrics), else any RoCE v2 GID of the port's netdev.
  */
-static int pick_gid(struct probe_port *pp)
+int probe_roce_gid(struct ibv_context *ctx, uint32_t port, int *index, uint8_t gid[16])
 {
 	struct ibv_gid_entry e[64];
 	ssize_t n, i;
 	int best = -1;
 
-	n = ibv_query_gid_table(pp->ctx, e, 64, 0);
-	if (n < 0) {
-		snprintf(pp->why, sizeof(pp->why), "ibv_query_gid_table: %s", strerror((int)-n));
-		return -1;
-	}
+	n = ibv_query_gid_table(ctx, e, 64, 0);
+	if (n < 0)
+		return (int)n;
 	for (i = 0; i < n; i++) {
-		if (e[i].port_num != pp->port || e[i].gid_type != IBV_GID_TYPE_ROCE_V2)
+		if (e[i].port_num != port || e[i].gid_type != IBV_GID_TYPE_ROCE_V2)
 			continue;
 		if (!memcmp(e[i].gid.raw, v4_prefix, 12)) {
 			best = (int)i;
@@ -42,13 +40,22 @@ static int pick_gid(struct probe_port *pp)
 		if (best < 0)
 			best = (int)i;
 	}
-	if (best < 0) {
-		snprintf(pp->why, sizeof(pp->why), "no RoCE v2 GID on the port");
-		return -1;
-	}
-	pp->gid_index = (int)e[best].gid_index;
-	memcpy(pp->gid, e[best].gid.raw, 16);
+	if (best < 0)
+		return -ENOENT;
+	*index = (int)e[best].gid_index;
+	memcpy(gid, e[best].gid.raw, 16);
 	return 0;
+}
+
+static int pick_gid(struct probe_port *pp)
+{
+	int err = probe_roce_gid(pp->ctx, pp->port, &pp->gid_index, pp->gid);
+
+	if (err == -ENOENT)
+		snprintf(pp->why, sizeof(pp->why), "no RoCE v2 GID on the port");
+	else if (err)
+		snprintf(pp->why, sizeof(pp->why), "ibv_query_gid_table: %s", strerror(-err));
+	return err ? -1 : 0;
 }
 
 struct ibv_context *probe_open_device(const char *name)
@@ -66,26 +73,25 @@ struct ibv_context *probe_open_device(const char *name)
 }
 
 /* RESET -> INIT -> RTR -> RTS, as a UD QP goes */
-static int qp_ready(struct probe_port *pp, unsigned int qkey)
+int probe_ud_ready(struct ibv_qp *qp, uint32_t port, unsigned int qkey)
 {
 	struct ibv_qp_attr a;
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_INIT;
 	a.pkey_index = 0;
-	a.port_num = (uint8_t)pp->port;
+	a.port_num = (uint8_t)port;
 	a.qkey = qkey;
-	if (ibv_modify_qp(pp->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-			  IBV_QP_QKEY))
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY))
 		return -1;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
-	if (ibv_modify_qp(pp->qp, &a, IBV_QP_STATE))
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
 		return -1;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = 0;
-	return ibv_modify_qp(pp->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
+	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
 }
 
 static int make_qp(struct prober *pr, struct probe_port *pp)
@@ -110,7 +116,7 @@ static int make_qp(struct prober *pr, struct probe_port *pp)
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = 1;
 	pp->qp = ibv_create_qp(pp->pd, &qa);
-	if (!pp->qp || qp_ready(pp, pr->cfg.qkey))
+	if (!pp->qp || probe_ud_ready(pp->qp, pp->port, pr->cfg.qkey))
 		return -1;
 	pp->qpn = pp->qp->qp_num;
 	return 0;

@@ -172,12 +172,18 @@ bool probe_pair_rtt_bad(const struct prober *pr, const struct probe_pair *p, uin
 /* internal: probe_verbs.c, probe_fetch.c */
 /* the RDMA device by name, opened through libibverbs; NULL if none */
 struct ibv_context *probe_open_device(const char *name);
+/* port's RoCE v2 GID (IPv4-mapped first): 0, -errno, or -ENOENT if none */
+int probe_roce_gid(struct ibv_context *ctx, uint32_t port, int *index, uint8_t gid[16]);
+/* a UD QP on port through INIT, RTR and RTS with qkey: 0, or -1 */
+int probe_ud_ready(struct ibv_qp *qp, uint32_t port, unsigned int qkey);
 int probe_port_open(struct prober *pr, struct probe_port *pp);
 void probe_port_close(struct prober *pr, struct probe_port *pp);
 int probe_post_recv(struct probe_port *pp, unsigned int slot);
 int probe_send(struct probe_port *pp, struct ibv_ah *ah, uint32_t qpn, uint32_t qkey,
 	       const struct probe_pkt *pkt);
 struct ibv_ah *probe_pair_ah(struct prober *pr, struct probe_port *pp, const uint8_t gid[16]);
+/* the prober thread, out of epoll_wait to look at its tables again */
+void probe_wake(struct prober *pr);
 void probe_match_all(struct prober *pr, uint64_t now);
 void probe_send_one(struct prober *pr, struct probe_port *pp, uint64_t now);
 void probe_drain(struct prober *pr, struct probe_port *pp);

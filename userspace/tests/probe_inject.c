@@ -24,32 +24,6 @@ static int usage(void)
 	return 64;
 }
 
-static int ud_ready(struct ibv_qp *qp, unsigned int qkey)
-{
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = 1, .qkey = qkey };
-
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE))
-		return -1;
-	a.qp_state = IBV_QPS_RTS;
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
-}
-
-/* the first RoCE v2 IPv4-mapped GID of port 1 */
-static int sgid_index(struct ibv_context *c)
-{
-	struct ibv_gid_entry e[32];
-	ssize_t n = ibv_query_gid_table(c, e, 32, 0), i;
-
-	for (i = 0; i < n; i++)
-		if (e[i].gid_type == IBV_GID_TYPE_ROCE_V2 && e[i].gid.raw[10] == 0xff)
-			return (int)e[i].gid_index;
-	return -1;
-}
-
 struct ud {
 	struct ibv_context *c;
 	struct ibv_pd *pd;
@@ -66,6 +40,7 @@ static int ud_open(struct ud *u, const char *dev, const char *gid, unsigned int 
 	struct ibv_qp_init_attr qa = { .qp_type = IBV_QPT_UD,
 				       .cap = { .max_send_wr = 64, .max_send_sge = 1 } };
 	struct ibv_ah_attr aa = { .is_global = 1, .port_num = 1 };
+	uint8_t sgid[16];
 	int idx;
 
 	if (inet_pton(AF_INET6, gid, aa.grh.dgid.raw) != 1)
@@ -76,8 +51,7 @@ static int ud_open(struct ud *u, const char *dev, const char *gid, unsigned int 
 	qa.send_cq = qa.recv_cq = u->cq;
 	u->qp = u->cq ? ibv_create_qp(u->pd, &qa) : NULL;
 	u->mr = u->qp ? ibv_reg_mr(u->pd, u->buf, sizeof(u->buf), 0) : NULL;
-	idx = u->c ? sgid_index(u->c) : -1;
-	if (!u->mr || idx < 0 || ud_ready(u->qp, qkey)) {
+	if (!u->mr || probe_roce_gid(u->c, 1, &idx, sgid) || probe_ud_ready(u->qp, 1, qkey)) {
 		perror("probe-inject: verbs setup");
 		return -1;
 	}
