@@ -317,13 +317,18 @@ qps_stage() {
 probes_stage() {
 	local w=${BENCH_PROBES_SECONDS:-60} n=${BENCH_PROBE_PEERS:-16} i peers="" pa c0 c1 s0 s1 p0 p1
 	lab_up
-	lab b -- "pkill fabteld; for i in \$(seq 0 $((n - 1))); do
-		setsid $QB/fabteld -b off --listen 0.0.0.0:\$((9470 + i)) --interval-ms 60000 --set module_s=0 \
+	# what the stage starts it stops by pid: the responders on b, fabteld on a
+	lab b -- "for i in \$(seq 0 $((n - 1))); do
+		$QB/fabteld -b off --listen 0.0.0.0:\$((9470 + i)) --interval-ms 60000 --set module_s=0 \
 			--set probe=on --set host_name=fablab-b\$i >/tmp/responder-\$i.log 2>&1 &
-		done; sleep 5; pgrep -xc fabteld" || { echo "bench: the responders did not start on b" >&2; return 1; }
+		echo \$! >>/tmp/bench-responders.pid
+		done; sleep 5; kill -0 \$(cat /tmp/bench-responders.pid)" ||
+		{ echo "bench: the responders did not start on b" >&2; return 1; }
 	for ((i = 0; i < n; i++)); do peers+=" --set probe_peer=10.77.0.2:$((9470 + i))"; done
 	start_a() {
-		lab a -- "pkill fabteld; sleep 0.5; setsid $QB/fabteld -b off --listen 0.0.0.0:9465 $1 >/tmp/fabteld.log 2>&1 &
+		lab a -- "if [[ -f /tmp/bench-probes.pid ]]; then p=\$(cat /tmp/bench-probes.pid); kill \$p
+				while kill -0 \$p 2>/dev/null; do sleep 0.1; done; fi
+			$QB/fabteld -b off --listen 0.0.0.0:9465 $1 >/tmp/fabteld.log 2>&1 & echo \$! >/tmp/bench-probes.pid
 			for i in \$(seq 100); do curl -sf localhost:9465/healthz >/dev/null && exit 0; sleep 0.2; done; exit 1"
 	}
 	start_a "$peers" || { echo "bench: fabteld did not start on a" >&2; return 1; }
@@ -360,8 +365,8 @@ probes_stage() {
 		awk -v s=$((s1 - s0)) -v c0="$p0" -v c1="$p1" 'BEGIN {
 			printf "probes prober_cpu_ms_per_1000 %.2f\n", s ? (c1 - c0) * 1e6 / s : 0 }' >>"$OUT/results"
 	} | tee "$OUT/probes.txt"
-	lab a -- 'pkill fabteld' >/dev/null 2>&1
-	lab b -- 'pkill fabteld' >/dev/null 2>&1
+	lab a -- 'kill $(cat /tmp/bench-probes.pid); rm -f /tmp/bench-probes.pid' >/dev/null 2>&1
+	lab b -- 'kill $(cat /tmp/bench-responders.pid); rm -f /tmp/bench-responders.pid' >/dev/null 2>&1
 }
 
 # fabteld with BENCH_QPS QPs of one job that all move traffic: every QP is
