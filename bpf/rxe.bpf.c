@@ -9,7 +9,9 @@
  *  prepare_ack_packet(syndrome 0x60)  responder NAKs an out-of-sequence PSN:
  *                                     exactly where rxe bumps out_of_seq_request
  *  rxe_comp_queue_pkt                 requester receives an ACK-class packet:
- *                                     AETH NAK 0x60 / RNR NAK / other NAKs
+ *                                     RNR NAK / other NAKs
+ *  rxe_completer (fentry + fexit)     the completer takes a NAK-sequence:
+ *                                     counted where rxe counts rcvd_seq_err
  *  retransmit_timer                   a real ACK timeout only when the
  *                                     requester's PSN is ahead of the
  *                                     completer's (the timer also fires idle)
@@ -33,6 +35,7 @@ struct rxe_comp_info {
 
 struct rxe_qp {
 	struct ib_qp ibqp;
+	struct sk_buff_head resp_pkts;
 	struct rxe_req_info req;
 	struct rxe_comp_info comp;
 	struct timer_list retrans_timer;
@@ -42,6 +45,18 @@ struct rxe_pkt_info {
 	u8 *hdr;
 	u32 psn;
 	u8 opcode;
+} __attribute__((preserve_access_index));
+
+/* rcvd_seq_err's index; RXE_MAX_COUNTERS bounds it for the verifier */
+enum rxe_counters {
+	RXE_CNT_RCV_SEQ_ERR = 1,
+};
+
+#define RXE_MAX_COUNTERS	32
+
+struct rxe_dev {
+	struct ib_device ib_dev;
+	atomic64_t stats_counters[RXE_MAX_COUNTERS];
 } __attribute__((preserve_access_index));
 
 struct rxe_cq {
@@ -80,6 +95,30 @@ struct {
 	__type(key, struct rxe_qp_key);
 	__type(value, struct rxe_qp_counts);
 } rxe_qp_counts SEC(".maps");
+
+/*
+ * A call of rxe_completer, from its fentry to its fexit: it handles one
+ * queued packet per call.  It counts a NAK-sequence in the device's
+ * rcvd_seq_err and moves the QP's comp.psn to its PSN in the same step, so
+ * a call across which both moved counted one.  The packet at the head of
+ * the queue, if a NAK-sequence, names the ones it dropped uncounted.
+ * Keyed by the QP: one completer runs per QP at a time.
+ */
+struct rxe_comp_call {
+	__u64 skb;		/* head of the response queue at entry */
+	__s64 seq_err;		/* the device's rcvd_seq_err at entry */
+	__u32 comp_psn;		/* the QP's comp.psn at entry */
+	__u32 nak_psn;		/* the head's PSN, if it is a NAK-sequence */
+	__u32 nak;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct rxe_comp_call);
+} rxe_comp_calls SEC(".maps");
 
 __u64 rxe_drops;		/* events lost: ring buffer full */
 __u64 rxe_spurious_timeouts;	/* retransmit timer with nothing unacked */
@@ -142,31 +181,94 @@ static __always_inline bool has_aeth(u8 opcode)
 	       opcode == 0x11 || opcode == 0x12;
 }
 
+/* 24-bit serial compare: is PSN a past PSN b? */
+static __always_inline bool psn_after(u32 a, u32 b)
+{
+	return (s32)((a - b) << 8) > 0;
+}
+
 SEC("fentry/rxe_comp_queue_pkt")
 int BPF_PROG(rxe_ack_rcvd, struct rxe_qp *qp, struct sk_buff *skb)
 {
 	struct rxe_pkt_info *pkt = (void *)skb->cb;
 	u8 opcode = BPF_CORE_READ(pkt, opcode);
 	u8 *hdr = BPF_CORE_READ(pkt, hdr);
-	u32 psn, comp;
+	u32 psn;
 	u8 syn;
 
 	if (!has_aeth(opcode) || bpf_probe_read_kernel(&syn, 1, hdr + 12))
 		return 0;
 	psn = BPF_CORE_READ(pkt, psn);
-	comp = BPF_CORE_READ(qp, comp.psn);
-	/*
-	 * rxe's completer counts a NAK in rcvd_seq_err only if its PSN is past
-	 * the completer's; apply the same test (here, when it is queued).
-	 */
-	if (syn == AETH_NAK_PSN_SEQ && (s32)((psn - comp) << 8) > 0)
-		rxe_note(&qp->ibqp, RXE_NAK_SEQ_RCVD, psn, syn);
-	else if (syn == AETH_NAK_PSN_SEQ)
-		rxe_note(&qp->ibqp, RXE_NAK_SEQ_STALE, psn, syn);
-	else if ((syn & AETH_TYPE_MASK) == AETH_RNR_NAK)
+	/* NAK-sequence: when the completer takes it (rxe_completer below) */
+	if ((syn & AETH_TYPE_MASK) == AETH_RNR_NAK)
 		rxe_note(&qp->ibqp, RXE_RNR_NAK_RCVD, psn, syn);
-	else if ((syn & AETH_TYPE_MASK) == AETH_NAK)
+	else if ((syn & AETH_TYPE_MASK) == AETH_NAK && syn != AETH_NAK_PSN_SEQ)
 		rxe_note(&qp->ibqp, RXE_NAK_OTHER_RCVD, psn, syn);
+	return 0;
+}
+
+/* the packet at the head of qp's response queue, if any */
+static __always_inline struct sk_buff *resp_head(struct rxe_qp *qp)
+{
+	struct sk_buff *skb = BPF_CORE_READ(qp, resp_pkts.next);
+
+	return (void *)skb == (void *)&qp->resp_pkts ? NULL : skb;
+}
+
+/* rdma_rxe's rcvd_seq_err of qp's device */
+static __always_inline s64 rcvd_seq_err(struct rxe_qp *qp)
+{
+	struct rxe_dev *rxe = (void *)BPF_CORE_READ(qp, ibqp.device) -
+			      bpf_core_field_offset(struct rxe_dev, ib_dev);
+	int i = bpf_core_enum_value(enum rxe_counters, RXE_CNT_RCV_SEQ_ERR);
+
+	if (i < 0 || i >= RXE_MAX_COUNTERS)
+		return 0;
+	return BPF_CORE_READ(rxe, stats_counters[i].counter);
+}
+
+/* 6.1 passes the QP as void *arg, 6.12 as struct rxe_qp * */
+SEC("fentry/rxe_completer")
+int BPF_PROG(rxe_comp_enter, void *arg)
+{
+	struct rxe_qp *qp = arg;
+	struct sk_buff *skb = resp_head(qp);
+	struct rxe_comp_call c = {
+		.skb = (__u64)skb,
+		.seq_err = rcvd_seq_err(qp),
+		.comp_psn = BPF_CORE_READ(qp, comp.psn),
+	};
+	struct rxe_pkt_info *pkt;
+	u8 syn;
+
+	if (skb) {
+		pkt = (void *)skb->cb;
+		if (has_aeth(BPF_CORE_READ(pkt, opcode)) &&
+		    !bpf_probe_read_kernel(&syn, 1, BPF_CORE_READ(pkt, hdr) + 12) &&
+		    syn == AETH_NAK_PSN_SEQ) {
+			c.nak = 1;
+			c.nak_psn = BPF_CORE_READ(pkt, psn);
+		}
+	}
+	bpf_map_update_elem(&rxe_comp_calls, &arg, &c, BPF_ANY);
+	return 0;
+}
+
+SEC("fexit/rxe_completer")
+int BPF_PROG(rxe_comp_exit, void *arg, int ret)
+{
+	struct rxe_qp *qp = arg;
+	struct rxe_comp_call *c = bpf_map_lookup_elem(&rxe_comp_calls, &arg);
+	u32 psn;
+
+	if (!c)
+		return 0;
+	psn = BPF_CORE_READ(qp, comp.psn);
+	if (rcvd_seq_err(qp) > c->seq_err && psn != c->comp_psn)
+		rxe_note(&qp->ibqp, RXE_NAK_SEQ_RCVD, psn, AETH_NAK_PSN_SEQ);
+	else if (c->nak && (__u64)resp_head(qp) != c->skb)
+		rxe_note(&qp->ibqp, RXE_NAK_SEQ_STALE, c->nak_psn, AETH_NAK_PSN_SEQ);
+	bpf_map_delete_elem(&rxe_comp_calls, &arg);
 	return 0;
 }
 
@@ -176,8 +278,8 @@ int BPF_PROG(rxe_timeout, struct timer_list *t)
 	struct rxe_qp *qp = (void *)t - bpf_core_field_offset(struct rxe_qp, retrans_timer);
 	u32 req = BPF_CORE_READ(qp, req.psn), comp = BPF_CORE_READ(qp, comp.psn);
 
-	/* 24-bit serial compare: is the requester ahead of the completer? */
-	if ((s32)((req - comp) << 8) > 0)
+	/* is the requester ahead of the completer? */
+	if (psn_after(req, comp))
 		rxe_note(&qp->ibqp, RXE_ACK_TIMEOUT, comp, 0);
 	else
 		__sync_fetch_and_add(&rxe_spurious_timeouts, 1);

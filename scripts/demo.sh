@@ -127,6 +127,14 @@ run a -- "mkdir -p /sys/fs/cgroup/job_1001 /sys/fs/cgroup/job_1002
 	setsid $QB/fabtel-traffic 10.77.0.2 --port 18601 --rate 0.005 --size 64 --duration 3600 \
 		--timeout 16 --cgroup /sys/fs/cgroup/job_1002 >/tmp/demo-idle.log 2>&1 &" >/dev/null
 say "jobs on a: 1001 (ib_write_bw rounds to b), 1002 (an idle QP to b)"
+# faults start once fabteld on a sees both jobs: on a slow machine the
+# first round can take a while to connect
+jobs_seen() {
+	[[ $(curl -sf "http://127.0.0.1:$PA/api/v1/jobs" |
+		jq -r '[.jobs[] | select(.qps | length > 0) | .job_id] | sort | join(" ")' 2>/dev/null) == "1001 1002" ]]
+}
+for _ in $(seq 120); do jobs_seen && break; sleep 0.5; done
+jobs_seen || say "warning: fabteld on a does not see both jobs yet"
 
 # ---- the fault schedule ----------------------------------------------------------------
 schedule() {

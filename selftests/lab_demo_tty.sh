@@ -41,6 +41,8 @@ ktap_eq "the flaps and the storm the log says were injected are in the Events pa
 tmux send-keys -t "$S" q
 ktap_check "q quits fabtop; the demo exits 0" \
 	wait_for 60 grep -q "demo-exit=0" "$OUT/rc"
+# what fabteld said of job 1001 on a, so a failure below shows its reasons
+ktap_info "job 1001 on a: $(jq -c '.jobs[] | select(.job_id == "1001") | del(.qps)' "$OUT/jobs-a.json" 2>/dev/null)"
 ktap_eq "... and prints the summary: job 1001 failing on a link_flap of rxa/1" \
 	"$(jq -r '.jobs[] | select(.host == "a" and .job_id == "1001") | .culprit | "\(.reason) \(.device)/\(.port)"' "$OUT/summary.json" 2>/dev/null)" \
 	"link_flap rxa/1"

@@ -182,12 +182,35 @@ lab_phase() {
 		n_pass=$((n_pass + 1))
 	else
 		echo "$trouble" | sed 's/^/  # /'
+		# the whole logs, for the context of each line (the lab goes down next)
+		for h in a b; do
+			"$FABLAB" run "$h" -- dmesg >"$OUT/${name//\//_}-dmesg-$h.log" 2>&1
+		done
+		echo "  # whole kernel logs: $OUT/${name//\//_}-dmesg-{a,b}.log"
 		echo "not ok $n_test $name/guest-kernel-logs-clean"
 		n_fail=$((n_fail + 1))
 	fi
 }
 
+# lab_bpf.sh records the BPF objects each kernel's phase ran: the same bytes
+bpf_objects_same() {
+	local recs=("$OUT"/bpf-objects-*.sha256)
+
+	((${#recs[@]} == 2)) && [[ -f ${recs[0]} ]] || return 0
+	n_test=$((n_test + 1))
+	if cmp -s "${recs[0]}" "${recs[1]}"; then
+		echo "ok $n_test bpf-objects-identical-on-both-kernels"
+		sed 's/^/  # /' "${recs[0]}"
+		n_pass=$((n_pass + 1))
+	else
+		diff "${recs[0]}" "${recs[1]}" | sed 's/^/  # /'
+		echo "not ok $n_test bpf-objects-identical-on-both-kernels"
+		n_fail=$((n_fail + 1))
+	fi
+}
+
 if ((phase_lab)); then
+	rm -f "$OUT"/bpf-objects-*.sha256
 	lab_tests=()
 	for t in $(list test-progs); do
 		selected "$t" && lab_tests+=("$t")
@@ -212,6 +235,7 @@ if ((phase_lab)); then
 		echo "# lab phase on $kv2: booting the lab (FABLAB_KVER=$kv2)"
 		lab_phase "lab-$kv2" "$kv2" "$REPO/build/kmod-$kv2/kmod" "${lab_tests[@]}"
 	fi
+	bpf_objects_same
 fi
 
 echo "$n_pass passed, $n_fail failed, $n_skip skipped"
