@@ -159,7 +159,7 @@ install: all check-kver
 	install -m 0755 $(O)/fabteld $(DESTDIR)$(SBINDIR)/fabteld
 	install -m 0755 $(O)/fabtop $(O)/fabtel-trace $(O)/fabtel-traffic $(DESTDIR)$(BINDIR)/
 	install -m 0644 kmod/fabtel.ko $(DESTDIR)$(MODDIR)/fabtel.ko
-	sed 's|@SBINDIR@|$(SBINDIR)|' deploy/systemd/fabteld.service \
+	sed 's|@SBINDIR@|$(SBINDIR)|; s|@DOCDIR@|$(DOCDIR)|' deploy/systemd/fabteld.service \
 		>$(DESTDIR)$(UNITDIR)/fabteld.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/fabteld.service
 	install -m 0644 deploy/prometheus/rules.yml $(DESTDIR)$(SHAREDIR)/prometheus/

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # deps.sh - install everything fabtel's build, lab and tests need (Debian 12).
+# It installs packages and nothing else: it starts no service (the packages'
+# own are kept from starting) and stops nothing.
 #
 # Idempotent: packages already installed are not touched, and apt-get is only
 # called when something is missing.  `deps.sh --check` lists what is missing
@@ -29,7 +31,7 @@ PKGS=(
 	libmicrohttpd-dev libmnl-dev libncurses-dev libjson-c-dev libcmocka-dev libcurl4-openssl-dev
 	libclang-rt-14-dev
 	# tests and tools
-	bpftrace prometheus tmux jq curl strace perl ethtool
+	bpftrace prometheus prometheus-node-exporter tmux jq curl strace perl ethtool
 )
 
 missing=()
@@ -59,13 +61,19 @@ fi
 
 echo "deps: installing ${#missing[@]} packages: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# Debian starts a daemon when its package is installed; the lab and the
+# benchmarks run their own Prometheus and node_exporter, on their own ports.
+# While apt runs, a policy-rc.d (Debian's own switch, honoured by
+# invoke-rc.d and deb-systemd-invoke) keeps the new ones from starting.
+# Nothing that already runs is stopped or reconfigured; a policy-rc.d the
+# host has is left alone.
+policy=/usr/sbin/policy-rc.d
+if [[ ! -e $policy ]]; then
+	printf '#!/bin/sh\n# fabtel deps.sh: no service starts while it installs\nexit 101\n' >"$policy"
+	chmod 0755 "$policy"
+	trap 'rm -f "$policy"' EXIT
+fi
 apt-get update -qq
-# --no-install-recommends keeps the lab lean; prometheus would otherwise
-# pull and start a node exporter service we do not want.
+# --no-install-recommends keeps the lab lean
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-# Debian starts daemons on install; the lab and benchmarks start their own.
-for svc in prometheus prometheus-node-exporter; do
-	systemctl disable --now "$svc" >/dev/null 2>&1 || true
-	pkill -x "$svc" 2>/dev/null || true
-done
 echo "deps: done"

@@ -124,6 +124,7 @@ guest_trouble() { # host: its kernel log's trouble lines, or why it could not be
 }
 
 cleanup() {
+	[[ -n ${bystander_pid:-} ]] && kill "$bystander_pid" 2>/dev/null
 	if ((lab_up && !keep_lab)); then
 		FABLAB_QUIET=1 "$FABLAB" down
 	fi
@@ -133,6 +134,52 @@ trap 'exit 130' INT TERM
 
 mkdir -p "$OUT"
 echo "KTAP version 1"
+
+# A host's own monitoring must outlive the run: the node_exporter and
+# Prometheus processes running now (the host's services, if any), and one
+# node_exporter this run starts as a stand-in for such a service, must all
+# still run, with the same pids, at the end.  A test that stops what it
+# did not start (pkill by name, systemctl) fails this check.
+bystanders=()
+bystander_pid=
+bystanders_start() {
+	local p port
+	# (off for run.sh's own tests, which run it nested: FABTEL_BYSTANDERS=0)
+	[[ ${FABTEL_BYSTANDERS:-1} == 0 ]] && return 0
+	# (comm is cut at 15 characters: prometheus-node-exporter shows as
+	# prometheus-node)
+	for p in $(pgrep -x prometheus; pgrep -x prometheus-node; pgrep -x node_exporter); do
+		bystanders+=("$p:$(cat "/proc/$p/comm" 2>/dev/null)")
+	done
+	command -v prometheus-node-exporter >/dev/null || return 0
+	port=$("$FABLAB" free-port) || return 0
+	setsid prometheus-node-exporter --web.listen-address="127.0.0.1:$port" \
+		--collector.disable-defaults --collector.loadavg \
+		>"$OUT/bystander-node-exporter.log" 2>&1 &
+	bystander_pid=$!
+	bystanders+=("$bystander_pid:stand-in prometheus-node-exporter")
+}
+bystanders_check() {
+	local b gone=()
+	((${#bystanders[@]})) || return 0
+	n_test=$((n_test + 1))
+	for b in "${bystanders[@]}"; do
+		# alive, and not a zombie (the stand-in is this shell's child)
+		[[ $(sed 's/.*) //' "/proc/${b%%:*}/stat" 2>/dev/null | cut -d' ' -f1) =~ ^[RSDI]$ ]] ||
+			gone+=("$b")
+	done
+	if ((${#gone[@]} == 0)); then
+		echo "ok $n_test host-monitoring-left-running # ${#bystanders[@]} process(es): ${bystanders[*]}"
+		n_pass=$((n_pass + 1))
+	else
+		echo "  # stopped during the run: ${gone[*]}"
+		echo "not ok $n_test host-monitoring-left-running"
+		n_fail=$((n_fail + 1))
+	fi
+	[[ -n $bystander_pid ]] && kill "$bystander_pid" 2>/dev/null
+	bystander_pid=
+}
+bystanders_start
 
 if ((phase_host)); then
 	echo "# host phase"
@@ -238,5 +285,6 @@ if ((phase_lab)); then
 	bpf_objects_same
 fi
 
+bystanders_check
 echo "$n_pass passed, $n_fail failed, $n_skip skipped"
 ((n_fail == 0))

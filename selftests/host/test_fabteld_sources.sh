@@ -11,7 +11,7 @@
 FABTELD=$REPO/build/asan/fabteld
 [[ -x $FABTELD ]] || ktap_skip_all "build/asan/fabteld not built (make)"
 
-ktap_begin 31
+ktap_begin 38
 TMP=$(mktemp -d)
 chmod 755 "$TMP"	# fabteld started as root reads it as nobody
 trap 'kill $pid 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -122,6 +122,14 @@ L='device="bnxt_re0",port="1",netdev="ens2np0"'
 ktap_eq "plain sysfs: bnxt_re names mapped (oos_drop_count, to_retransmits), carrier, flaps" \
 	"$(val 'fabtel_source_up{source="sysfs"}') $(val "fabtel_port_out_of_sequence_total{$L}") $(val "fabtel_port_local_ack_timeout_total{$L}") $(val "fabtel_port_carrier{$L}") $(val "fabtel_link_flaps_total{$L}")" \
 	"1 77 5 1 4"
+# fabtel.ko missing is a failure unless fabtel_ko = off; switched-off BPF
+# programs are absent by design, never failed
+st() { val "fabtel_source_state{source=\"$1\",state=\"$2\"}"; }
+ktap_eq "source states: fabtel_ko failed (not loaded), bpf_rxe absent (bpf = off), sysfs up" \
+	"$(st fabtel_ko failed) $(st bpf_rxe absent) $(st bpf_rxe failed) $(st sysfs up)" "1 1 0 1"
+m2=$("$FABTELD" --bpf off --set sysfs_root="$TMP/plain" --set fabtel_ko=off --once metrics 2>&1)
+ktap_eq "... with fabtel_ko = off: fabtel_ko absent, not failed" \
+	"$(awk '$1 ~ /^fabtel_source_state\{source="fabtel_ko",state="(failed|absent)"\}$/ { printf "%s ", $2 }' <<<"$m2")" "0 1 "
 ktap_eq "an InfiniBand port is not RoCE: not listed" "$(grep -c mlx4_ib0 <<<"$m")" 0
 ktap_eq "bnxt_re has no IB port counters (no counters/): no fabtel_port_ib_ series, no zero" \
 	"$(grep -c '^fabtel_port_ib_.*bnxt_re0' <<<"$m")" 0
@@ -171,6 +179,25 @@ next_samples() {
 }
 ktap_check "fabteld on the plain tree serves" wait_for 20 curl -sf "$URL/healthz"
 next_samples 2
+# process_* against the kernel's own view of the daemon (/proc/PID)
+pm=$(curl -sf "$URL/metrics")
+pv() { awk -v s="$1" '$1 == s { print $2 }' <<<"$pm"; }
+read -r st_start st_vsize st_rss < <(awk '{ sub(/.*\) /, ""); print $20, $21, $22 }' "/proc/$pid/stat")
+btime=$(awk '$1 == "btime" { print $2 }' /proc/stat)
+want_start=$(awk -v b="$btime" -v s="$st_start" -v t="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", b + s / t }')
+ktap_eq "process_start_time_seconds = btime + /proc/PID/stat starttime" \
+	"$(awk -v v="$(pv process_start_time_seconds)" 'BEGIN { printf "%.2f", v }')" "$want_start"
+ktap_eq "process_max_fds = the daemon's RLIMIT_NOFILE (/proc/PID/limits)" \
+	"$(pv process_max_fds)" "$(awk '/^Max open files/ { print $4 }' "/proc/$pid/limits")"
+fds=$(ls "/proc/$pid/fd" | wc -l)
+ktap_check "process_open_fds $(pv process_open_fds) within 2 of /proc/PID/fd ($fds; the scrape's socket comes and goes)" \
+	awk -v a="$(pv process_open_fds)" -v b="$fds" 'BEGIN { d = a - b; exit !(a > 0 && d <= 2 && d >= -2) }'
+rss_kb=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status")
+ktap_check "process_resident_memory_bytes $(pv process_resident_memory_bytes) within 10% of VmRSS ${rss_kb} kB" \
+	awk -v a="$(pv process_resident_memory_bytes)" -v b="$((rss_kb * 1024))" 'BEGIN { exit !(a > 0.9 * b && a < 1.1 * b) }'
+cpu_ticks=$(awk '{ sub(/.*\) /, ""); print $12 + $13 }' "/proc/$pid/stat")
+ktap_check "process_cpu_seconds_total $(pv process_cpu_seconds_total) >= /proc/PID/stat utime+stime before it ($cpu_ticks ticks)" \
+	awk -v a="$(pv process_cpu_seconds_total)" -v b="$cpu_ticks" -v t="$(getconf CLK_TCK)" 'BEGIN { exit !(a > 0 && a + 0.011 >= b / t) }' 
 ktap_eq "rates of unchanged counters are a measured 0, not missing" \
 	"$(snap | jq -r '.ports[0].rates | "\(.out_of_sequence) \(.local_ack_timeout)"')" "0 0"
 

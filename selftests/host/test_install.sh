@@ -3,7 +3,8 @@
 #
 # test_install.sh - `make install` and `make uninstall` into a DESTDIR with
 # a PREFIX: every file where Documentation/fabteld.rst (DEPLOYING) says, the
-# systemd unit valid for systemd-analyze with the binary's path filled in,
+# systemd unit valid for systemd-analyze with the binary's path filled in
+# and its sandbox rated 5.0 or better by systemd-analyze security,
 # the installed fabteld accepting the installed config, an edited config
 # kept on reinstall and uninstall, nothing else left behind.
 . "$(dirname "$0")/../lib.sh"
@@ -11,7 +12,7 @@
 [[ -x $REPO/build/fabteld && -e $REPO/kmod/fabtel.ko ]] ||
 	ktap_skip_all "not built (make)"
 
-ktap_begin 8
+ktap_begin 10
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 mk0() { make -s -C "$REPO" DESTDIR="$D" PREFIX=/opt/ft "$@" >"$D.log" 2>&1; }
@@ -49,6 +50,19 @@ if command -v systemd-analyze >/dev/null; then
 else
 	ktap_skip "systemd-analyze verify" "no systemd-analyze on this host"
 fi
+# the sandbox: systemd's own rating, offline (no running systemd needed)
+if command -v systemd-analyze >/dev/null; then
+	score=$(systemd-analyze security --offline=yes "$D/fabteld.service" 2>&1 |
+		sed -n 's/.*Overall exposure level for fabteld.service: \([0-9.]*\).*/\1/p')
+	ktap_info "systemd-analyze security: exposure ${score:-unreadable}"
+	ktap_check "systemd-analyze security rates the unit 5.0 or better (was 8.9 EXPOSED)" \
+		awk -v s="$score" 'BEGIN { exit !(s != "" && s + 0 <= 5.0) }'
+else
+	ktap_skip "systemd-analyze security" "no systemd-analyze on this host"
+fi
+# reload used to send SIGTERM and leave the service dead (Restart=on-failure)
+ktap_eq "no ExecReload: a new configuration takes a restart" \
+	"$(grep -c '^ExecReload' "$D/fabteld.service")" 0
 out=$("$D/opt/ft/sbin/fabteld" --config "$D/etc/fabtel/fabteld.conf" --check-config 2>&1)
 ktap_eq "installed fabteld --check-config on the installed config: exit 0, OK" \
 	"$?:${out%% (*}" "0:fabteld: settings OK"

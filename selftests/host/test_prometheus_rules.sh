@@ -13,9 +13,9 @@ set -u
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 RULES=$REPO/deploy/prometheus/rules.yml
-RULES_TEST=$REPO/deploy/prometheus/rules_test.yml
+RULES_TEST=$REPO/deploy/prometheus/tests/rules_test.yml
 DASH=$REPO/deploy/grafana/fabtel.json
-PLAN=9
+PLAN=11
 
 echo "KTAP version 1"
 if ! command -v promtool >/dev/null 2>&1; then
@@ -63,15 +63,15 @@ fi
 
 # 3: ...and can fail: with FabtelLinkFlap's threshold at 1e9 a flap no longer
 # fires it, so the tests fail, and for that alert.
-mkdir "$tmp/mut"
-cp "$RULES_TEST" "$tmp/mut/rules_test.yml"
+mkdir -p "$tmp/mut/tests"
+cp "$RULES_TEST" "$tmp/mut/tests/rules_test.yml"
 sed -E 's/^( *expr: increase\(fabtel_link_flaps_total\[5m\]\)) > 0$/\1 > 1e9/' \
 	"$RULES" >"$tmp/mut/rules.yml"
 desc="rules_test.yml fails when FabtelLinkFlap's threshold is broken (> 1e9)"
 if cmp -s "$RULES" "$tmp/mut/rules.yml"; then
 	fail "$desc" "the sed did not change rules.yml: FabtelLinkFlap's expr is no longer 'increase(fabtel_link_flaps_total[5m]) > 0'"
 else
-	out=$(promtool test rules "$tmp/mut/rules_test.yml" 2>&1)
+	out=$(promtool test rules "$tmp/mut/tests/rules_test.yml" 2>&1)
 	rc=$?
 	if ((rc != 0)) && grep -q 'alertname: FabtelLinkFlap' <<<"$out"; then
 		pass "$desc"
@@ -96,9 +96,39 @@ else
 	fail "each rule of rules.yml has a unit test" "untested: ${missing[*]:-no rules found}"
 fi
 
+# 5: the rules folder as a whole (its tests live in tests/, not beside it).
+out=$(cd "$REPO" && promtool check rules deploy/prometheus/*.yml 2>&1)
+rc=$?
+if ((rc == 0)) && ! grep -qiE 'error|warn' <<<"$out"; then
+	pass "promtool check rules deploy/prometheus/*.yml is clean"
+else
+	fail "promtool check rules deploy/prometheus/*.yml is clean" "rc=$rc
+$out"
+fi
+
+# 6: every alert has a runbook_url ending in #<its name, lower case>, and
+# Documentation/runbooks.rst a section titled with its name.
+RUNBOOKS=$REPO/Documentation/runbooks.rst
+missing=()
+while read -r name; do
+	low=$(tr 'A-Z' 'a-z' <<<"$name")
+	awk -v a="$name" -v l="$low" '
+		$0 ~ "- alert: " a "$" { in_a = 1; next }
+		in_a && /- (alert|record):/ { exit }
+		in_a && /runbook_url:/ && index($0, "#" l "\x27") { found = 1; exit }
+		END { exit !found }' "$RULES" || missing+=("$name: no runbook_url #$low")
+	grep -qx "$name" "$RUNBOOKS" || missing+=("$name: no section in runbooks.rst")
+done < <(sed -nE 's/^ *- alert: *([A-Za-z0-9_]+) *$/\1/p' "$RULES")
+if ((${#missing[@]} == 0)); then
+	pass "every alert has a runbook_url and a section in Documentation/runbooks.rst"
+else
+	fail "every alert has a runbook_url and a section in Documentation/runbooks.rst" \
+		"$(printf '%s\n' "${missing[@]}")"
+fi
+
 # ---- dashboard ----------------------------------------------------------------
 
-# 5: valid JSON, a dashboard with panels.
+# 7: valid JSON, a dashboard with panels.
 if ! command -v jq >/dev/null 2>&1; then
 	fail "grafana/fabtel.json is valid JSON" "jq not found (apt-get install jq)"
 	dash_ok=0
@@ -118,7 +148,7 @@ dash_exprs() {
 	       (.annotations.list[] | .expr // empty)' "$DASH"
 }
 
-# 6: a datasource variable DS_PROMETHEUS of type prometheus, job_id and
+# 8: a datasource variable DS_PROMETHEUS of type prometheus, job_id and
 # instance variables from label_values, and every panel and target on
 # ${DS_PROMETHEUS}.
 desc="fabtel.json: DS_PROMETHEUS, job_id, instance variables; panels use \${DS_PROMETHEUS}"
@@ -184,7 +214,7 @@ check_names() {
 	done
 }
 
-# 7: the name check itself rejects foreign and unrecorded names.
+# 9: the name check itself rejects foreign and unrecorded names.
 out=$(check_names 'rate(node_network_carrier_changes_total{device="eth0"}[5m]) > 0' \
 	'job_id:fabtel_nonesuch:rate1m' 'sum by (job) (rate({__name__=~"node_.*|fabtel_x"}[1m]))' \
 	'max by (job_id) (fabtel_job_verdict) == 2' 'label_values(fabtel_job_info, job_id)')
@@ -200,7 +230,7 @@ want:
 $want"
 fi
 
-# 8: every dashboard query selects only fabtel metrics and recorded series.
+# 10: every dashboard query selects only fabtel metrics and recorded series.
 desc="fabtel.json queries use only fabtel_*, job_id:fabtel_*, instance_device_port:fabtel_* series"
 if ((dash_ok)); then
 	mapfile -t exprs < <(dash_exprs)
@@ -214,7 +244,7 @@ else
 	fail "$desc" "fabtel.json does not parse"
 fi
 
-# 9: every dashboard query is valid PromQL: Grafana's variables replaced,
+# 11: every dashboard query is valid PromQL: Grafana's variables replaced,
 # each becomes a recording rule for promtool check rules.  label_values()
 # is Grafana's: its metric is checked instead.
 desc="fabtel.json queries are valid PromQL"

@@ -56,6 +56,7 @@ struct collect_opts {
 	char proc_root[256];
 	bool bpf;			/* false: never load BPF (bpf = off) */
 	bool wire;			/* false: no wire program (wire = off) */
+	bool want_ko;			/* false: fabtel.ko not expected (fabtel_ko = off) */
 	unsigned int interval_ms;	/* the caller's sampling period, reported */
 	unsigned int job_linger_s;	/* a job without QPs stays this long */
 	unsigned int module_s;		/* module EEPROM and RoCE config read period; 0 off */

@@ -22,6 +22,7 @@ void config_defaults(struct config *c)
 	snprintf(c->user, sizeof(c->user), "nobody");
 	c->bpf = CONFIG_AUTO;
 	c->wire = CONFIG_AUTO;
+	c->fabtel_ko = CONFIG_AUTO;
 	c->max_connections = 64;
 	c->job_linger_s = 300;
 	c->module_s = 10;
@@ -38,6 +39,7 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	snprintf(o->proc_root, sizeof(o->proc_root), "%s", c->proc_root);
 	o->bpf = c->bpf != CONFIG_OFF;
 	o->wire = c->wire != CONFIG_OFF;
+	o->want_ko = c->fabtel_ko != CONFIG_OFF;
 	o->interval_ms = c->interval_ms;
 	o->job_linger_s = c->job_linger_s;
 	o->module_s = c->module_s;
@@ -167,9 +169,11 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 			return -1;
 		}
 		snprintf(c->user, sizeof(c->user), "%s", value);
-	} else if (!strcmp(key, "bpf") || !strcmp(key, "wire") || !strcmp(key, "probe")) {
+	} else if (!strcmp(key, "bpf") || !strcmp(key, "wire") || !strcmp(key, "probe") ||
+		   !strcmp(key, "fabtel_ko")) {
 		if (parse_tristate(value, !strcmp(key, "bpf") ? &c->bpf :
-				   !strcmp(key, "wire") ? &c->wire : &c->probe)) {
+				   !strcmp(key, "wire") ? &c->wire :
+				   !strcmp(key, "probe") ? &c->probe : &c->fabtel_ko)) {
 			snprintf(err, errlen, "%s wants auto, on or off, not '%s'", key, value);
 			return -1;
 		}

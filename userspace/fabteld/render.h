@@ -28,6 +28,11 @@ void render_module_families(const struct model *m, struct expo *e);
 /* the driver statistics fabteld maps: pause durations, PHY errors (render_phy.c) */
 void render_phy_families(const struct model *m, struct expo *e);
 
+/* fabteld itself: version, sources, passes, process_* (render_self.c) */
+void render_self_families(const struct model *m, struct expo *e);
+/* a source's state: up, failed, absent (by design here) or standby */
+const char *render_source_state(const struct model *m, enum model_source s);
+
 /* start_ns: CLOCK_MONOTONIC when the request came, for the scrape duration */
 void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns);
 struct json_object *render_snapshot(const struct model *m);

@@ -451,28 +451,7 @@ static void lost_families(const struct model *m, struct expo *e)
 /* fabteld itself: version, sources, passes, what it dropped or failed to read */
 static void self_families(const struct model *m, struct expo *e)
 {
-	struct expo_label l[2] = { { "version", FABTEL_VERSION }, { NULL, NULL } };
-	unsigned int i;
-
-	expo_family(e, "fabtel_build_info", "gauge", "fabteld's version.");
-	expo_u64(e, "fabtel_build_info", l, 1);
-
-	expo_family(e, "fabtel_source_up", "gauge",
-		    "1 if the source works, 0 if it is unavailable (why: /api/v1/snapshot). Sources on standby are not listed.");
-	for (i = 0; i < SRC_NR; i++) {
-		if (m->src[i] == SRC_STATE_STANDBY)
-			continue;
-		l[0] = (struct expo_label){ "source", model_source_name(i) };
-		expo_u64(e, "fabtel_source_up", l, m->src[i] == SRC_STATE_UP);
-	}
-	expo_family(e, "fabtel_samples_total", "counter", "Collection passes over all sources.");
-	expo_u64(e, "fabtel_samples_total", NULL, m->samples);
-	expo_family(e, "fabtel_sample_duration_seconds", "gauge",
-		    "How long the last collection pass took.");
-	expo_double(e, "fabtel_sample_duration_seconds", NULL, m->sample_seconds);
-	expo_family(e, "fabtel_sample_timestamp_seconds", "gauge",
-		    "When the last collection pass ended (Unix time); the data below is that old.");
-	expo_double(e, "fabtel_sample_timestamp_seconds", NULL, (double)m->sample_ns / 1e9);
+	render_self_families(m, e);
 	counter_pair(e, "fabtel_dropped_total",
 		     "QPs or jobs fabteld could not track (its tables were full).", "what",
 		     (const char *const[2]){ "qps", "jobs" },

@@ -13,4 +13,7 @@ s/^\(fabtel_build_info{version=\)"[^"]*"/\1"<version>"/
 s/"version":"[^"]*"/"version":"<version>"/
 # RDMA netlink is the build host's, not the fixture's
 s/^\(fabtel_source_up{source="rdma_netlink"}\) .*/\1 <host>/
+s/^\(fabtel_source_state{source="rdma_netlink",state="[a-z]*"}\) .*/\1 <host>/
+# the process itself
+s/^\(process_[a-z_]*\) .*/\1 <process>/
 /"rdma_netlink":{/,/}/s/"\(state\|why\)":"[^"]*"/"\1":"<host>"/
