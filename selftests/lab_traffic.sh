@@ -21,7 +21,7 @@
 #    Then SIGTERM: the client must drain, exit 0 and say stop=signal.
 # 4. Retry exceeded: the client runs with --retry-cnt 1 while
 #    `fablab flap b --down-ms 4000` holds the peer's link down.  It must
-#    exit 2 reporting status 12 on its own QPN, rxa's retry_exceeded_err
+#    exit 1 reporting status 12 on its own QPN, rxa's retry_exceeded_err
 #    must move by exactly 1 (one QP), and the QP's attributes (read back by
 #    the tool with ibv_query_qp) must be retry_cnt 1 and the timeout asked
 #    for.  Time to notice: the tool's wr_age_seconds (failed WR posted ->
@@ -30,7 +30,7 @@
 #    round trip regularly exceeds two 4 ms jiffies, so with --timeout 10 the
 #    QP fails with status 12 without any fault, before the flap (the test
 #    shows that run as a diagnostic, not as a check).
-# 5. Bad options exit 1 with a message naming the option.
+# 5. Bad options exit 2 (a setup failure 1) with a message naming the option.
 . "$(dirname "$0")/lib.sh"
 
 BIN=$REPO/build/fabtel-traffic
@@ -212,8 +212,8 @@ retr1=$(rxe_counter a completer_retry_err)
 ktap_info "client: $cli"
 ktap_info "server: $srv"
 
-ktap_eq "retry exceeded: client exits 2, and was still running when the flap began" \
-	"$rc $alive_at_flap" "2 running"
+ktap_eq "retry exceeded: client exits 1 (the traffic failed), and was still running when the flap began" \
+	"$rc $alive_at_flap" "1 running"
 ktap_eq "retry exceeded: status 12 ($(jq_get "$cli" .wc_status_str)) on the client's own QPN" \
 	"$(jq_get "$cli" '"\(.wc_status) \(.wc_qpn == .local_qpn)"')" "12 true"
 ktap_eq "retry exceeded: rxa retry_exceeded_err +1 (one QP)" $((exc1 - exc0)) 1
@@ -247,19 +247,19 @@ ktap_info "no fault, --retry-cnt 1 --timeout 10: exit $rc, $(jq_get "$out" \
 
 # ---- 5. bad options --------------------------------------------------------
 
-bad_option() { # name args...: exit 1 and a message naming NAME
-	local name=$1 out rc
-	shift
+bad_option() { # status name args...: exit STATUS and a message naming NAME
+	local want=$1 name=$2 out rc
+	shift 2
 	out=$(lab a "$BIN $* 2>&1")
 	rc=$?
 	echo "exit $rc: $out"
-	[[ $rc == 1 && $out == *"$name"* ]]
+	[[ $rc == "$want" && $out == *"$name"* ]]
 }
-ktap_check "--retry-cnt 9: exit 1, message names --retry-cnt" \
-	bad_option --retry-cnt $SERVER --retry-cnt 9
-ktap_check "--size 0: exit 1, message names --size" bad_option --size $SERVER --size 0
-ktap_check "unknown option --bogus: exit 1, message names it" bad_option --bogus $SERVER --bogus
-ktap_check "--cgroup outside cgroup2: exit 1, message names --cgroup" \
-	bad_option --cgroup $SERVER --cgroup /tmp/not-a-cgroup
+ktap_check "--retry-cnt 9: exit 2 (usage), message names --retry-cnt" \
+	bad_option 2 --retry-cnt $SERVER --retry-cnt 9
+ktap_check "--size 0: exit 2 (usage), message names --size" bad_option 2 --size $SERVER --size 0
+ktap_check "unknown option --bogus: exit 2 (usage), message names it" bad_option 2 --bogus $SERVER --bogus
+ktap_check "--cgroup outside cgroup2: exit 1 (setup failed), message names --cgroup" \
+	bad_option 1 --cgroup $SERVER --cgroup /tmp/not-a-cgroup
 
 ktap_end

@@ -64,6 +64,8 @@ static const struct argp_option options[] = {
 	{ "set", OPT_SET, "KEY=VALUE", 0, "Any config file setting", 0 },
 	{ "check-config", OPT_CHECK, NULL, 0, "Check the settings and exit", 0 },
 	{ "once", OPT_ONCE, "WHAT", 0, "Sample once, print metrics|snapshot|jobs (or probe for probe_window_s and print the probe matrix: probes), exit", 0 },
+	/* -h as well as --help and -?, as every fabtel tool */
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Give this help list", -1 },
 	{},
 };
 
@@ -81,6 +83,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	char *eq;
 
 	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
 	case 'c':
 		opt.config_file = arg;
 		break;
@@ -255,6 +260,7 @@ int main(int argc, char **argv)
 	int s, ret = 1;
 
 	config_defaults(&cfg);
+	argp_err_exit_status = 2;	/* a usage error, as every fabtel tool */
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL) || load_settings())
 		return 2;
 	if (opt.check_config) {

@@ -57,6 +57,8 @@ static const struct argp_option options[] = {
 	{ "once", '1', NULL, 0, "Print one frame as text and exit", 0 },
 	{ "json", OPT_JSON, NULL, 0, "--once: print the frame as JSON", 0 },
 	{ "width", 'w', "N", 0, "--once: line width (default $COLUMNS, else 120)", 0 },
+	/* -h as well as --help and -?, as every fabtel tool */
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Give this help list", -1 },
 	{},
 };
 
@@ -79,6 +81,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	double d;
 
 	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
 	case 'd':
 		errno = 0;
 		d = strtod(arg, &end);

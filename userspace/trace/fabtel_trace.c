@@ -59,6 +59,8 @@ static const struct argp_option options[] = {
 	{ "interface", 'i', "IFACE", 0, "Run wire on IFACE (repeatable, up to 8)", 0 },
 	{ "json", 'j', NULL, 0, "JSON lines", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
+	/* -h as well as --help and -?, as every fabtel tool */
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Give this help list", -1 },
 	{},
 };
 
@@ -91,6 +93,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	char *end;
 
 	switch (key) {
+	case 'h':
+		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
+		break;
 	case 'p':
 		if (parse_programs(arg, &env.want))
 			argp_usage(state);
@@ -467,9 +472,10 @@ int main(int argc, char **argv)
 	struct fabbpf *fb;
 	int err;
 
+	argp_err_exit_status = 2;	/* a usage error, as every fabtel tool */
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
-		return 1;
+		return 2;
 	libbpf_set_print(libbpf_print);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

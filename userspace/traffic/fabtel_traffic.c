@@ -120,7 +120,8 @@ static void usage(FILE *f)
 "  --cgroup PATH    join this cgroup v2 directory (created if missing) first\n"
 "  --json           print the summary as one JSON object\n"
 "  -v, --verbose    progress on stderr\n"
-"Exit: 0 done, 1 usage or setup error, 2 traffic failed.\n",
+"  -h, --help       this help;  -V, --version  the version\n"
+"Exit: 0 done, 1 setup error or the traffic failed, 2 usage error.\n",
 		TR_DEFAULT_PORT, TR_DEFAULT_SIZE, TR_DEFAULT_ITERS, TR_MAX_WINDOW,
 		TR_DEFAULT_WINDOW);
 }
@@ -307,7 +308,7 @@ static int check_opts(struct tr_opts *o, int argc, char **argv, int first_client
 	return 0;
 }
 
-/* 0: run; 1: usage error (message printed); 2: --help/--version done. */
+/* 0: run; 1: usage error (message printed); 2: -h/--help or -V/--version done. */
 static int parse_args(int argc, char **argv, struct tr_opts *o)
 {
 	int c, first_client = 0;
@@ -318,7 +319,7 @@ static int parse_args(int argc, char **argv, struct tr_opts *o)
 		.timeout = 14,
 	};
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":vh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":vhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			usage(stdout);
@@ -326,6 +327,7 @@ static int parse_args(int argc, char **argv, struct tr_opts *o)
 		case 'v':
 			o->verbose = true;
 			break;
+		case 'V':
 		case OPT_VERSION:
 			printf(TR_NAME " %s\n", FABTEL_VERSION);
 			return 2;
@@ -486,8 +488,8 @@ int main(int argc, char **argv)
 	int rc;
 
 	rc = parse_args(argc, argv, &o);
-	if (rc)
-		return rc == 2 ? 0 : 1;
+	if (rc)		/* a usage error is 2, as for every fabtel tool */
+		return rc == 2 ? 0 : 2;
 	if (o.cgroup && join_cgroup(o.cgroup))
 		return 1;
 	if (setup_signals(&ctx))

@@ -18,7 +18,7 @@ static double mb_per_s(const struct tr_result *r)
 int tr_exit_status(const struct tr_result *r)
 {
 	if (r->failed || r->peer_gone || r->post_error || r->drain_timeout)
-		return 2;
+		return 1;
 	return 0;
 }
 
