@@ -63,29 +63,35 @@ bpf:
 userspace: bpf
 	$(MAKE) -C userspace
 
+# what make check and make bench need beyond the runtime tools: ASan builds,
+# cmocka tests, fuzzers, the BPF parser's tests, the lab's helpers
+tests: all
+	$(MAKE) -C bpf tests
+	$(MAKE) -C userspace tests
+
 deps:
 	@scripts/deps.sh
 
 check: deps
-	@$(MAKE) --no-print-directory all kmod2
+	@$(MAKE) --no-print-directory all tests kmod2
 	@mkdir -p $(O)
 	@selftests/run.sh
 
 # benchmarks (not tests): Documentation/performance.rst
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all tests
 	@scripts/bench.sh $(ARGS)
 
 # ~12 minutes of lab traffic and faults; fabteld's memory, fds and BPF maps
 # must stay flat, fabtel.ko must unload clean (SOAK_SECONDS=600)
 soak: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all tests
 	@scripts/soak.sh
 
 # 1,000 + 1,000 device rounds under readers and a rmmod/insmod loop (~35 min);
 # 200 + 40 are part of make check (selftests/lab_fabtel_stress.sh)
 stress: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all tests
 	@scripts/stress.sh
 
 # the long fuzz run; a short one is part of make check (test_fuzz.sh)
@@ -180,5 +186,5 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	rm -rf $(O)
 
-.PHONY: all kmod sparse bpf userspace deps check demo bench soak stress fuzz install uninstall clean \
+.PHONY: all tests kmod sparse bpf userspace deps check demo bench soak stress fuzz install uninstall clean \
 	check-kver dkms-install dkms-uninstall kmod2
