@@ -139,6 +139,31 @@ static const struct uint_key uint_keys[] = {
 	UK("probe_rtt_us", probe_cfg.rtt_us, 1, 10000000),
 };
 
+/* basic_auth_user = NAME:BCRYPT_HASH (htpasswd -nbB NAME PASSWORD gives it) */
+static int config_add_user(struct config *c, const char *value, char *err, size_t errlen)
+{
+	const char *colon = strchr(value, ':');
+	struct config_user *u;
+	size_t n = colon ? (size_t)(colon - value) : 0;
+
+	if (!n || n >= sizeof(u->name) || strlen(colon + 1) >= sizeof(u->hash) ||
+	    (strncmp(colon + 1, "$2y$", 4) && strncmp(colon + 1, "$2b$", 4) &&
+	     strncmp(colon + 1, "$2a$", 4)) || strlen(colon + 1) != 60) {
+		snprintf(err, errlen,
+			 "basic_auth_user wants NAME:BCRYPT_HASH (htpasswd -nbB NAME PASSWORD), not '%s'",
+			 value);
+		return -1;
+	}
+	if (c->nr_users == CONFIG_MAX_USERS) {
+		snprintf(err, errlen, "more than %d basic_auth_user lines", CONFIG_MAX_USERS);
+		return -1;
+	}
+	u = &c->users[c->nr_users++];
+	snprintf(u->name, sizeof(u->name), "%.*s", (int)n, value);
+	snprintf(u->hash, sizeof(u->hash), "%s", colon + 1);
+	return 0;
+}
+
 int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen)
 {
 	size_t i;
@@ -163,6 +188,16 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 			snprintf(err, errlen, "listen wants ADDRESS:PORT, not '%s'", value);
 			return -1;
 		}
+	} else if (!strcmp(key, "tls_cert_file") || !strcmp(key, "tls_key_file")) {
+		char *dst = !strcmp(key, "tls_cert_file") ? c->tls_cert_file : c->tls_key_file;
+
+		if (value[0] != '/' || strlen(value) >= sizeof(c->tls_cert_file)) {
+			snprintf(err, errlen, "%s wants an absolute path (PEM), not '%s'", key, value);
+			return -1;
+		}
+		snprintf(dst, sizeof(c->tls_cert_file), "%s", value);
+	} else if (!strcmp(key, "basic_auth_user")) {
+		return config_add_user(c, value, err, errlen);
 	} else if (!strcmp(key, "user")) {
 		if (!value[0] || strlen(value) >= sizeof(c->user)) {
 			snprintf(err, errlen, "user wants a user name");

@@ -17,6 +17,7 @@
 
 #define CONFIG_MAX_JOB_RULES	64
 #define CONFIG_MAX_WIRE_IFACES	16
+#define CONFIG_MAX_USERS	16	/* basic_auth_user lines */
 #define CONFIG_MAX_LINE		1022	/* bytes of one line of the file, newline not counted */
 
 enum config_tristate {
@@ -44,6 +45,13 @@ struct config {
 	struct probe_cfg probe_cfg;	/* probe_* keys, host_name (config_probe.c) */
 	struct job_rule job_rules[CONFIG_MAX_JOB_RULES];
 	size_t nr_job_rules;
+	/* HTTPS and basic auth, as Prometheus exporters' web config (http_web.c) */
+	char tls_cert_file[256], tls_key_file[256];
+	struct config_user {
+		char name[64];
+		char hash[128];		/* bcrypt: $2y$, $2b$ or $2a$ */
+	} users[CONFIG_MAX_USERS];
+	size_t nr_users;
 	/* where listen and user were set ("FILE:LINE", "command line", "") */
 	char listen_from[300], user_from[300];
 };

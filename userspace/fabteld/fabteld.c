@@ -18,6 +18,7 @@
 #include "config.h"
 #include "expo.h"
 #include "http.h"
+#include "http_web.h"
 #include "privs.h"
 #include "prober.h"
 #include "render.h"
@@ -31,6 +32,7 @@
 static struct config cfg;
 static struct collect_opts copts;
 static struct model model;
+static struct web web;		/* HTTPS and basic auth (http_web.c) */
 static volatile sig_atomic_t stop;
 
 static struct {
@@ -213,8 +215,9 @@ static void say_started(const struct prober *pr)
 		fprintf(stderr, "fabteld: source %s: %s%s%s\n", model_source_name(s),
 			model_src_state_name(model.src[s]), why ? ": " : "", why ? model.why[s] : "");
 	}
-	fprintf(stderr, "fabteld: serving http://%s:%u/metrics\n", cfg.listen_addr,
-		cfg.listen_port);
+	fprintf(stderr, "fabteld: serving %s://%s:%u/metrics%s\n", web.cert_pem ? "https" : "http",
+		cfg.listen_addr, cfg.listen_port,
+		cfg.nr_users ? " (basic auth)" : " (no authentication)");
 	if (pr)
 		fprintf(stderr, "fabteld: probing as %s, %u probe(s)/s per port, peers from %u address(es)%s%s\n",
 			cfg.probe_cfg.host, cfg.probe_cfg.rate, cfg.probe_cfg.nr_peers,
@@ -288,6 +291,11 @@ int main(int argc, char **argv)
 		ret = print_once();
 		goto fini;
 	}
+	/* the TLS key is read while still root */
+	if (!opt.once && web_load(&web, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "fabteld: %s\n", err);
+		goto fini;
+	}
 	if (!opt.once && privs_drop(cfg.user, model.src[SRC_BPF_WIRE] == SRC_STATE_UP))
 		goto fini;
 	if (probing() && start_prober(&pr))
@@ -296,7 +304,7 @@ int main(int argc, char **argv)
 		ret = once_probes(pr);
 		goto fini;
 	}
-	h = http_start(&model, &cfg, pr, err, sizeof(err));
+	h = http_start(&model, &cfg, pr, &web, err, sizeof(err));
 	if (!h) {
 		fprintf(stderr, "fabteld: %s\n", err);
 		goto fini;
@@ -319,6 +327,7 @@ int main(int argc, char **argv)
 	http_stop(h);
 	ret = 0;
 fini:
+	web_free(&web);
 	prober_stop(pr);
 	collect_fini(&model);
 	for (i = 0; i < opt.nr_sets; i++) {

@@ -34,6 +34,7 @@
 #include "expo.h"
 #include "http.h"
 #include "http_guard.h"
+#include "http_web.h"
 #include "render.h"
 #include "render_probes.h"
 
@@ -55,6 +56,7 @@ struct http {
 	struct model *m;
 	const struct config *cfg;
 	struct prober *pr;		/* NULL: probing off */
+	struct web *web;		/* NULL: plain HTTP, no auth */
 	/* long polls, under wlock */
 	pthread_mutex_t wlock;
 	pthread_cond_t wcond;
@@ -280,6 +282,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	if (has_nul_escape(c, url))
 		return text(c, MHD_HTTP_BAD_REQUEST, "a NUL byte (%00) in the URL\n");
 
+	if (h->web && !web_auth_ok(h->web, c))
+		return web_auth_fail(c);
+	if (!strcmp(url, "/-/healthy"))	/* the process answers (Prometheus's name) */
+		return text(c, MHD_HTTP_OK, "Healthy\n");
+
 	if (!strcmp(url, "/metrics")) {
 		expo_init(&e);
 		pthread_mutex_lock(&h->m->lock);
@@ -311,7 +318,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return events(h, c, state);
 	if (!strncmp(url, JOBS_PREFIX, strlen(JOBS_PREFIX)))
 		return job_trace(h, c, url + strlen(JOBS_PREFIX));
-	if (!strcmp(url, "/healthz")) {
+	/* ready: sampling (Prometheus's /-/ready; /healthz as before) */
+	if (!strcmp(url, "/healthz") || !strcmp(url, "/-/ready")) {
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -325,7 +333,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	if (!strcmp(url, "/"))
 		return text(c, MHD_HTTP_OK,
-			    "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /api/v1/jobs/<id>/trace /api/v1/events /api/v1/probes /api/v1/probe/endpoints /healthz\n");
+			    "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /api/v1/jobs/<id>/trace /api/v1/events /api/v1/probes /api/v1/probe/endpoints /healthz /-/healthy /-/ready\n");
 	return text(c, MHD_HTTP_NOT_FOUND, "not found\n");
 }
 
@@ -390,12 +398,16 @@ static void log_error(void *cls, const char *fmt, va_list ap)
 	vfprintf(stderr, fmt, ap);
 }
 
-struct http *http_start(struct model *m, const struct config *cfg, struct prober *pr, char *err,
-			size_t errlen)
+struct http *http_start(struct model *m, const struct config *cfg, struct prober *pr,
+			struct web *web, char *err, size_t errlen)
 {
 	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_PASSIVE,
 				  .ai_socktype = SOCK_STREAM };
 	struct addrinfo *ai = NULL;
+	/* HTTPS: the key and certificate (PEM, in memory), else nothing */
+	struct MHD_OptionItem tls[3] = {
+		{ MHD_OPTION_END, 0, NULL }, { MHD_OPTION_END, 0, NULL }, { MHD_OPTION_END, 0, NULL },
+	};
 	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
 			     MHD_ALLOW_SUSPEND_RESUME;
 	pthread_condattr_t ca;
@@ -410,6 +422,7 @@ struct http *http_start(struct model *m, const struct config *cfg, struct prober
 	}
 	h->m = m;
 	h->pr = pr;
+	h->web = web;
 	h->cfg = cfg;
 	h->g = guard_new(cfg->max_connections);
 	if (!h->g) {
@@ -430,6 +443,11 @@ struct http *http_start(struct model *m, const struct config *cfg, struct prober
 	}
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	if (web && web->cert_pem) {
+		flags |= MHD_USE_TLS;
+		tls[0] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, web->key_pem };
+		tls[1] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, web->cert_pem };
+	}
 	h->d = MHD_start_daemon(flags, (uint16_t)cfg->listen_port, guard_accept, h->g, handle, h,
 				MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
 				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
@@ -440,6 +458,7 @@ struct http *http_start(struct model *m, const struct config *cfg, struct prober
 				MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
 				MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 				MHD_OPTION_NOTIFY_COMPLETED, completed, h,
+				MHD_OPTION_ARRAY, tls,
 				MHD_OPTION_END);
 	if (!h->d) {
 		snprintf(err, errlen, "cannot listen on %s:%u (in use? see above)",

@@ -11,10 +11,14 @@
 #include "config.h"
 
 struct http;
+struct web;
 
-/* NULL and a message in err on failure (address in use, bad address). */
-struct http *http_start(struct model *m, const struct config *cfg, struct prober *pr, char *err,
-			size_t errlen);
+/*
+ * NULL and a message in err on failure (address in use, bad address).  web:
+ * HTTPS and basic auth (http_web.h), NULL for plain HTTP open to all.
+ */
+struct http *http_start(struct model *m, const struct config *cfg, struct prober *pr,
+			struct web *web, char *err, size_t errlen);
 void http_stop(struct http *h);
 
 #endif /* FABTELD_HTTP_H */

@@ -97,7 +97,7 @@ static void setup(void)
 	model.sample_ns = now;
 	pthread_mutex_unlock(&model.lock);
 
-	http = http_start(&model, &cfg, NULL, err, sizeof(err));
+	http = http_start(&model, &cfg, NULL, NULL, err, sizeof(err));
 	if (!http) {
 		fprintf(stderr, "fuzz_http: %s\n", err);
 		abort();
