@@ -36,7 +36,24 @@ KDIR ?= $(if $(wildcard /lib/modules/$(shell uname -r)/build),\
 O := $(CURDIR)/build
 export LAB_KVER O
 
-all: kmod bpf userspace
+all: kmod bpf userspace man
+
+# man pages, from the .rst (rst2man, python3-docutils): NAME.SECTION
+MANPAGES := fabteld.8 fabtop.1 fabtel-trace.8 fabtel-traffic.1 fabtel.4
+man: $(MANPAGES:%=$(O)/man/%)
+
+define man_recipe
+	@command -v rst2man >/dev/null || { echo "rst2man missing:" \
+		"apt-get install python3-docutils (or run scripts/deps.sh)" >&2; exit 1; }
+	@mkdir -p $(O)/man
+	rst2man --halt=warning $< | sed '/^\.TH /s/^\.TH \("[^"]*"\).*/.TH \1 "$(subst .,,$(suffix $@))" "" "fabtel $(VERSION)" "fabtel"/' >$@.tmp
+	mv $@.tmp $@
+endef
+$(O)/man/fabteld.8: Documentation/fabteld.rst ; $(man_recipe)
+$(O)/man/fabtop.1: Documentation/fabtop.rst ; $(man_recipe)
+$(O)/man/fabtel-trace.8: Documentation/man/fabtel-trace.rst ; $(man_recipe)
+$(O)/man/fabtel-traffic.1: Documentation/man/fabtel-traffic.rst ; $(man_recipe)
+$(O)/man/fabtel.4: Documentation/man/fabtel.rst ; $(man_recipe)
 
 kmod:
 	@test -d "$(KDIR)" || { echo "no kernel build tree at '$(KDIR)':" \
@@ -112,9 +129,11 @@ UNITDIR := $(PREFIX)/lib/systemd/system
 SHAREDIR := $(PREFIX)/share/fabtel
 DOCDIR := $(PREFIX)/share/doc/fabtel
 CONFDIR := /etc/fabtel
+MANDIR := $(PREFIX)/share/man
 INSTALLED := $(SBINDIR)/fabteld $(BINDIR)/fabtop $(BINDIR)/fabtel-trace \
 	$(BINDIR)/fabtel-traffic $(MODDIR)/fabtel.ko $(UNITDIR)/fabteld.service \
-	$(SHAREDIR)/prometheus/rules.yml $(SHAREDIR)/grafana/fabtel.json
+	$(SHAREDIR)/prometheus/rules.yml $(SHAREDIR)/grafana/fabtel.json \
+	$(foreach m,$(MANPAGES),$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(m))
 
 # fakeroce.ko (a test device) and the lab are not installed.  The config
 # file is installed only when there is none: an edited one is kept.
@@ -173,11 +192,15 @@ install: all check-kver
 	install -m 0644 README Documentation/*.rst $(DESTDIR)$(DOCDIR)/
 	test -e $(DESTDIR)$(CONFDIR)/fabteld.conf || \
 		install -m 0644 deploy/fabteld.conf $(DESTDIR)$(CONFDIR)/fabteld.conf
+	for m in $(MANPAGES); do s=$${m##*.}; \
+		install -d $(DESTDIR)$(MANDIR)/man$$s && \
+		install -m 0644 $(O)/man/$$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; done
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	rm -rf $(DESTDIR)$(DOCDIR)
 	-rmdir $(DESTDIR)$(MODDIR) $(DESTDIR)$(SHAREDIR)/prometheus \
+		$(foreach s,1 4 8,$(DESTDIR)$(MANDIR)/man$(s)) $(DESTDIR)$(MANDIR) \
 		$(DESTDIR)$(SHAREDIR)/grafana $(DESTDIR)$(SHAREDIR) 2>/dev/null
 	@test ! -e $(DESTDIR)$(CONFDIR)/fabteld.conf || \
 		echo "kept $(DESTDIR)$(CONFDIR)/fabteld.conf (yours to remove)"
@@ -186,5 +209,5 @@ clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	rm -rf $(O)
 
-.PHONY: all tests kmod sparse bpf userspace deps check demo bench soak stress fuzz install uninstall clean \
+.PHONY: all tests man kmod sparse bpf userspace deps check demo bench soak stress fuzz install uninstall clean \
 	check-kver dkms-install dkms-uninstall kmod2

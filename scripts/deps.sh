@@ -32,7 +32,7 @@ PKGS=(
 	libclang-rt-14-dev
 	# tests and tools
 	bpftrace prometheus prometheus-node-exporter tmux jq curl strace perl ethtool
-	apache2-utils openssl
+	apache2-utils openssl python3-docutils man-db
 )
 
 missing=()

@@ -12,7 +12,7 @@
 [[ -x $REPO/build/fabteld && -e $REPO/kmod/fabtel.ko ]] ||
 	ktap_skip_all "not built (make)"
 
-ktap_begin 10
+ktap_begin 11
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 mk0() { make -s -C "$REPO" DESTDIR="$D" PREFIX=/opt/ft "$@" >"$D.log" 2>&1; }
@@ -35,8 +35,13 @@ opt/ft/lib/fabtel/fabtel.ko
 opt/ft/lib/systemd/system/fabteld.service
 opt/ft/sbin/fabteld
 opt/ft/share/fabtel/grafana/fabtel.json
-opt/ft/share/fabtel/prometheus/rules.yml"
-ktap_eq "binaries, module, unit, config, rules, dashboard in place" \
+opt/ft/share/fabtel/prometheus/rules.yml
+opt/ft/share/man/man1/fabtel-traffic.1
+opt/ft/share/man/man1/fabtop.1
+opt/ft/share/man/man4/fabtel.4
+opt/ft/share/man/man8/fabtel-trace.8
+opt/ft/share/man/man8/fabteld.8"
+ktap_eq "binaries, module, unit, config, rules, dashboard, man pages in place" \
 	"$(cd "$D" && find . -type f -not -path './opt/ft/share/doc/*' | sed 's|^\./||' | sort)" "$want"
 ktap_eq "the unit runs the installed fabteld with the installed config" \
 	"$(grep '^ExecStart=' "$D/opt/ft/lib/systemd/system/fabteld.service")" \
@@ -49,6 +54,13 @@ if command -v systemd-analyze >/dev/null; then
 	ktap_eq "systemd-analyze verify: no complaint" "$out" ""
 else
 	ktap_skip "systemd-analyze verify" "no systemd-analyze on this host"
+fi
+# man pages: man-db's own parser finds each one's name line
+if command -v lexgrog >/dev/null; then
+	ktap_eq "man pages: lexgrog reads NAME - description from all five" \
+		"$(lexgrog "$D"/opt/ft/share/man/man?/* 2>&1 | grep -c ': "fab[a-z-]* - .')" 5
+else
+	ktap_skip "man pages parse" "no lexgrog (man-db) on this host"
 fi
 # the sandbox: systemd's own rating, offline (no running systemd needed)
 if command -v systemd-analyze >/dev/null; then
