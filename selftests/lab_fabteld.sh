@@ -30,7 +30,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 35
+ktap_begin 36
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -96,6 +96,11 @@ lab a "$TRAFFIC 10.77.0.2 --duration 90 --timeout 16 --size 65536 --cgroup /sys/
 	>/tmp/cli.log 2>&1 &"
 ktap_check "both jobs are seen on a: 4242 (slurm) and 5151" \
 	wait_for 30 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/jobs | jq -r '[.jobs[] | \"\(.job_id)/\(.kind)\"] | sort | join(\" \")') == '4242/slurm 5151/slurm' ]]"
+# its user: the owner of its process, as ps (procps) reads it
+owner=$(lab a "ps -o user= -p \$(head -1 /sys/fs/cgroup/job_4242/cgroup.procs)" | tr -d ' ')
+ktap_eq "job 4242's user is its process's owner (ps: $owner); fabtel_job_info has it and hpc_job 4242" \
+	"$(job "$PA" 4242 .user) $(metric "$PA" "fabtel_job_info{job_id=\"4242\",kind=\"slurm\",user=\"$owner\",hpc_job=\"4242\"}")" \
+	"$owner 1"
 ktap_eq "job 4242 uses rxa port 1 (eth0), shared with 5151" \
 	"$(job "$PA" 4242 '.ports[] | "\(.device) \(.port) \(.netdev) \(.shared)"')" "rxa 1 eth0 true"
 

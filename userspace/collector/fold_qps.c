@@ -57,6 +57,8 @@ static void update_qp(struct model *m, struct model_qp *q, const struct raw_qp *
 	if (rq->has_job) {
 		j = model_find_job(m, &rq->job, true, now);
 		q->job = j ? (int)(j - m->jobs) : -1;
+		if (j && !j->user[0] && rq->user[0])
+			snprintf(j->user, sizeof(j->user), "%s", rq->user);
 	}
 }
 

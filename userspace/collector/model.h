@@ -217,6 +217,7 @@ struct model_job_port {
 struct model_job {
 	bool present;
 	struct job_match id;
+	char user[32];			/* its processes' user ("" unknown) */
 	uint64_t first_ns, last_qp_ns;	/* CLOCK_REALTIME */
 	unsigned int nr_qps;
 	unsigned int nr_ports;

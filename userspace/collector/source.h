@@ -83,6 +83,7 @@ struct raw_port {
 struct raw_qp {
 	struct rdmanl_qp nl;
 	char comm[16];
+	char user[32];		/* the owner's user name, else its uid; "" unknown */
 	struct job_match job;
 	bool has_job;
 };

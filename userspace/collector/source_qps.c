@@ -4,7 +4,9 @@
  * qp` lists: lib/rdmanl.c) and their owners: each owning process's comm and
  * job, from /proc/<pid>/comm and /proc/<pid>/cgroup (jobs.h).
  */
+#include <pwd.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fsread.h"
@@ -23,7 +25,28 @@ static int qp_cb(const struct rdmanl_qp *qp, void *ctx)
 	return 0;
 }
 
-/* Owner's comm and job, from /proc (the process may be gone: no job). */
+/* The owner's user: the real uid of /proc/PID/status, by name if it has one. */
+static void qp_user(const char *status, char *user, size_t len)
+{
+	const char *u = strstr(status, "\nUid:");
+	struct passwd pw, *res = NULL;
+	char buf[1024];
+	unsigned long uid;
+	char *end;
+
+	user[0] = '\0';
+	if (!u)
+		return;
+	uid = strtoul(u + 5, &end, 10);
+	if (end == u + 5)
+		return;
+	if (!getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &res) && res)
+		snprintf(user, len, "%s", pw.pw_name);
+	else
+		snprintf(user, len, "%lu", uid);
+}
+
+/* Owner's comm, user and job, from /proc (the process may be gone: no job). */
 static void qp_owner(const struct collect_opts *o, struct raw_qp *q)
 {
 	char path[400], text[8192];
@@ -33,6 +56,9 @@ static void qp_owner(const struct collect_opts *o, struct raw_qp *q)
 	snprintf(path, sizeof(path), "%s/proc/%u/comm", o->proc_root, q->nl.pid);
 	if (fs_read_text(path, q->comm, sizeof(q->comm)) < 0)
 		q->comm[0] = '\0';
+	snprintf(path, sizeof(path), "%s/proc/%u/status", o->proc_root, q->nl.pid);
+	if (fs_read_text(path, text, sizeof(text)) >= 0)
+		qp_user(text, q->user, sizeof(q->user));
 	snprintf(path, sizeof(path), "%s/proc/%u/cgroup", o->proc_root, q->nl.pid);
 	if (fs_read_text(path, text, sizeof(text)) < 0)
 		return;
@@ -52,6 +78,7 @@ static void qps_sample(struct model *m, struct raw *r)
 			;
 		if (k < i && r->qps[i].nl.pid) {
 			memcpy(r->qps[i].comm, r->qps[k].comm, sizeof(r->qps[i].comm));
+			memcpy(r->qps[i].user, r->qps[k].user, sizeof(r->qps[i].user));
 			r->qps[i].job = r->qps[k].job;
 			r->qps[i].has_job = r->qps[k].has_job;
 		} else {

@@ -246,6 +246,7 @@ struct json_object *render_jobs(const struct model *m)
 		j = json_object_new_object();
 		json_object_object_add(j, "job_id", jstr(jb->id.id));
 		json_object_object_add(j, "kind", jstr(job_kind_name(jb->id.kind)));
+		json_object_object_add(j, "user", jb->user[0] ? jstr(jb->user) : NULL);
 		json_object_object_add(j, "verdict", jstr(health_verdict_name(r->verdict)));
 		a = json_object_new_array();
 		for (k = 0; k < r->nr_reasons; k++)

@@ -346,13 +346,17 @@ static void job_families(const struct model *m, struct expo *e)
 	bool any;
 
 	expo_family(e, "fabtel_job_info", "gauge",
-		    "A job with QPs on this host (or that had some within job_linger_s); kind: slurm, k8s, config.");
+		    "A job with QPs on this host (or that had some within job_linger_s); kind: slurm, k8s, config; user: its processes' user; hpc_job: the Slurm job id, as DCGM's exporter labels GPUs.");
 	for (i = 0; i < MODEL_MAX_JOBS; i++) {
-		if (!m->jobs[i].present)
+		const struct model_job *j = &m->jobs[i];
+
+		if (!j->present)
 			continue;
-		l[0] = (struct expo_label){ "job_id", m->jobs[i].id.id };
-		l[1] = (struct expo_label){ "kind", job_kind_name(m->jobs[i].id.kind) };
-		l[2] = (struct expo_label){ NULL, NULL };
+		l[0] = (struct expo_label){ "job_id", j->id.id };
+		l[1] = (struct expo_label){ "kind", job_kind_name(j->id.kind) };
+		l[2] = (struct expo_label){ "user", j->user };
+		l[3] = (struct expo_label){ "hpc_job", j->id.kind == JOB_SLURM ? j->id.id : "" };
+		l[4] = (struct expo_label){ NULL, NULL };
 		expo_u64(e, "fabtel_job_info", l, 1);
 	}
 	job_gauge(m, e, "fabtel_job_verdict",
