@@ -34,6 +34,12 @@ PKGS=(
 	bpftrace prometheus prometheus-node-exporter tmux jq curl strace perl ethtool
 	apache2-utils openssl python3-docutils man-db
 )
+# node and npm (the Kubernetes manifests' schema check): Debian's, unless
+# the host has them already (NodeSource's nodejs carries its own npm and
+# conflicts with Debian's npm package)
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	PKGS+=(nodejs npm)
+fi
 
 missing=()
 for p in "${PKGS[@]}"; do
