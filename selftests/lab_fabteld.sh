@@ -46,7 +46,9 @@ PA=$("$FABLAB" port a)
 PB=$("$FABLAB" port b)
 
 # ---- fabteld on both guests ---------------------------------------------------
-# from plain sysfs (a test before may have left fabtel.ko loaded)
+# from plain sysfs (a test before may have left fabtel.ko loaded), once a
+# suite before has no QP left in rxe's 50 s destroy (lib.sh, rdma_quiet)
+rdma_quiet a; rdma_quiet b
 for h in a b; do lab "$h" 'rmmod fabtel fakeroce' >/dev/null 2>&1; done
 for h in a b; do
 	lab "$h" "pkill fabteld; $FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 --set roce_tos=106 \
