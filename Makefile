@@ -155,39 +155,51 @@ check-kver:
 		exit 1; \
 	fi
 
+# fabtel.ko's source as DKMS takes it, and its boot-time load files: what
+# make dkms-install installs and the fabtel-dkms package holds (make deb);
+# LOADDIR/PROBEDIR: /etc's for make, /usr/lib's and /lib's for the package
+LOADDIR ?= /etc/modules-load.d
+PROBEDIR ?= /etc/modprobe.d
+dkms-src:
+	rm -rf $(DESTDIR)$(DKMS_SRC)
+	install -d $(DESTDIR)$(DKMS_SRC)/kmod $(DESTDIR)$(DKMS_SRC)/include \
+		$(DESTDIR)$(LOADDIR) $(DESTDIR)$(PROBEDIR)
+	install -m 0644 Kbuild $(DESTDIR)$(DKMS_SRC)/
+	install -m 0644 kmod/Kbuild kmod/*.c kmod/*.h $(DESTDIR)$(DKMS_SRC)/kmod/
+	install -m 0644 include/*.h $(DESTDIR)$(DKMS_SRC)/include/
+	sed 's/#MODULE_VERSION#/$(VERSION)/' deploy/dkms/dkms.conf >$(DESTDIR)$(DKMS_SRC)/dkms.conf
+	chmod 0644 $(DESTDIR)$(DKMS_SRC)/dkms.conf
+	install -m 0644 deploy/modules-load.d/fabtel.conf $(DESTDIR)$(LOADDIR)/fabtel.conf
+	install -m 0644 deploy/modprobe.d/fabtel.conf $(DESTDIR)$(PROBEDIR)/fabtel.conf
+
 dkms-install:
 	@command -v dkms >/dev/null || { echo "make dkms-install: dkms not found (apt-get install dkms)" >&2; exit 1; }
 	@[ -n "$(DKMS_KVERS)" ] || { echo "make dkms-install: no kernel headers under /lib/modules/*/build (apt-get install linux-headers-amd64)" >&2; exit 1; }
 	-dkms remove fabtel/$(VERSION) --all >/dev/null 2>&1
-	rm -rf $(DKMS_SRC)
-	install -d $(DKMS_SRC)/kmod $(DKMS_SRC)/include
-	install -m 0644 Kbuild $(DKMS_SRC)/
-	install -m 0644 kmod/Kbuild kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
-	install -m 0644 include/*.h $(DKMS_SRC)/include/
-	sed 's/@VERSION@/$(VERSION)/' deploy/dkms/dkms.conf >$(DKMS_SRC)/dkms.conf
+	$(MAKE) --no-print-directory dkms-src DESTDIR=
 	dkms add fabtel/$(VERSION)
 	set -e; for k in $(DKMS_KVERS); do dkms build fabtel/$(VERSION) -k $$k && \
 		dkms install fabtel/$(VERSION) -k $$k --force; done
-	install -m 0644 deploy/modules-load.d/fabtel.conf /etc/modules-load.d/fabtel.conf
-	install -m 0644 deploy/modprobe.d/fabtel.conf /etc/modprobe.d/fabtel.conf
 
 dkms-uninstall:
 	-dkms remove fabtel/$(VERSION) --all
 	rm -rf $(DKMS_SRC)
-	rm -f /etc/modules-load.d/fabtel.conf /etc/modprobe.d/fabtel.conf
+	rm -f $(LOADDIR)/fabtel.conf $(PROBEDIR)/fabtel.conf
 
 
-install: all check-kver
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MODDIR) \
+# the runtime set (no module): make install's, and the fabtel package's
+define install_runtime
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SHAREDIR)/prometheus \
 		$(DESTDIR)$(SHAREDIR)/grafana $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR)
 	install -m 0755 $(O)/fabteld $(DESTDIR)$(SBINDIR)/fabteld
 	install -m 0755 $(O)/fabtop $(O)/fabtel-trace $(O)/fabtel-traffic $(DESTDIR)$(BINDIR)/
-	install -m 0644 kmod/fabtel.ko $(DESTDIR)$(MODDIR)/fabtel.ko
 	sed 's|@SBINDIR@|$(SBINDIR)|; s|@DOCDIR@|$(DOCDIR)|' deploy/systemd/fabteld.service \
 		>$(DESTDIR)$(UNITDIR)/fabteld.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/fabteld.service
-	install -m 0644 deploy/prometheus/rules.yml $(DESTDIR)$(SHAREDIR)/prometheus/
+	sed 's|file:///usr/local/share/doc/fabtel/|file://$(DOCDIR)/|' deploy/prometheus/rules.yml \
+		>$(DESTDIR)$(SHAREDIR)/prometheus/rules.yml
+	chmod 0644 $(DESTDIR)$(SHAREDIR)/prometheus/rules.yml
 	install -m 0644 deploy/grafana/fabtel.json $(DESTDIR)$(SHAREDIR)/grafana/
 	install -m 0644 README Documentation/*.rst $(DESTDIR)$(DOCDIR)/
 	test -e $(DESTDIR)$(CONFDIR)/fabteld.conf || \
@@ -195,6 +207,16 @@ install: all check-kver
 	for m in $(MANPAGES); do s=$${m##*.}; \
 		install -d $(DESTDIR)$(MANDIR)/man$$s && \
 		install -m 0644 $(O)/man/$$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; done
+endef
+
+install: all check-kver
+	$(install_runtime)
+	install -d $(DESTDIR)$(MODDIR)
+	install -m 0644 kmod/fabtel.ko $(DESTDIR)$(MODDIR)/fabtel.ko
+
+# everything but the module: what the fabtel package holds (make deb)
+install-runtime: bpf userspace man
+	$(install_runtime)
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
@@ -205,9 +227,26 @@ uninstall:
 	@test ! -e $(DESTDIR)$(CONFDIR)/fabteld.conf || \
 		echo "kept $(DESTDIR)$(CONFDIR)/fabteld.conf (yours to remove)"
 
+# ---- Debian packages: fabtel and fabtel-dkms (debian/, Documentation/packaging.rst)
+# built from a copy of the tree in $(O)/deb, where the .debs land; lintian
+# must find no error
+DEB_DIR := $(O)/deb
+deb:
+	@command -v dpkg-buildpackage >/dev/null && command -v dh_dkms >/dev/null || { \
+		echo "make deb: needs dpkg-dev, debhelper and dh-dkms (scripts/deps.sh build)" >&2; exit 1; }
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/fabtel-$(VERSION)
+	tar -C $(CURDIR) --exclude=./build --exclude=./.git --exclude=./.lab --exclude='*.o' --exclude='*.ko' \
+		--exclude='*.mod*' --exclude='.*.cmd' --exclude=Module.symvers --exclude=modules.order \
+		-cf - . | tar -C $(DEB_DIR)/fabtel-$(VERSION) -xf -
+	cd $(DEB_DIR)/fabtel-$(VERSION) && dpkg-buildpackage -b -us -uc >$(DEB_DIR)/build.log 2>&1 || \
+		{ tail -30 $(DEB_DIR)/build.log >&2; exit 1; }
+	lintian --fail-on error \
+		$(DEB_DIR)/fabtel_$(VERSION)_amd64.changes
+	@ls $(DEB_DIR)/*.deb
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
 	rm -rf $(O)
 
 .PHONY: all tests man kmod sparse bpf userspace deps check demo bench soak stress fuzz install uninstall clean \
-	check-kver dkms-install dkms-uninstall kmod2
+	check-kver dkms-src dkms-install dkms-uninstall kmod2 install-runtime deb

@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# deps.sh - install everything fabtel's build, lab and tests need (Debian 12).
+# deps.sh - install what fabtel needs (Debian 12), by set:
+#
+#   deps.sh [--check] [runtime|build|all]
+#
+#   runtime  what the installed tools need to run (the fabtel package's
+#            dependencies): libbpf, libmicrohttpd, json-c, ncurses, libcurl,
+#            verbs and rdma_cm, the verbs providers
+#   build    runtime + compilers, -dev packages, headers of both pinned
+#            kernels, DKMS, man page and Debian package tools (make, make deb)
+#   all      build + the lab and the tests (QEMU, the guests' kernel
+#            images, perftest, bpftrace, Prometheus, ...): make check, make
+#            demo, make bench (the default)
+#
 # It installs packages and nothing else: it starts no service (the packages'
 # own are kept from starting) and stops nothing.
 #
 # Idempotent: packages already installed are not touched, and apt-get is only
-# called when something is missing.  `deps.sh --check` lists what is missing
-# and exits 1 if anything is, without installing.
+# called when something is missing.  --check lists what is missing and exits
+# 1 if anything is, without installing.
 set -euo pipefail
 
 # The lab kernels are pinned (scripts/lab-kver): the first is the lab's, whose
@@ -16,28 +28,48 @@ set -euo pipefail
 LAB_KVER=${LAB_KVER:-$(sed -n 1p "$(dirname "$0")/lab-kver")}
 LAB_KVER2=${LAB_KVER2:-$(sed -n 2p "$(dirname "$0")/lab-kver")}
 
-PKGS=(
-	# build
+check=0
+[[ ${1:-} == --check ]] && { check=1; shift; }
+set_=${1:-all}
+
+RUNTIME=(
+	libbpf1 libelf1 libmicrohttpd12 libjson-c5 libmnl0 libncursesw6 libcurl4
+	libibverbs1 librdmacm1 ibverbs-providers libcrypt1
+)
+BUILD=(
 	make gcc clang llvm libc6-dev pkg-config libelf-dev zlib1g-dev
 	libbpf-dev bpftool sparse xz-utils
-	# the lab kernel and the lab
-	"linux-image-$LAB_KVER" "linux-headers-$LAB_KVER"
-	"linux-image-$LAB_KVER2" "linux-headers-$LAB_KVER2" dkms
+	"linux-headers-$LAB_KVER" "linux-headers-$LAB_KVER2" dkms
+	libibverbs-dev librdmacm-dev
+	libmicrohttpd-dev libmnl-dev libncurses-dev libjson-c-dev libcurl4-openssl-dev
+	python3-docutils
+	# make deb
+	debhelper dh-dkms dpkg-dev fakeroot lintian
+)
+LAB=(
+	# the lab kernels' images and the lab
+	"linux-image-$LAB_KVER" "linux-image-$LAB_KVER2"
 	qemu-system-x86 busybox-static kmod socat iproute2 procps cpio util-linux gzip
 	# RDMA userspace
 	rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags
-	libibverbs-dev librdmacm-dev
-	# userspace libraries
-	libmicrohttpd-dev libmnl-dev libncurses-dev libjson-c-dev libcmocka-dev libcurl4-openssl-dev
-	libclang-rt-14-dev
-	# tests and tools
+	# the tests' libraries and tools
+	libcmocka-dev libclang-rt-14-dev
 	bpftrace prometheus prometheus-node-exporter tmux jq curl strace perl ethtool
-	apache2-utils openssl python3-docutils man-db
+	apache2-utils openssl man-db debootstrap
 )
+case $set_ in
+runtime) PKGS=("${RUNTIME[@]}") ;;
+build) PKGS=("${RUNTIME[@]}" "${BUILD[@]}") ;;
+all) PKGS=("${RUNTIME[@]}" "${BUILD[@]}" "${LAB[@]}") ;;
+*)
+	echo "usage: deps.sh [--check] [runtime|build|all]" >&2
+	exit 2
+	;;
+esac
 # node and npm (the Kubernetes manifests' schema check): Debian's, unless
 # the host has them already (NodeSource's nodejs carries its own npm and
 # conflicts with Debian's npm package)
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+if [[ $set_ == all ]] && { ! command -v node >/dev/null || ! command -v npm >/dev/null; }; then
 	PKGS+=(nodejs npm)
 fi
 
@@ -48,7 +80,7 @@ for p in "${PKGS[@]}"; do
 	[[ $st == ii* ]] || missing+=("$p")
 done
 
-if [[ ${1:-} == --check ]]; then
+if ((check)); then
 	if ((${#missing[@]})); then
 		echo "missing: ${missing[*]}"
 		exit 1
