@@ -32,7 +32,8 @@
 #           every QP has wire entries both ways.  BENCH_FABTELD picks the
 #           fabteld binary (to measure an older one).
 #   lab-scrape  the scrape stage inside guest a on its real sysfs: 16
-#           fakeroce mlx5 ports, then 2 rxe ports; BENCH_LAB_ROUNDS (200).
+#           fakeroce mlx5 ports, the same with fabtel.ko loaded (fabteld
+#           reading its snapshots), then 2 rxe ports; BENCH_LAB_ROUNDS (200).
 #   probes  fabteld on a probing BENCH_PROBE_PEERS (16) answering fabtelds
 #           on b at the default rate: its CPU and RSS with and without
 #           probing, the prober thread's CPU per 1,000 probes.
@@ -77,6 +78,12 @@ pct() { # P FILE: the P-th percentile of the numbers in FILE
 		i = int(p / 100 * NR + 0.999999); if (i < 1) i = 1; if (i > NR) i = NR; print v[i] }'
 }
 
+# fabteld's collector CPU by source, from its /metrics: "source seconds" lines
+src_cpu() {
+	curl -s "127.0.0.1:$1/metrics" |
+		sed -n 's/^fabtel_collector_cpu_seconds_total{source="\([^"]*\)"} \(.*\)/\1 \2/p'
+}
+
 scrape_stage() {
 	local n dir fport nport fpid npid r s pid port t0 t1 w0 w1 spid
 	local -A c0 c1 idle port_of pid_of
@@ -115,9 +122,15 @@ scrape_stage() {
 		# background CPU with nobody scraping: fabteld samples each second
 		# whether scraped or not; node_exporter reads only when scraped
 		for s in fabteld node_exporter; do c0[$s]=$(cpu_ns "${pid_of[$s]}"); done
+		src_cpu "$fport" >"$OUT/src0-$n"
 		t0=$(now_ns)
 		sleep 20
 		t1=$(now_ns)
+		src_cpu "$fport" >"$OUT/src1-$n"
+		# each source's share of the sampling (fabtel_collector_cpu_seconds_total)
+		awk -v n="$n" -v w=$((t1 - t0)) 'NR == FNR { a[$1] = $2; next }
+			{ printf "%s src_%s_ms_per_s %.3f\n", n, $1, ($2 - a[$1]) * 1e3 / (w / 1e9) }' \
+			"$OUT/src0-$n" "$OUT/src1-$n" >>"$OUT/results"
 		for s in fabteld node_exporter; do
 			c1[$s]=$(cpu_ns "${pid_of[$s]}")
 			# ns of CPU per s of wall
@@ -265,13 +278,14 @@ sampler_stage() {
 		>/dev/null 2>&1
 }
 
-# fabteld's CPU (ms/s over SECONDS, its threads' schedstat) and RSS (KiB) in a
+# fabteld's CPU (ms/s over SECONDS, its threads' schedstat), RSS and its
+# anonymous part (KiB; the rest is file pages, mostly shared libraries) in a
 fabteld_cost() {
 	lab a -- "p=\$(pgrep -x fabteld | head -1); [[ -n \$p ]] || exit 1
 		c() { cat /proc/\$p/task/*/schedstat | awk '{ s += \$1 } END { printf \"%.0f\", s }'; }
 		x=\$(c); sleep $1; y=\$(c)
 		awk -v d=\$((y - x)) -v w=$1 'BEGIN { printf \"%.2f \", d / 1e6 / w }'
-		awk '/^VmRSS/ { print \$2 }' /proc/\$p/status"
+		awk '/^VmRSS/ { r = \$2 } /^RssAnon/ { a = \$2 } END { print r, a }' /proc/\$p/status"
 }
 
 qps_stage() {
@@ -296,9 +310,9 @@ qps_stage() {
 	{
 		echo "bench: qps: fabteld at 1 Hz with 16 fakeroce ports + rxa, over $w s"
 		echo "  QPs held by qpfill: $n; fabteld lists ${seen:-?} of them; qp_owners map entries: ${ent:-?}"
-		read -r a b <<<"$c0"
+		read -r a b anon <<<"$c0"
 		echo "  without them: fabteld CPU $a ms/s, RSS $b KiB"
-		read -r a2 b2 <<<"$c1"
+		read -r a2 b2 anon2 <<<"$c1"
 		echo "  with them:    fabteld CPU $a2 ms/s, RSS $b2 KiB"
 		echo "qps cpu_ms_per_s_0 $a" >>"$OUT/results"
 		echo "qps rss_kib_0 $b" >>"$OUT/results"
@@ -351,10 +365,10 @@ probes_stage() {
 	c0=$(fabteld_cost "$w")
 	{
 		echo "bench: probes: fabteld on a (rxa, 1 Hz, no BPF) probing $n endpoints on b, over $w s"
-		read -r a b <<<"$c0"
-		echo "  without probing: fabteld CPU $a ms/s, RSS $b KiB"
-		read -r a2 b2 <<<"$c1"
-		echo "  probing:         fabteld CPU $a2 ms/s, RSS $b2 KiB ($((s1 - s0)) probes sent)"
+		read -r a b anon <<<"$c0"
+		echo "  without probing: fabteld CPU $a ms/s, RSS $b KiB (anonymous $anon KiB)"
+		read -r a2 b2 anon2 <<<"$c1"
+		echo "  probing:         fabteld CPU $a2 ms/s, RSS $b2 KiB (anonymous $anon2 KiB) ($((s1 - s0)) probes sent)"
 		awk -v s=$((s1 - s0)) -v c0="$p0" -v c1="$p1" -v w="$w" 'BEGIN {
 			printf "  prober thread: %.2f ms/s, %.1f ms of CPU per 1,000 probes (sent, replies taken)\n",
 				(c1 - c0) * 1000 / w, s ? (c1 - c0) * 1e6 / s : 0 }'
@@ -362,6 +376,8 @@ probes_stage() {
 		echo "probes rss_kib_off $b" >>"$OUT/results"
 		echo "probes cpu_ms_per_s_on $a2" >>"$OUT/results"
 		echo "probes rss_kib_on $b2" >>"$OUT/results"
+		echo "probes rss_anon_kib_off $anon" >>"$OUT/results"
+		echo "probes rss_anon_kib_on $anon2" >>"$OUT/results"
 		awk -v s=$((s1 - s0)) -v c0="$p0" -v c1="$p1" 'BEGIN {
 			printf "probes prober_cpu_ms_per_1000 %.2f\n", s ? (c1 - c0) * 1e6 / s : 0 }' >>"$OUT/results"
 	} | tee "$OUT/probes.txt"
@@ -402,8 +418,8 @@ qps_traffic_stage() {
 	sum=$(lab a -- "grep writes /tmp/qpfill.log")
 	lab b -- "pkill -x qpfill" >/dev/null 2>&1
 	lab a -- "pkill fabteld; rmdir /sys/fs/cgroup/job_777" >/dev/null 2>&1
-	read -r a b <<<"$c0"
-	read -r a2 b2 <<<"$c1"
+	read -r a b anon <<<"$c0"
+	read -r a2 b2 anon2 <<<"$c1"
 	{
 		echo "bench: qps-traffic: fabteld ($fd) at 1 Hz on rxa, over $w s"
 		echo "  job 777: $n QPs on a connected to $n on b, $rate RDMA WRITEs/s round robin"
@@ -424,12 +440,16 @@ qps_traffic_stage() {
 lab_scrape_stage() {
 	local set
 	lab_up
-	for set in fakeroce16 rxe2; do
+	for set in fakeroce16 fakeroce16ko rxe2; do
 		if [[ $set == fakeroce16 ]]; then
 			lab a -- "rdma link delete rxa; insmod $QREPO/kmod/fakeroce.ko &&
 				for i in \$(seq 0 15); do echo \"\$i mlx5\" >/sys/kernel/fakeroce/new_device &&
 					ip link set fre\$i up || exit 1; done" ||
 				{ echo "bench: 16 fakeroce ports could not be made" >&2; return 1; }
+		elif [[ $set == fakeroce16ko ]]; then
+			# the same ports, fabteld reading fabtel.ko's snapshots (1 s sampling)
+			lab a -- "insmod $QREPO/kmod/fabtel.ko sample_ms=1000" ||
+				{ echo "bench: fabtel.ko would not load" >&2; return 1; }
 		else
 			lab a -- "ip link add fbd0 type dummy && ip link set fbd0 up &&
 				rdma link add rxd type rxe netdev fbd0" ||
@@ -446,7 +466,9 @@ lab_scrape_stage() {
 		lab a -- "cat /tmp/bench-lab/node_exporter-$set.prom" >"$OUT/lab-node_exporter-$set.prom"
 		lab a -- "cat /tmp/bench-lab/fabteld-$set.prom" >"$OUT/lab-fabteld-$set.prom"
 		if [[ $set == fakeroce16 ]]; then
-			lab a -- 'for i in $(seq 0 15); do echo $i >/sys/kernel/fakeroce/del_device; done
+			:	# the ports stay for fakeroce16ko
+		elif [[ $set == fakeroce16ko ]]; then
+			lab a -- 'rmmod fabtel; for i in $(seq 0 15); do echo $i >/sys/kernel/fakeroce/del_device; done
 				rmmod fakeroce; rdma link add rxa type rxe netdev eth0' >/dev/null 2>&1
 		else
 			lab a -- 'rdma link delete rxd; ip link del fbd0' >/dev/null 2>&1
@@ -470,12 +492,18 @@ for s in "${STAGES[@]}"; do
 	esac
 done
 lab_down
+if grep -q ' src_' "$OUT/results" 2>/dev/null; then
+	echo
+	echo "set    fabteld's sampling by source (fabtel_collector_cpu_seconds_total), CPU ms/s"
+	awk '$2 ~ /^src_/ && $3 > 0 { sub(/^src_/, "", $2); sub(/_ms_per_s$/, "", $2)
+		printf "%-12s %-16s %8s\n", $1, $2, $3 }' "$OUT/results"
+fi
 if grep -q ' fabteld_' "$OUT/results" 2>/dev/null; then
 	echo
 	echo "ports  measure                              fabteld   node_exporter  node_exporter/fabteld"
 	for n in $(awk '$2 ~ /^(fabteld|node_exporter)_/ { print $1 }' "$OUT/results" | uniq); do
 		awk -v n="$n" '
-			$1 == n {
+			$1 == n && $2 ~ /^(fabteld|node_exporter)_/ {
 				if (index($2, "fabteld_") == 1) { who = "f"; m = substr($2, 9) }
 				else { who = "e"; m = substr($2, 15) }	# node_exporter_
 				v[who, m] = $3

@@ -8,8 +8,10 @@
 
 #include "collect.h"
 #include "fold.h"
+#include "fsread.h"
 #include "past.h"
 #include "source.h"
+#include "sysfs_plan.h"
 
 /* In pass order: the sysfs source stands by when fabtel.ko's ports were read,
  * ethtool adds to the ports either read, the BPF source prunes by the QP
@@ -25,6 +27,7 @@ static const struct source_ops *const sources[] = {
 };
 
 #define NR_SOURCES	(sizeof(sources) / sizeof(sources[0]))
+_Static_assert(NR_SOURCES <= MODEL_PASS_SOURCES, "model.h: MODEL_PASS_SOURCES");
 
 static struct raw raw;		/* only the collector thread uses it */
 
@@ -37,6 +40,9 @@ int collect_init(struct model *m, const struct collect_opts *o)
 	m->opts = *o;
 	m->ports_ko = -1;
 	m->started_ns = clock_ns(CLOCK_REALTIME);
+	for (i = 0; i < NR_SOURCES; i++)
+		m->source_name[i] = sources[i]->name;
+	fs_kept_root(o->sysfs_root);
 	for (i = 0; i < NR_SOURCES; i++)
 		if (sources[i]->open)
 			sources[i]->open(m);
@@ -70,6 +76,7 @@ void collect_fini(struct model *m)
 	for (i = NR_SOURCES; i-- > 0;)
 		if (sources[i]->close)
 			sources[i]->close(m);
+	fs_kept_close_all();
 	pthread_mutex_destroy(&m->lock);
 }
 
@@ -90,14 +97,18 @@ void collect_sample(struct model *m)
 {
 	static struct fold_prev prev;	/* collector thread only */
 	uint64_t t0 = clock_ns(CLOCK_MONOTONIC), now;
+	uint64_t cpu[NR_SOURCES + 1];
 	struct raw *r = &raw;
 	unsigned int i;
 
 	memset(r->reported, 0, sizeof(r->reported));
 	r->ko = false;
 	r->nr_ports = r->ports_over = 0;
-	for (i = 0; i < NR_SOURCES; i++)
+	cpu[0] = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	for (i = 0; i < NR_SOURCES; i++) {
 		sources[i]->sample(m, r);
+		cpu[i + 1] = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	}
 	now = clock_ns(CLOCK_REALTIME);
 
 	pthread_mutex_lock(&m->lock);
@@ -119,7 +130,12 @@ void collect_sample(struct model *m)
 	m->samples++;
 	m->sample_ns = now;
 	m->sample_seconds = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
+	for (i = 0; i < NR_SOURCES; i++)
+		m->source_cpu_ns[i] += cpu[i + 1] - cpu[i];
+	m->kept_files = fs_kept_count();
 	pthread_mutex_unlock(&m->lock);
 	if (m->samples == 1 && r->ko)
 		past_restore(m, r);	/* what happened before this fabteld */
+	fs_kept_pass();
+	sysfs_plan_pass();
 }

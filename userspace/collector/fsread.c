@@ -20,6 +20,11 @@ void fs_set_backend(const struct fs_backend *be)
 	backend = be;
 }
 
+bool fs_backend_set(void)
+{
+	return backend;
+}
+
 static ssize_t real_read(const char *path, char *buf, size_t len)
 {
 	ssize_t n;
@@ -71,12 +76,9 @@ int fs_list(const char *dir, int (*fn)(void *ctx, const char *name), void *ctx)
 	return real_list(dir, skip_dots, &s);
 }
 
-ssize_t fs_read_text(const char *path, char *buf, size_t len)
+/* n bytes read into buf (len - 1 at most): NUL-terminated, newlines cut */
+static ssize_t text_end(ssize_t n, char *buf)
 {
-	ssize_t n;
-
-	n = backend ? backend->read(backend->b, path, buf, len - 1) :
-		      real_read(path, buf, len - 1);
 	if (n < 0)
 		return -1;
 	buf[n] = '\0';
@@ -85,15 +87,43 @@ ssize_t fs_read_text(const char *path, char *buf, size_t len)
 	return n;
 }
 
-int fs_read_u64(const char *path, uint64_t *v)
+ssize_t fs_read_text(const char *path, char *buf, size_t len)
 {
-	char buf[64], *end;
+	return text_end(backend ? backend->read(backend->b, path, buf, len - 1) :
+				  real_read(path, buf, len - 1), buf);
+}
 
-	if (fs_read_text(path, buf, sizeof(buf)) <= 0)
-		return -1;
+ssize_t fs_read_kept(const char *path, char *buf, size_t len)
+{
+	return text_end(backend ? backend->read(backend->b, path, buf, len - 1) :
+				  fs_kept_read(path, buf, len - 1), buf);
+}
+
+static int parse_u64(const char *buf, uint64_t *v)
+{
+	char *end;
+
 	errno = 0;
 	*v = strtoull(buf, &end, 0);
 	return errno || (*end && *end != ' ') ? -1 : 0;
+}
+
+int fs_read_u64(const char *path, uint64_t *v)
+{
+	char buf[64];
+
+	if (fs_read_text(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return parse_u64(buf, v);
+}
+
+int fs_read_u64_kept(const char *path, uint64_t *v)
+{
+	char buf[64];
+
+	if (fs_read_kept(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return parse_u64(buf, v);
 }
 
 void fs_path(const char *root, char *out, size_t len, const char *fmt, ...)

@@ -6,6 +6,7 @@
 #ifndef FABTEL_FSREAD_H
 #define FABTEL_FSREAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -25,6 +26,7 @@ struct fs_backend {
 
 /* Route every read through be; NULL: the real file system (the default). */
 void fs_set_backend(const struct fs_backend *be);
+bool fs_backend_set(void);
 
 /* fn(ctx, name) for each entry of dir but "." and ".."; -errno if not a dir. */
 int fs_list(const char *dir, int (*fn)(void *ctx, const char *name), void *ctx);
@@ -33,6 +35,26 @@ int fs_list(const char *dir, int (*fn)(void *ctx, const char *name), void *ctx);
 ssize_t fs_read_text(const char *path, char *buf, size_t len);
 /* A file holding one number (decimal, or 0x hex); 0, or -1. */
 int fs_read_u64(const char *path, uint64_t *v);
+/*
+ * The same for the collector's per-sample reads of kernel files: a file on
+ * sysfs or procfs is kept open and read again with pread (fskept.c); a
+ * file gone is opened by path once more.  The collector thread only.
+ */
+ssize_t fs_read_kept(const char *path, char *buf, size_t len);
+int fs_read_u64_kept(const char *path, uint64_t *v);
+/* fskept.c: read(2) of path through a kept file; -1 if it is not there */
+ssize_t fs_kept_read(const char *path, char *buf, size_t len);
+/* after each collector pass: close the files not read for a while */
+void fs_kept_pass(void);
+void fs_kept_close_all(void);
+/* files kept open now; opens by path since start (kept or not) */
+unsigned int fs_kept_count(void);
+unsigned long long fs_kept_opens(void);
+/* the collector's sysfs root: if its /sys is no kernel file system (a
+ * fixture), its files are never kept (and not asked, file by file) */
+void fs_kept_root(const char *root);
+/* path is on sysfs or procfs (what does not change under a kept name) */
+bool fs_kept_kernel_path(const char *path);
 /* root + the formatted path ("" root: "/") into out. */
 void fs_path(const char *root, char *out, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

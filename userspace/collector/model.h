@@ -24,6 +24,7 @@
 #include "mono.h"
 
 #define MODEL_MAX_PORTS		64
+#define MODEL_PASS_SOURCES	8	/* the collector's sources (collect.c) */
 #define MODEL_MAX_QPS		4096
 #define MODEL_QP_INDEX		(2 * MODEL_MAX_QPS)	/* a power of two */
 #define MODEL_MAX_JOBS		64
@@ -255,6 +256,10 @@ struct model {
 	int ports_ko;			/* the last pass's ports were fabtel.ko's; -1 none yet */
 	uint64_t sample_ns;		/* CLOCK_REALTIME of the last sample */
 	double sample_seconds;		/* how long it took */
+	/* the collector thread's CPU time in each source of the pass (collect.c) */
+	uint64_t source_cpu_ns[MODEL_PASS_SOURCES];
+	const char *source_name[MODEL_PASS_SOURCES];
+	unsigned int kept_files;	/* kernel files the collector keeps open */
 	struct model_port ports[MODEL_MAX_PORTS];
 	struct model_qp qps[MODEL_MAX_QPS];
 	/* (dev_index, qpn) -> 1 + index in qps; 0 empty (open addressing) */

@@ -213,7 +213,7 @@ static int read_ko_port(void *ctx, const char *base, const char *dev, const char
 	(void)dev;
 	(void)port;
 	snprintf(path, sizeof(path), "%s/snapshot", base);
-	if (fs_read_text(path, buf, sizeof(buf)) < 0)
+	if (fs_read_kept(path, buf, sizeof(buf)) < 0)
 		return 0;	/* device removed mid-read */
 	memset(p, 0, sizeof(*p));
 	if (ko_parse_snapshot(buf, p)) {

@@ -14,6 +14,7 @@
 #include "fsread.h"
 #include "schema.h"
 #include "source.h"
+#include "sysfs_plan.h"
 
 void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p)
 {
@@ -23,11 +24,11 @@ void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p)
 		return;
 	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/statistics/rx_bytes",
 		p->netdev);
-	if (fs_read_u64(path, &p->nd_rx_bytes))
+	if (fs_read_u64_kept(path, &p->nd_rx_bytes))
 		return;
 	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/statistics/tx_bytes",
 		p->netdev);
-	p->have_nd = !fs_read_u64(path, &p->nd_tx_bytes);
+	p->have_nd = !fs_read_u64_kept(path, &p->nd_tx_bytes);
 }
 
 /* carrier and carrier_down_count of the port's netdev */
@@ -37,66 +38,35 @@ static void read_netdev_link(const struct collect_opts *o, struct raw_port *p)
 	uint64_t v;
 
 	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/carrier", p->netdev);
-	if (!fs_read_u64(path, &v))
+	if (!fs_read_u64_kept(path, &v))
 		p->carrier = (int)v;
 	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/carrier_down_count",
 		p->netdev);
-	if (!fs_read_u64(path, &v)) {
+	if (!fs_read_u64_kept(path, &v)) {
 		p->flaps = v;
 		p->have_flaps = true;
 	}
 }
 
-#define HW_MAX	256	/* hw_counters files of one port looked at */
-
-struct hw_names {
-	char name[HW_MAX][64];
-	const char *ptr[HW_MAX];
-	unsigned int n;
-};
-
-static int add_hw_name(void *ctx, const char *name)
+/* the hw_counters files the port's plan maps (sysfs_plan.c) */
+static void read_hw_counters(struct port_plan *pl, struct raw_port *p)
 {
-	struct hw_names *l = ctx;
-
-	if (l->n < HW_MAX && strlen(name) < sizeof(l->name[0])) {
-		snprintf(l->name[l->n], sizeof(l->name[0]), "%s", name);
-		l->ptr[l->n] = l->name[l->n];
-		l->n++;
-	}
-	return 0;
-}
-
-/*
- * hw_counters/<name> files the schema maps, with the width of the driver's
- * counter: the vendor is the one whose map names the most of the port's
- * files (plain sysfs does not say which driver it is), else any vendor's,
- * taken as 32 bits wide where any vendor's is (it may wrap).
- */
-static void read_hw_counters(const char *base, struct raw_port *p)
-{
-	static struct hw_names l;	/* the collector thread's */
-	const char *vendor;
-	char path[1200];
-	unsigned int i, width;
+	char path[PLAN_BASE_LEN + 80];
+	unsigned int i;
 	uint64_t v;
 	int k;
 
-	l.n = 0;
-	snprintf(path, sizeof(path), "%s/hw_counters", base);
-	fs_list(path, add_hw_name, &l);
-	vendor = schema_vendor_guess(l.ptr, l.n);
-	p->soft_roce = vendor && !strcmp(vendor, "rxe");
-	for (i = 0; i < l.n; i++) {
-		k = schema_hw_lookup(vendor, l.name[i], &width);
-		if (k < 0)
+	p->soft_roce = pl->soft_roce;
+	for (i = 0; i < pl->nr_hw; i++) {
+		snprintf(path, sizeof(path), "%s/hw_counters/%s", pl->base, pl->hw[i].file);
+		if (fs_read_u64_kept(path, &v)) {
+			pl->stale = true;	/* list it again next time */
 			continue;
-		snprintf(path, sizeof(path), "%s/hw_counters/%s", base, l.name[i]);
-		if (!fs_read_u64(path, &v)) {
-			p->ctr[k] = v;
-			p->have[k] = true;
-			p->width[k] = (uint8_t)width;
 		}
+		k = pl->hw[i].k;
+		p->ctr[k] = v;
+		p->have[k] = true;
+		p->width[k] = pl->hw[i].width;
 	}
 }
 
@@ -123,7 +93,7 @@ static void read_netdev_speed(const struct collect_opts *o, struct raw_port *p)
 	if (!p->netdev[0])
 		return;
 	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/speed", p->netdev);
-	if (fs_read_text(path, buf, sizeof(buf)) <= 0)
+	if (fs_read_kept(path, buf, sizeof(buf)) <= 0)
 		return;
 	v = strtol(buf, &end, 10);
 	if (*end || v <= 0)
@@ -132,70 +102,59 @@ static void read_netdev_speed(const struct collect_opts *o, struct raw_port *p)
 	p->have_nd_speed = true;
 }
 
-struct pma_dir {
-	const char *dir;
-	struct raw_port *p;
-	bool ext;		/* counters_ext/: <file>_64 names, 64-bit totals only */
-};
-
-/* one file of a counters directory: a PMA counter not yet read, if it is one */
-static int read_pma_file(void *ctx, const char *name)
+/* the IB port counters the port's plan found in counters/ and counters_ext/ */
+static void read_pma(struct port_plan *pl, struct raw_port *p)
 {
-	struct pma_dir *d = ctx;
-	char path[1200];
-	size_t len;
-	unsigned int c;
+	char path[PLAN_BASE_LEN + 80];
+	unsigned int i, c;
 	uint64_t v;
 
-	for (c = 0; c < FABTEL_NR_PMA; c++) {
-		len = strlen(schema_pma_file(c));
-		if (d->p->have_pma[c] || strncmp(name, schema_pma_file(c), len) ||
-		    strcmp(name + len, d->ext ? "_64" : "") || (d->ext && schema_pma_width(c) != 64))
+	sysfs_plan_pma(pl);
+	for (i = 0; i < pl->nr_pma; i++) {
+		snprintf(path, sizeof(path), "%s/%s", pl->base, pl->pma[i].file);
+		if (fs_read_u64_kept(path, &v)) {
+			pl->stale = true;
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", d->dir, name);
-		if (!fs_read_u64(path, &v)) {
-			d->p->pma[c] = v * schema_pma_scale(c);
-			d->p->have_pma[c] = true;
 		}
-		break;
+		c = pl->pma[i].c;
+		p->pma[c] = v * schema_pma_scale(c);
+		p->have_pma[c] = true;
 	}
-	return 0;
 }
 
 /*
- * The files ports/<n>/counters/ has, then what counters_ext/ of older kernels
- * adds for the data and packet totals (a word count made bytes): one
- * directory listing where there are none (rxe), not a failed open per
- * counter; ports/<n>/rate.
+ * ports/<n>/rate, the netdev's speed and, unless fabtel.ko's snapshot had
+ * them, the IB port counters: the files ports/<n>/counters/ has, then what
+ * counters_ext/ of older kernels adds (listed once per port, not a failed
+ * open per counter where there are none, as on rxe).
  */
 void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p)
 {
-	char base[800], path[1000], buf[64];
-	struct pma_dir d = { .dir = path, .p = p };
+	char base[PLAN_BASE_LEN], path[PLAN_BASE_LEN + 16], buf[64];
+	struct port_plan *pl;
 
 	fs_path(o->sysfs_root, base, sizeof(base), "/sys/class/infiniband/%s/ports/%u", p->device,
 		p->port);
 	snprintf(path, sizeof(path), "%s/rate", base);
-	if (fs_read_text(path, buf, sizeof(buf)) > 0 &&
+	if (fs_read_kept(path, buf, sizeof(buf)) > 0 &&
 	    !sysfs_parse_rate(buf, &p->rate_mbps, &p->lanes))
 		p->have_rate = true;
 	read_netdev_speed(o, p);
 	if (p->pma_known)
 		return;		/* fabtel.ko's snapshot had them, or said there are none */
-	snprintf(path, sizeof(path), "%s/counters", base);
-	fs_list(path, read_pma_file, &d);
-	snprintf(path, sizeof(path), "%s/counters_ext", base);
-	d.ext = true;
-	fs_list(path, read_pma_file, &d);
+	pl = sysfs_plan_get(base, false);
+	if (pl)
+		read_pma(pl, p);
 }
 
 int sysfs_read_port(const struct collect_opts *o, const char *base, const char *dev,
 		    const char *port, struct raw_port *p)
 {
 	char path[1200], buf[256];
+	struct port_plan *pl;
 
 	snprintf(path, sizeof(path), "%s/link_layer", base);
-	if (fs_read_text(path, buf, sizeof(buf)) < 0 || strcmp(buf, "Ethernet"))
+	if (fs_read_kept(path, buf, sizeof(buf)) < 0 || strcmp(buf, "Ethernet"))
 		return -ENODEV;
 	memset(p, 0, sizeof(*p));
 	snprintf(p->device, sizeof(p->device), "%s", dev);
@@ -203,15 +162,17 @@ int sysfs_read_port(const struct collect_opts *o, const char *base, const char *
 	p->carrier = -1;
 	snprintf(p->driver, sizeof(p->driver), "-");
 	snprintf(path, sizeof(path), "%s/state", base);
-	if (fs_read_text(path, buf, sizeof(buf)) > 0)	/* "4: ACTIVE" */
+	if (fs_read_kept(path, buf, sizeof(buf)) > 0)	/* "4: ACTIVE" */
 		snprintf(p->state, sizeof(p->state), "%s",
 			 strchr(buf, ' ') ? strchr(buf, ' ') + 1 : buf);
 	snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/0", base);
-	if (fs_read_text(path, buf, sizeof(buf)) > 0 && strlen(buf) < sizeof(p->netdev))
+	if (fs_read_kept(path, buf, sizeof(buf)) > 0 && strlen(buf) < sizeof(p->netdev))
 		snprintf(p->netdev, sizeof(p->netdev), "%s", buf);
 	if (p->netdev[0])
 		read_netdev_link(o, p);
-	read_hw_counters(base, p);
+	pl = sysfs_plan_get(base, true);
+	if (pl)
+		read_hw_counters(pl, p);
 	sysfs_read_port_extras(o, p);
 	sysfs_read_netdev_bytes(o, p);
 	return 0;

@@ -128,20 +128,24 @@ static void process_families(struct expo *e)
 {
 	double cpu, start, vsize, rss;
 	struct rlimit rl;
+	const struct {
+		const char *name, *type, *help;
+		const double *v;
+	} fams[] = {
+		{ "process_cpu_seconds_total", "counter",
+		  "Total user and system CPU time spent in seconds.", &cpu },
+		{ "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", &rss },
+		{ "process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.", &vsize },
+		{ "process_start_time_seconds", "gauge",
+		  "Start time of the process since unix epoch in seconds.", &start },
+	};
+	unsigned int i;
 
 	if (proc_stat(&cpu, &start, &vsize, &rss)) {
-		expo_family(e, "process_cpu_seconds_total", "counter",
-			    "Total user and system CPU time spent in seconds.");
-		expo_double(e, "process_cpu_seconds_total", NULL, cpu);
-		expo_family(e, "process_resident_memory_bytes", "gauge",
-			    "Resident memory size in bytes.");
-		expo_double(e, "process_resident_memory_bytes", NULL, rss);
-		expo_family(e, "process_virtual_memory_bytes", "gauge",
-			    "Virtual memory size in bytes.");
-		expo_double(e, "process_virtual_memory_bytes", NULL, vsize);
-		expo_family(e, "process_start_time_seconds", "gauge",
-			    "Start time of the process since unix epoch in seconds.");
-		expo_double(e, "process_start_time_seconds", NULL, start);
+		for (i = 0; i < sizeof(fams) / sizeof(fams[0]); i++) {
+			expo_family(e, fams[i].name, fams[i].type, fams[i].help);
+			expo_double(e, fams[i].name, NULL, *fams[i].v);
+		}
 	}
 	expo_family(e, "process_open_fds", "gauge", "Number of open file descriptors.");
 	expo_u64(e, "process_open_fds", NULL, open_fds());
@@ -150,6 +154,24 @@ static void process_families(struct expo *e)
 			    "Maximum number of open file descriptors.");
 		expo_u64(e, "process_max_fds", NULL, rl.rlim_cur);
 	}
+}
+
+/* what each source of the collection pass costs, and the files it keeps */
+static void pass_families(const struct model *m, struct expo *e)
+{
+	struct expo_label l[2] = { { NULL, NULL }, { NULL, NULL } };
+	unsigned int i;
+
+	expo_family(e, "fabtel_collector_cpu_seconds_total", "counter",
+		    "CPU time of the collector thread in each source of its passes (the sample's cost; scrapes not included).");
+	for (i = 0; i < MODEL_PASS_SOURCES && m->source_name[i]; i++) {
+		l[0] = (struct expo_label){ "source", m->source_name[i] };
+		expo_double(e, "fabtel_collector_cpu_seconds_total", l,
+			    (double)m->source_cpu_ns[i] / 1e9);
+	}
+	expo_family(e, "fabtel_collector_open_files", "gauge",
+		    "sysfs files the collector keeps open and reads again at each pass.");
+	expo_u64(e, "fabtel_collector_open_files", NULL, m->kept_files);
 }
 
 void render_self_families(const struct model *m, struct expo *e)
@@ -167,5 +189,6 @@ void render_self_families(const struct model *m, struct expo *e)
 	expo_family(e, "fabtel_sample_timestamp_seconds", "gauge",
 		    "When the last collection pass ended (Unix time); the data below is that old.");
 	expo_double(e, "fabtel_sample_timestamp_seconds", NULL, (double)m->sample_ns / 1e9);
+	pass_families(m, e);
 	process_families(e);
 }

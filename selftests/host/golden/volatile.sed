@@ -16,4 +16,5 @@ s/^\(fabtel_source_up{source="rdma_netlink"}\) .*/\1 <host>/
 s/^\(fabtel_source_state{source="rdma_netlink",state="[a-z]*"}\) .*/\1 <host>/
 # the process itself
 s/^\(process_[a-z_]*\) .*/\1 <process>/
+s/^\(fabtel_collector_cpu_seconds_total{[^}]*}\) .*/\1 <process>/
 /"rdma_netlink":{/,/}/s/"\(state\|why\)":"[^"]*"/"\1":"<host>"/

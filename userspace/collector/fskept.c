@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fskept.c - the collector's sysfs files kept open and re-read with
+ * pread(2) at offset 0 (fsread.h): a sysfs attribute is shown anew by each
+ * read from offset 0, so a file opened once serves every sample, and a
+ * sample costs one system call per file instead of open, read and close
+ * (the open's path walk the dearest of the three).
+ *
+ * Kept: files on sysfs or procfs only, whose names never point to another
+ * file while open; a file elsewhere (a test's fixture, replaced by rename)
+ * is read by path each time.  A kept file whose read fails (its device
+ * went: ENODEV) is closed and opened again by path, once; one not read for
+ * FS_KEPT_IDLE passes is closed (a device that went, a source that paused).
+ *
+ * A table of paths with open addressing; the collector thread's only.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "fsread.h"
+
+#define SYSFS_MAGIC_NR	0x62656572
+#define PROC_MAGIC_NR	0x9fa0
+#define KEPT_SLOTS	8192		/* a power of two, twice the most kept */
+#define KEPT_MOST	4096
+#define FS_KEPT_IDLE	30		/* passes a kept file may go unread */
+
+struct kept {
+	char *path;		/* NULL: a free slot */
+	int fd;
+	unsigned int used;	/* the pass it was last read in */
+};
+
+static struct kept slots[KEPT_SLOTS];
+static unsigned int nr_kept, most, pass;
+static unsigned long long opens;
+/* the collector's root when its /sys is not sysfs (a fixture): nothing kept */
+static char plain_root[512];
+static size_t plain_len;
+
+static uint32_t path_hash(const char *s)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h;
+}
+
+static struct kept *find(const char *path)
+{
+	uint32_t i = path_hash(path) & (KEPT_SLOTS - 1);
+
+	while (slots[i].path) {
+		if (!strcmp(slots[i].path, path))
+			return &slots[i];
+		i = (i + 1) & (KEPT_SLOTS - 1);
+	}
+	return NULL;
+}
+
+/* close and free slot k, moving later entries of its run back (no tombstones) */
+static void drop(struct kept *k)
+{
+	uint32_t i = (uint32_t)(k - slots), j = i, home;
+
+	close(k->fd);
+	free(k->path);
+	k->path = NULL;
+	nr_kept--;
+	for (;;) {
+		j = (j + 1) & (KEPT_SLOTS - 1);
+		if (!slots[j].path)
+			return;
+		home = path_hash(slots[j].path) & (KEPT_SLOTS - 1);
+		/* slot j may move to i unless its home lies cyclically in (i, j] */
+		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+			slots[i] = slots[j];
+			slots[j].path = NULL;
+			i = j;
+		}
+	}
+}
+
+/*
+ * How many files may be kept: half the soft limit of open files, raised to
+ * the hard limit first (up to 2 x KEPT_MOST), so the collector's files
+ * never crowd out sockets.
+ */
+static void kept_limit(void)
+{
+	struct rlimit rl;
+
+	if (most)
+		return;
+	most = 256;
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < 2 * KEPT_MOST &&
+	    (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > rl.rlim_cur)) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > 2 * KEPT_MOST ?
+			      2 * KEPT_MOST : rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl))
+			getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur / 2 > KEPT_MOST)
+		most = KEPT_MOST;
+	else if (rl.rlim_cur / 2 > most)
+		most = (unsigned int)(rl.rlim_cur / 2);
+}
+
+static bool kernel_fs(const struct statfs *st)
+{
+	return st->f_type == SYSFS_MAGIC_NR || st->f_type == PROC_MAGIC_NR;
+}
+
+static bool keepable(int fd)
+{
+	struct statfs st;
+
+	return !fstatfs(fd, &st) && kernel_fs(&st);
+}
+
+bool fs_kept_kernel_path(const char *path)
+{
+	struct statfs st;
+
+	return !fs_backend_set() && !statfs(path, &st) && kernel_fs(&st);
+}
+
+void fs_kept_root(const char *root)
+{
+	char sys[600];
+	struct statfs st;
+
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	plain_len = 0;
+	if (root[0] && !statfs(sys, &st) && !kernel_fs(&st) && strlen(root) < sizeof(plain_root)) {
+		snprintf(plain_root, sizeof(plain_root), "%s", root);
+		plain_len = strlen(root);
+	}
+}
+
+/* open path; keep it if it is a kernel file and there is room */
+static ssize_t open_read(const char *path, char *buf, size_t len)
+{
+	struct kept *k;
+	ssize_t n;
+	uint32_t i;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	opens++;
+	n = read(fd, buf, len);
+	kept_limit();
+	if (n < 0 || nr_kept >= most || (plain_len && !strncmp(path, plain_root, plain_len)) ||
+	    !keepable(fd)) {
+		close(fd);
+		return n;
+	}
+	i = path_hash(path) & (KEPT_SLOTS - 1);
+	while (slots[i].path)
+		i = (i + 1) & (KEPT_SLOTS - 1);
+	k = &slots[i];
+	k->path = strdup(path);
+	if (!k->path) {
+		close(fd);
+		return n;
+	}
+	k->fd = fd;
+	k->used = pass;
+	nr_kept++;
+	return n;
+}
+
+ssize_t fs_kept_read(const char *path, char *buf, size_t len)
+{
+	struct kept *k = find(path);
+	ssize_t n;
+
+	if (k) {
+		n = pread(k->fd, buf, len, 0);
+		if (n >= 0) {
+			k->used = pass;
+			return n;
+		}
+		drop(k);	/* gone, or replaced: by path once more */
+	}
+	return open_read(path, buf, len);
+}
+
+void fs_kept_pass(void)
+{
+	unsigned int i;
+
+	pass++;
+	for (i = 0; i < KEPT_SLOTS; i++) {
+		/* a drop may move a later entry into slot i: look at it again */
+		while (slots[i].path && pass - slots[i].used > FS_KEPT_IDLE)
+			drop(&slots[i]);
+	}
+}
+
+void fs_kept_close_all(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < KEPT_SLOTS; i++)
+		while (slots[i].path)
+			drop(&slots[i]);
+}
+
+unsigned int fs_kept_count(void)
+{
+	return nr_kept;
+}
+
+unsigned long long fs_kept_opens(void)
+{
+	return opens;
+}

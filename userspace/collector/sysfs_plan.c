@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sysfs_plan.c - which files of a port's counter directories the plain
+ * sysfs source reads (sysfs_plan.h): hw_counters/ mapped through the
+ * schema, counters/ and counters_ext/ for the IB port counters.  Listed
+ * once per port, not at every sample: a driver's directories hold the same
+ * files while the device lives.  A plan whose file fails to read is listed
+ * again at its next use (the device went, or came back another); one not
+ * used for PLAN_IDLE passes is let go.  A tree that is not the kernel's (a
+ * test's fixture) is listed at every use, as its files are read by path
+ * (fskept.c).  The collector thread's only.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fsread.h"
+#include "schema.h"
+#include "sysfs_plan.h"
+
+#define PLAN_MAX	(MODEL_MAX_PORTS + 16)	/* a few going while others come */
+#define PLAN_IDLE	30
+#define HW_LIST_MAX	256	/* hw_counters files of one port looked at */
+
+static struct port_plan plans[PLAN_MAX];
+static unsigned int pass;
+
+struct hw_names {
+	char name[HW_LIST_MAX][64];
+	const char *ptr[HW_LIST_MAX];
+	unsigned int n;
+};
+
+static int add_hw_name(void *ctx, const char *name)
+{
+	struct hw_names *l = ctx;
+
+	if (l->n < HW_LIST_MAX && strlen(name) < sizeof(l->name[0])) {
+		snprintf(l->name[l->n], sizeof(l->name[0]), "%s", name);
+		l->ptr[l->n] = l->name[l->n];
+		l->n++;
+	}
+	return 0;
+}
+
+/*
+ * The vendor is the one whose map names the most of the port's files (plain
+ * sysfs does not say which driver it is), else any vendor's, taken as 32
+ * bits wide where any vendor's is (it may wrap).
+ */
+static void list_hw(struct port_plan *pl)
+{
+	static struct hw_names l;
+	const char *vendor;
+	char path[PLAN_BASE_LEN + 16];
+	unsigned int i, width;
+	int k;
+
+	l.n = 0;
+	pl->nr_hw = 0;
+	snprintf(path, sizeof(path), "%s/hw_counters", pl->base);
+	fs_list(path, add_hw_name, &l);
+	vendor = schema_vendor_guess(l.ptr, l.n);
+	pl->soft_roce = vendor && !strcmp(vendor, "rxe");
+	for (i = 0; i < l.n && pl->nr_hw < PLAN_HW_MAX; i++) {
+		k = schema_hw_lookup(vendor, l.name[i], &width);
+		if (k < 0 || strlen(l.name[i]) >= sizeof(pl->hw[0].file))
+			continue;
+		pl->hw[pl->nr_hw].k = k;
+		pl->hw[pl->nr_hw].width = (uint8_t)width;
+		snprintf(pl->hw[pl->nr_hw].file, sizeof(pl->hw[0].file), "%s", l.name[i]);
+		pl->nr_hw++;
+	}
+}
+
+struct pma_list {
+	struct port_plan *pl;
+	bool ext;		/* counters_ext/: <file>_64 names, 64-bit totals only */
+};
+
+static bool pma_planned(const struct port_plan *pl, unsigned int c)
+{
+	unsigned int i;
+
+	for (i = 0; i < pl->nr_pma; i++)
+		if (pl->pma[i].c == c)
+			return true;
+	return false;
+}
+
+/* one file of a counters directory: a PMA counter not yet planned, if it is one */
+static int add_pma_file(void *ctx, const char *name)
+{
+	struct pma_list *d = ctx;
+	struct port_plan *pl = d->pl;
+	unsigned int c;
+	size_t len;
+
+	for (c = 0; c < FABTEL_NR_PMA; c++) {
+		len = strlen(schema_pma_file(c));
+		if (strncmp(name, schema_pma_file(c), len) || strcmp(name + len, d->ext ? "_64" : "") ||
+		    (d->ext && schema_pma_width(c) != 64) || pma_planned(pl, c))
+			continue;
+		if (pl->nr_pma < FABTEL_NR_PMA) {
+			pl->pma[pl->nr_pma].c = c;
+			snprintf(pl->pma[pl->nr_pma].file, sizeof(pl->pma[0].file), "%s/%s",
+				 d->ext ? "counters_ext" : "counters", name);
+			pl->nr_pma++;
+		}
+		break;
+	}
+	return 0;
+}
+
+/* counters/, then what counters_ext/ of older kernels adds (64-bit totals) */
+static void list_pma(struct port_plan *pl)
+{
+	struct pma_list d = { .pl = pl };
+	char path[PLAN_BASE_LEN + 16];
+
+	pl->nr_pma = 0;
+	snprintf(path, sizeof(path), "%s/counters", pl->base);
+	fs_list(path, add_pma_file, &d);
+	snprintf(path, sizeof(path), "%s/counters_ext", pl->base);
+	d.ext = true;
+	fs_list(path, add_pma_file, &d);
+	pl->pma_listed = true;
+}
+
+struct port_plan *sysfs_plan_get(const char *base, bool hw)
+{
+	struct port_plan *pl = NULL, *free_pl = NULL, *oldest = NULL;
+	unsigned int i;
+
+	if (strlen(base) >= PLAN_BASE_LEN)
+		return NULL;
+	for (i = 0; i < PLAN_MAX; i++) {
+		if (plans[i].base[0] && !strcmp(plans[i].base, base)) {
+			pl = &plans[i];
+			break;
+		}
+		if (!plans[i].base[0] && !free_pl)
+			free_pl = &plans[i];
+		if (plans[i].base[0] && (!oldest || plans[i].used < oldest->used))
+			oldest = &plans[i];
+	}
+	if (!pl) {
+		pl = free_pl ? free_pl : oldest;
+		memset(pl, 0, sizeof(*pl));
+		snprintf(pl->base, sizeof(pl->base), "%s", base);
+		pl->kernel = fs_kept_kernel_path(base);
+	}
+	if (pl->stale || !pl->kernel) {
+		pl->hw_listed = pl->pma_listed = false;
+		pl->stale = false;
+	}
+	if (hw && !pl->hw_listed) {
+		list_hw(pl);
+		pl->hw_listed = true;
+	}
+	pl->used = pass;
+	return pl;
+}
+
+void sysfs_plan_pma(struct port_plan *pl)
+{
+	if (!pl->pma_listed)
+		list_pma(pl);
+}
+
+void sysfs_plan_pass(void)
+{
+	unsigned int i;
+
+	pass++;
+	for (i = 0; i < PLAN_MAX; i++)
+		if (plans[i].base[0] && pass - plans[i].used > PLAN_IDLE)
+			plans[i].base[0] = '\0';
+}

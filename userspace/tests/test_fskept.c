@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fskept.c: kernel files kept open and re-read with pread; procfs files
+ * stand in for sysfs ones here (both are kept; this host's /sys has no
+ * RDMA device).  Files elsewhere are read by path each time.
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fsread.h"
+
+static void reset(void)
+{
+	fs_kept_close_all();
+	assert_int_equal(fs_kept_count(), 0);
+}
+
+/* one open for many reads, and each read is a new one (the value moves) */
+static void kept_and_read_anew(void **state)
+{
+	char a[256], b[256];
+	unsigned long long o0;
+	uint64_t s0, s1;
+
+	(void)state;
+	reset();
+	o0 = fs_kept_opens();
+	/* schedstat's first field, this process's CPU time, moves: burn a
+	 * little between the reads */
+	assert_true(fs_read_kept("/proc/self/schedstat", a, sizeof(a)) > 0);
+	for (volatile unsigned long i = 0; i < 20000000; i++)
+		;
+	assert_true(fs_read_kept("/proc/self/schedstat", b, sizeof(b)) > 0);
+	assert_int_equal(fs_kept_opens() - o0, 1);
+	assert_int_equal(fs_kept_count(), 1);
+	assert_int_equal(sscanf(a, "%" SCNu64, &s0), 1);
+	assert_int_equal(sscanf(b, "%" SCNu64, &s1), 1);
+	assert_true(s1 > s0);
+	reset();
+}
+
+/* a regular file (a fixture, replaced by rename in tests) is not kept */
+static void regular_file_not_kept(void **state)
+{
+	char tmpl[] = "/tmp/fskept.XXXXXX", path[64], buf[16];
+	FILE *f;
+	int fd;
+
+	(void)state;
+	reset();
+	fd = mkstemp(tmpl);
+	assert_true(fd >= 0);
+	close(fd);
+	f = fopen(tmpl, "w");
+	fputs("1\n", f);
+	fclose(f);
+	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), 1);
+	assert_int_equal(fs_kept_count(), 0);
+	/* replaced by rename: the new file's value */
+	snprintf(path, sizeof(path), "%s.new", tmpl);
+	f = fopen(path, "w");
+	fputs("2\n", f);
+	fclose(f);
+	assert_int_equal(rename(path, tmpl), 0);
+	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "2");
+	unlink(tmpl);
+	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), -1);
+}
+
+/* many files: the ones not read for 30 passes go, the others stay found */
+static void idle_ones_close(void **state)
+{
+	char names[400][300], buf[4096];
+	unsigned int n = 0, i, p;
+	unsigned long long o;
+	struct dirent *d;
+	DIR *dp;
+
+	(void)state;
+	reset();
+	dp = opendir("/proc/sys/kernel");
+	assert_non_null(dp);
+	while ((d = readdir(dp)) && n < 400) {
+		if (d->d_type != DT_REG)
+			continue;
+		snprintf(names[n], sizeof(names[0]), "/proc/sys/kernel/%s", d->d_name);
+		if (fs_read_kept(names[n], buf, sizeof(buf)) >= 0)
+			n++;
+	}
+	closedir(dp);
+	assert_true(n > 40);
+	assert_int_equal(fs_kept_count(), n);
+	/* the even ones read at every pass, the odd ones never again */
+	for (p = 0; p < 31; p++) {
+		for (i = 0; i < n; i += 2)
+			assert_true(fs_read_kept(names[i], buf, sizeof(buf)) >= 0);
+		fs_kept_pass();
+	}
+	assert_int_equal(fs_kept_count(), (n + 1) / 2);
+	o = fs_kept_opens();
+	for (i = 0; i < n; i += 2)
+		assert_true(fs_read_kept(names[i], buf, sizeof(buf)) >= 0);
+	assert_int_equal(fs_kept_opens(), o);	/* every even one still kept */
+	reset();
+}
+
+/* a file that went: -1, and nothing kept for it */
+static void gone_is_minus_one(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	reset();
+	assert_int_equal(fs_read_kept("/proc/self/no-such-file", buf, sizeof(buf)), -1);
+	assert_int_equal(fs_kept_count(), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(kept_and_read_anew),
+		cmocka_unit_test(regular_file_not_kept),
+		cmocka_unit_test(idle_ones_close),
+		cmocka_unit_test(gone_is_minus_one),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
