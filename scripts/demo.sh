@@ -53,7 +53,8 @@ run() { "$FABLAB" run "$@"; }
 say() { printf '%s  %s\n' "$(date +%T)" "$*" | tee -a "$LOG" >&2; }
 [[ $headless == 0 ]] && say() { printf '%s  %s\n' "$(date +%T)" "$*" >>"$LOG"; }
 
-# Stop the rounds, let a round in flight end by itself (at most its 10 s),
+# Stop the rounds, let a round in flight end by itself (its 10 s and the
+# set-up, which under TCG can take as long; at most 30 s),
 # then the rest.  Killing ib_write_bw in the middle of a round can leave an
 # rxe QP reference behind: its destroy then waits 50 s and the guest kernel
 # warns (rxe_pool.c __rxe_cleanup, Linux 6.1), and the next demo's rounds
@@ -61,7 +62,7 @@ say() { printf '%s  %s\n' "$(date +%T)" "$*" | tee -a "$LOG" >&2; }
 stop_jobs() {
 	for h in a b; do
 		run "$h" -- 'pkill -f "demo-loop"
-			for i in $(seq 60); do pgrep -x ib_write_bw >/dev/null || break; sleep 0.25; done
+			for i in $(seq 120); do pgrep -x ib_write_bw >/dev/null || break; sleep 0.25; done
 			pkill ib_write_bw; pkill fabtel-traffic; pkill fabteld; true' >/dev/null 2>&1 &
 	done
 	wait

@@ -27,9 +27,10 @@ INJECT=$REPO/build/probe-inject
 PROM_PORT=${PROM_PORT:-19091}
 mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
+STOPLOG=$PROM_DIR/stop.log	# what a fabteld slow to stop was doing
 prom_pid=
 
-ktap_begin 36
+ktap_begin 37
 
 cleanup() {
 	for h in a b; do
@@ -59,8 +60,14 @@ start_fabteld() { # HOST PEER-IP [SETTINGS...]
 }
 stop_fabteld() { # HOST: the fabteld this test started there, gone (its port free)
 	lab "$1" "[[ -f /tmp/probes-fabteld.pid ]] || exit 0; p=\$(cat /tmp/probes-fabteld.pid); kill \$p
-		while kill -0 \$p 2>/dev/null; do sleep 0.1; done; rm -f /tmp/probes-fabteld.pid" >/dev/null
+		for i in \$(seq 50); do kill -0 \$p 2>/dev/null || break; sleep 0.1; done
+		if kill -0 \$p 2>/dev/null; then echo \"fabteld \$p still there 5 s after SIGTERM:\";
+			grep -E '^(State|Threads)' /proc/\$p/status; cat /proc/\$p/task/*/stack 2>/dev/null | head -20
+			kill -9 \$p; fi; rm -f /tmp/probes-fabteld.pid" >"$STOPLOG"
+	[[ -s $STOPLOG ]] && { sed 's/^/# /' "$STOPLOG"; slow_stops=$((slow_stops + 1)); }
+	return 0
 }
+slow_stops=0
 probes() { api "$1" /api/v1/probes | jq -r "$2"; }	# HOST-PORT JQ
 # one pair's field on a host: its first port's peer on DEVICE
 pair() { probes "$1" ".ports[] | select(.device == \"$2\") | .peers[0].$3 // empty"; }
@@ -260,5 +267,7 @@ ktap_check "b's fabteld gone: a's pairs time out, then age out after probe_peer_
 	wait_for 40 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq '[.ports[].peers[]] | length') == 0 ]]"
 ktap_check "... and their series are gone from /metrics" \
 	bash -c "! curl -sf http://127.0.0.1:$PA/metrics | grep -q '^fabtel_probe_sent_total'"
+stop_fabteld a
+ktap_eq "every fabteld this suite stopped was gone within 5 s of SIGTERM" "$slow_stops" 0
 
 ktap_end

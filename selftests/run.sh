@@ -94,15 +94,50 @@ count_leaves() {
 	((f == 0))
 }
 
+# run_bounded LOG CMD...: CMD in a session of its own, its output in LOG;
+# past test_timeout the log gets what was still running (the command a
+# test hung in), then the session is killed: status 124.
+run_bounded() {
+	local log=$1 pid w rc
+	shift
+	rm -f "$log.timedout"
+	setsid "$@" >"$log" 2>&1 </dev/null &
+	pid=$!
+	{
+		sleep "$test_timeout" &
+		trap 'kill $! 2>/dev/null; exit 0' TERM
+		wait $!
+		trap - TERM
+		: >"$log.timedout"
+		{
+			echo "# TIMEOUT after ${test_timeout}s; still running:"
+			ps -o pid=,etimes=,args= -s "$pid" | sed 's/^/#   /'
+		} >>"$log"
+		kill -TERM -- "-$pid" 2>/dev/null
+		sleep 10
+		kill -KILL -- "-$pid" 2>/dev/null
+	} &
+	w=$!
+	wait "$pid"
+	rc=$?
+	if [[ -e $log.timedout ]]; then
+		wait "$w"	# its KILL of what outlived the TERM
+		rm -f "$log.timedout"
+		return 124
+	fi
+	kill -TERM "$w" 2>/dev/null
+	wait "$w" 2>/dev/null
+	return "$rc"
+}
+
 # run_one NAME CMD...: run a test, nest its KTAP, print its result line.
 run_one() {
 	local name=$1 log rc
 	shift
 	n_test=$((n_test + 1))
 	log=$OUT/$(echo "$name" | tr '/' '_').log
-	timeout -k 10 "$test_timeout" "$@" >"$log" 2>&1 </dev/null
+	run_bounded "$log" "$@"
 	rc=$?
-	((rc == 124)) && echo "# TIMEOUT after ${test_timeout}s" >>"$log"
 	sed 's/^/  /' "$log"
 	if count_leaves "$log" "$rc"; then
 		if ((rc == 4)); then

@@ -28,6 +28,19 @@ n=0
 failed=0
 diag() { local l; while IFS= read -r l; do echo "# $l"; done <<<"$*"; }
 pass() { n=$((n + 1)); echo "ok $n $1"; }
+# rules_clean DESC FILE...: promtool check rules exits 0 and warns of nothing
+rules_clean() {
+	local desc=$1 out rc
+	shift
+	out=$(promtool check rules "$@" 2>&1)
+	rc=$?
+	if ((rc == 0)) && ! grep -qiE 'error|warn' <<<"$out"; then
+		pass "$desc"
+	else
+		fail "$desc" "rc=$rc
+$out"
+	fi
+}
 fail() { # DESC [DIAGNOSTICS]
 	n=$((n + 1))
 	failed=$((failed + 1))
@@ -97,14 +110,7 @@ else
 fi
 
 # 5: the rules folder as a whole (its tests live in tests/, not beside it).
-out=$(cd "$REPO" && promtool check rules deploy/prometheus/*.yml 2>&1)
-rc=$?
-if ((rc == 0)) && ! grep -qiE 'error|warn' <<<"$out"; then
-	pass "promtool check rules deploy/prometheus/*.yml is clean"
-else
-	fail "promtool check rules deploy/prometheus/*.yml is clean" "rc=$rc
-$out"
-fi
+rules_clean "promtool check rules deploy/prometheus/*.yml is clean" "$REPO"/deploy/prometheus/*.yml
 
 # 6: every alert has a runbook_url ending in #<its name, lower case>, and
 # Documentation/runbooks.rst a section titled with its name.
@@ -267,14 +273,7 @@ if ((dash_ok)); then
 			echo "        expr: '$e'"
 		done < <(dash_exprs)
 	} >"$tmp/dashboard_rules.yml"
-	out=$(promtool check rules "$tmp/dashboard_rules.yml" 2>&1)
-	rc=$?
-	if ((rc == 0)) && ! grep -iqE 'warn|error' <<<"$out"; then
-		pass "$desc"
-	else
-		fail "$desc" "rc=$rc
-$out"
-	fi
+	rules_clean "$desc" "$tmp/dashboard_rules.yml"
 else
 	fail "$desc" "fabtel.json does not parse"
 fi
