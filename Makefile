@@ -2,7 +2,8 @@
 #
 # fabtel - top-level build.
 #
-#   make            kernel modules (kmod/), BPF objects + skeletons, userspace
+#   make            kernel modules (kmod/), BPF objects + skeletons, the
+#                   runtime tools and man pages (make tests: what make check adds)
 #   make check      install what is missing, build, run host tests and the lab
 #                   selftests; ends with "N passed, N failed, N skipped"
 #   make demo       install what is missing, build, boot the lab, show rxe live
@@ -17,6 +18,8 @@
 #                   (PREFIX=/usr/local, DESTDIR for staging); make uninstall
 #                   (refuses a fabtel.ko built for another kernel than
 #                   TARGET_KVER, default this host's)
+#   make deb        Debian packages fabtel and fabtel-dkms in build/deb
+#                   (debian/, Documentation/packaging.rst), lintian-checked
 #   make dkms-install  fabtel.ko's source to DKMS, built and installed for
 #                   every kernel with headers (DKMS_KVERS), loaded at boot
 #                   (modules-load.d); make dkms-uninstall
