@@ -260,3 +260,12 @@ rdma_quiet() {
 	wait_for "${2:-70}" lab "$1" '! pgrep -x "ib_write_bw|fabtel-traffic" >/dev/null &&
 		[[ -z $(rdma res show qp 2>/dev/null | grep -v "comm \[") ]]'
 }
+
+# root_rules ROOT: sed commands writing ROOT as <root> in fabteld's output,
+# in JSON ("\/" for "/") and in plain text (the golden outputs' fixture path)
+root_rules() { # root
+	local plain=${1//|/\\|} json
+	json=${plain//\//\\\\/}
+	printf 's|%s|<root>|g\ns|%s|<root>|g\n' "$json" "$plain"
+}
+

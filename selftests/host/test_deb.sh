@@ -78,7 +78,7 @@ in_root apt-get install -y -q --no-install-recommends "/tmp/${deb##*/}" >"$L/ins
 ktap_eq "apt installs fabtel and its runtime dependencies only: exit 0" "$?" 0
 ktap_info "pulled in: $(sed -n 's/^Setting up \([^ :]*\).*/\1/p' "$L/install.log" | xargs)"
 
-golden() { sed -f "$H/golden/volatile.sed" -e 's|\\/tmp\\/fx|<root>|g' -e 's|/tmp/fx|<root>|g'; }
+golden() { sed -f "$H/golden/volatile.sed" -f <(root_rules /tmp/fx); }
 out=$(in_root fabteld --set sysfs_root=/tmp/fx --set proc_root=/tmp/fx --set bpf=off \
 	--once metrics 2>"$L/fabteld.err" | golden)
 ktap_check "the packaged fabteld --once metrics over the sysfs fixture is golden/sysfs-metrics.txt" \

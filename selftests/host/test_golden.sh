@@ -30,13 +30,6 @@ ktap_begin $((${#FIXTURES[@]} * ${#WHATS[@]} + 2))
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
-# the fixture's root as <root>, in JSON ("\/" for "/") and in plain text
-root_rules() { # root
-	local plain=${1//|/\\|} json
-	json=${plain//\//\\\\/}
-	printf 's|%s|<root>|g\ns|%s|<root>|g\n' "$json" "$plain"
-}
-
 output() { # fixture what
 	"$FABTELD" --set "sysfs_root=$H/fixtures/$1" --set "proc_root=$H/fixtures/$1" \
 		--set bpf=off --once "$2" 2>"$TMP/err" |
