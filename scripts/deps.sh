@@ -33,15 +33,16 @@ check=0
 set_=${1:-all}
 
 RUNTIME=(
-	libbpf1 libelf1 libmicrohttpd12 libjson-c5 libmnl0 libncursesw6 libcurl4
-	libibverbs1 librdmacm1 ibverbs-providers libcrypt1
+	libbpf1 libelf1 libmicrohttpd12 libjson-c5 libmnl0 libncursesw6 libcurl3-gnutls
+	libibverbs1 librdmacm1 ibverbs-providers libcrypt1 libssh2-1
 )
 BUILD=(
 	make gcc clang llvm libc6-dev pkg-config libelf-dev zlib1g-dev
 	libbpf-dev bpftool sparse xz-utils
 	"linux-headers-$LAB_KVER" "linux-headers-$LAB_KVER2" dkms
 	libibverbs-dev librdmacm-dev
-	libmicrohttpd-dev libmnl-dev libncurses-dev libjson-c-dev libcurl4-openssl-dev
+	libmicrohttpd-dev libmnl-dev libncurses-dev libjson-c-dev libcurl4-gnutls-dev
+	libssh2-1-dev
 	python3-docutils
 	# make deb
 	debhelper dh-dkms dpkg-dev fakeroot lintian

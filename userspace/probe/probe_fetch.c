@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <curl/curl.h>
+#include <libssh2.h>
 
 #include "clock.h"
 #include "prober.h"
@@ -26,6 +27,31 @@ static const char *const fetch_err_names[FETCH_ERR_NR] = {
 	[FETCH_CONNECT] = "connect", [FETCH_HTTP] = "http_status",
 	[FETCH_TOO_LARGE] = "too_large", [FETCH_BAD_DOCUMENT] = "bad_document",
 };
+
+/*
+ * libcurl's set-up, HTTP only.  fabteld links libcurl's GnuTLS build, whose
+ * TLS library libmicrohttpd has set up already; libcurl's global set-up
+ * would still have libssh2 set up OpenSSL (1.4 MiB of libcrypto's pages
+ * made resident, Documentation/performance.rst) for SSH transfers fabteld
+ * never makes.  libssh2 sets up its crypto only at its first set-up, so
+ * taking that one first without crypto keeps OpenSSL asleep.
+ */
+int probe_fetch_init(void)
+{
+	if (libssh2_init(LIBSSH2_INIT_NO_CRYPTO))
+		return -1;
+	if (curl_global_init(CURL_GLOBAL_NOTHING)) {
+		libssh2_exit();
+		return -1;
+	}
+	return 0;
+}
+
+void probe_fetch_exit(void)
+{
+	curl_global_cleanup();
+	libssh2_exit();
+}
 
 const char *probe_fetch_err_name(enum probe_fetch_err e)
 {

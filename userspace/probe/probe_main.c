@@ -10,7 +10,6 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
-#include <curl/curl.h>
 
 #include "clock.h"
 #include "model.h"
@@ -165,8 +164,7 @@ struct prober *prober_start(const struct probe_cfg *cfg, char *err, size_t errle
 	}
 	pthread_mutex_init(&pr->lock, NULL);
 	pthread_cond_init(&pr->fetch_cond, NULL);
-	/* HTTP only: no TLS library set up (OpenSSL's tables alone are ~1.7 MiB) */
-	if (curl_global_init(CURL_GLOBAL_NOTHING)) {
+	if (probe_fetch_init()) {
 		snprintf(err, errlen, "prober: libcurl would not start");
 		goto close_fds;
 	}
@@ -189,7 +187,7 @@ struct prober *prober_start(const struct probe_cfg *cfg, char *err, size_t errle
 	pr->threads = true;
 	return pr;
 curl_cleanup:
-	curl_global_cleanup();
+	probe_fetch_exit();
 close_fds:
 	if (pr->epfd >= 0)
 		close(pr->epfd);
@@ -212,7 +210,7 @@ void prober_stop(struct prober *pr)
 	probe_wake(pr);
 	pthread_join(pr->thread, NULL);
 	pthread_join(pr->fetcher, NULL);
-	curl_global_cleanup();
+	probe_fetch_exit();
 	for (i = 0; i < PROBE_MAX_PORTS; i++)
 		free(pr->ports[i].pairs);
 	close(pr->epfd);

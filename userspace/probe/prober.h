@@ -187,6 +187,8 @@ void probe_wake(struct prober *pr);
 void probe_match_all(struct prober *pr, uint64_t now);
 void probe_send_one(struct prober *pr, struct probe_port *pp, uint64_t now);
 void probe_drain(struct prober *pr, struct probe_port *pp);
+int probe_fetch_init(void);
+void probe_fetch_exit(void);
 void *probe_fetch_thread(void *arg);
 
 #define PROBE_RECV_SLOTS	128
