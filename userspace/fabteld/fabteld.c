@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 #include <json-c/json.h>
@@ -272,6 +273,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * No transparent huge pages for fabteld: where THP is "always"
+	 * (Debian's and RHEL's kernels), khugepaged may fill any 2 MiB range
+	 * of the heap, arenas or tables that holds one touched page, and the
+	 * RSS jumps by megabytes at random (Documentation/performance.rst).
+	 */
+	prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
 	if (stop_init(&stop, last_words, &model))
 		return 1;
 
