@@ -42,7 +42,7 @@ int collect_init(struct model *m, const struct collect_opts *o)
 	m->started_ns = clock_ns(CLOCK_REALTIME);
 	for (i = 0; i < NR_SOURCES; i++)
 		m->source_name[i] = sources[i]->name;
-	fs_kept_root(o->sysfs_root);
+	fs_kept_root(o->sysfs_root, o->keep_files);
 	for (i = 0; i < NR_SOURCES; i++)
 		if (sources[i]->open)
 			sources[i]->open(m);

@@ -7,6 +7,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <net/if.h>
 
 #include "fold.h"
 
@@ -34,11 +37,32 @@ static struct model_port *port_for(struct model *m, const struct raw_port *rp, u
 	return p;
 }
 
+/*
+ * if_nametoindex(3) through one socket kept for the collector thread:
+ * glibc's opens and closes a socket at each call, which was an eighth of a
+ * fabtel.ko-mode sample.  Asked at every pass, so a netdev made again under
+ * the same name is seen with its new index.
+ */
+static int ifindex_of(const char *name)
+{
+	static int fd = -1;
+	struct ifreq ifr = { 0 };
+
+	if (strlen(name) >= sizeof(ifr.ifr_name))
+		return 0;
+	if (fd < 0)
+		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return (int)if_nametoindex(name);
+	memcpy(ifr.ifr_name, name, strlen(name) + 1);
+	return ioctl(fd, SIOCGIFINDEX, &ifr) ? 0 : ifr.ifr_ifindex;
+}
+
 static void fold_link(struct model *m, struct model_port *p, const struct raw_port *rp,
 		      uint64_t now)
 {
 	snprintf(p->netdev, sizeof(p->netdev), "%s", rp->netdev);
-	p->ifindex = p->netdev[0] ? (int)if_nametoindex(p->netdev) : 0;
+	p->ifindex = p->netdev[0] ? ifindex_of(p->netdev) : 0;
 	snprintf(p->driver, sizeof(p->driver), "%s", rp->driver[0] ? rp->driver : "-");
 	p->soft_roce = rp->soft_roce || !strcmp(rp->driver, "rxe");
 	snprintf(p->state, sizeof(p->state), "%s", rp->state);

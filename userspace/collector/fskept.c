@@ -6,9 +6,10 @@
  * sample costs one system call per file instead of open, read and close
  * (the open's path walk the dearest of the three).
  *
- * Kept: files on sysfs or procfs only, whose names never point to another
- * file while open; a file elsewhere (a test's fixture, replaced by rename)
- * is read by path each time.  A kept file whose read fails (its device
+ * Kept (keep_files = auto): files on sysfs or procfs only, whose names
+ * never point to another file while open; a file elsewhere (a test's
+ * fixture, replaced by rename) is read by path each time.  keep_files = on
+ * keeps any file (a benchmark's fixture tree), off none.  A kept file whose read fails (its device
  * went: ENODEV) is closed and opened again by path, once; one not read for
  * FS_KEPT_IDLE passes is closed (a device that went, a source that paused).
  *
@@ -44,6 +45,7 @@ static unsigned long long opens;
 /* the collector's root when its /sys is not sysfs (a fixture): nothing kept */
 static char plain_root[512];
 static size_t plain_len;
+static enum fs_keep keep_mode;
 
 static uint32_t path_hash(const char *s)
 {
@@ -125,6 +127,8 @@ static bool keepable(int fd)
 {
 	struct statfs st;
 
+	if (keep_mode != FS_KEEP_AUTO)
+		return keep_mode == FS_KEEP_ALL;
 	return !fstatfs(fd, &st) && kernel_fs(&st);
 }
 
@@ -132,17 +136,21 @@ bool fs_kept_kernel_path(const char *path)
 {
 	struct statfs st;
 
-	return !fs_backend_set() && !statfs(path, &st) && kernel_fs(&st);
+	if (fs_backend_set() || keep_mode == FS_KEEP_NONE)
+		return false;
+	return keep_mode == FS_KEEP_ALL || (!statfs(path, &st) && kernel_fs(&st));
 }
 
-void fs_kept_root(const char *root)
+void fs_kept_root(const char *root, enum fs_keep keep)
 {
 	char sys[600];
 	struct statfs st;
 
 	snprintf(sys, sizeof(sys), "%s/sys", root);
+	keep_mode = keep;
 	plain_len = 0;
-	if (root[0] && !statfs(sys, &st) && !kernel_fs(&st) && strlen(root) < sizeof(plain_root)) {
+	if (keep == FS_KEEP_AUTO && root[0] && !statfs(sys, &st) && !kernel_fs(&st) &&
+	    strlen(root) < sizeof(plain_root)) {
 		snprintf(plain_root, sizeof(plain_root), "%s", root);
 		plain_len = strlen(root);
 	}
@@ -162,8 +170,8 @@ static ssize_t open_read(const char *path, char *buf, size_t len)
 	opens++;
 	n = read(fd, buf, len);
 	kept_limit();
-	if (n < 0 || nr_kept >= most || (plain_len && !strncmp(path, plain_root, plain_len)) ||
-	    !keepable(fd)) {
+	if (n < 0 || keep_mode == FS_KEEP_NONE || nr_kept >= most ||
+	    (plain_len && !strncmp(path, plain_root, plain_len)) || !keepable(fd)) {
 		close(fd);
 		return n;
 	}

@@ -170,6 +170,61 @@ static int sorted_names(const char *dir, struct names *l)
 #define WALK_MAX_DEVS	256
 #define WALK_MAX_PORTS	64
 
+/*
+ * A device's port names, kept from one walk to the next on sysfs, where a
+ * device's ports are fixed while it is registered: each walk lists DIR (a
+ * device that came or went is seen at once), and a device's ports/ only
+ * when it is new to its slot or its list is WALK_TTL walks old (a device
+ * made again under its name with other ports is seen within WALK_TTL).
+ * Direct-mapped by path: a collision only costs a listing.
+ */
+#define WALK_CACHE	256
+#define WALK_TTL	10
+#define WALK_CACHE_PORTS 4
+
+static struct walk_cached {
+	char path[300];		/* DIR/<dev>/ports; "" unused */
+	unsigned int n, age;
+	char port[WALK_CACHE_PORTS][8];
+} walk_cache[WALK_CACHE];
+
+static struct walk_cached *walk_slot(const char *path)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+	const char *c;
+
+	for (c = path; *c; c++)
+		h = (h ^ (uint8_t)*c) * 16777619u;
+	return &walk_cache[h & (WALK_CACHE - 1)];
+}
+
+/* path's port names into ports (cached: see above); 0, or -errno */
+static int port_names(const char *path, bool cache, struct names *ports)
+{
+	struct walk_cached *w = walk_slot(path);
+	size_t i;
+	int err;
+
+	if (cache && !strcmp(w->path, path) && ++w->age < WALK_TTL) {
+		for (i = 0; i < w->n; i++)
+			snprintf(ports->name[i], sizeof(ports->name[0]), "%s", w->port[i]);
+		ports->n = w->n;
+		return 0;
+	}
+	err = sorted_names(path, ports);
+	if (!cache || err || ports->n > WALK_CACHE_PORTS || strlen(path) >= sizeof(w->path))
+		return err;
+	for (i = 0; i < ports->n; i++)
+		if (strlen(ports->name[i]) >= sizeof(w->port[0]))
+			return 0;
+	for (i = 0; i < ports->n; i++)
+		snprintf(w->port[i], sizeof(w->port[0]), "%s", ports->name[i]);
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	w->n = (unsigned int)ports->n;
+	w->age = 0;
+	return 0;
+}
+
 int fs_walk_ports(const char *dir, int (*fn)(void *ctx, const char *base, const char *dev,
 					     const char *port), void *ctx)
 {
@@ -177,6 +232,7 @@ int fs_walk_ports(const char *dir, int (*fn)(void *ctx, const char *base, const 
 	struct names devs = { devs_buf, 0, WALK_MAX_DEVS };
 	struct names ports = { ports_buf, 0, WALK_MAX_PORTS };
 	char path[900];
+	bool cache = fs_kept_kernel_path(dir);
 	size_t d, p;
 	int err;
 
@@ -186,7 +242,7 @@ int fs_walk_ports(const char *dir, int (*fn)(void *ctx, const char *base, const 
 	for (d = 0; d < devs.n; d++) {
 		snprintf(path, sizeof(path), "%s/%s/ports", dir, devs.name[d]);
 		/* not a device directory, or it just went away: next */
-		if (sorted_names(path, &ports))
+		if (port_names(path, cache, &ports))
 			continue;
 		for (p = 0; p < ports.n; p++) {
 			snprintf(path, sizeof(path), "%s/%s/ports/%s", dir, devs.name[d],

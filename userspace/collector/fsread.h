@@ -50,10 +50,15 @@ void fs_kept_close_all(void);
 /* files kept open now; opens by path since start (kept or not) */
 unsigned int fs_kept_count(void);
 unsigned long long fs_kept_opens(void);
-/* the collector's sysfs root: if its /sys is no kernel file system (a
- * fixture), its files are never kept (and not asked, file by file) */
-void fs_kept_root(const char *root);
-/* path is on sysfs or procfs (what does not change under a kept name) */
+/* the collector's root, and which of its files are kept open (keep_files) */
+enum fs_keep {
+	FS_KEEP_AUTO,	/* sysfs and procfs files; none under a fixture root */
+	FS_KEEP_ALL,	/* any file (a benchmark's fixture, never replaced) */
+	FS_KEEP_NONE,	/* none: open, read and close at each sample */
+};
+void fs_kept_root(const char *root, enum fs_keep keep);
+/* path's names stay what they are while open: its directories may be listed
+ * once (sysfs and procfs under keep auto; any file under keep all) */
 bool fs_kept_kernel_path(const char *path);
 /* root + the formatted path ("" root: "/") into out. */
 void fs_path(const char *root, char *out, size_t len, const char *fmt, ...)

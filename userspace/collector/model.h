@@ -17,6 +17,7 @@
 
 #include "ddm.h"
 #include "ethnl.h"
+#include "fsread.h"
 #include "clock.h"
 #include "fabtel_schema.h"
 #include "health.h"
@@ -58,6 +59,7 @@ struct collect_opts {
 	bool bpf;			/* false: never load BPF (bpf = off) */
 	bool wire;			/* false: no wire program (wire = off) */
 	bool want_ko;			/* false: fabtel.ko not expected (fabtel_ko = off) */
+	enum fs_keep keep_files;	/* which files stay open between samples */
 	unsigned int interval_ms;	/* the caller's sampling period, reported */
 	unsigned int job_linger_s;	/* a job without QPs stays this long */
 	unsigned int module_s;		/* module EEPROM and RoCE config read period; 0 off */

@@ -7,7 +7,9 @@
  * Up while /sys/kernel/fabtel exists and every snapshot parses; while it
  * exists, the plain sysfs source stands by (source_sysfs.c).
  */
+#include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,17 +35,55 @@ static const struct {
 	  offsetof(struct raw_port, have_pma_errors) },
 };
 
-static bool parse_count_line(const char *key, const char *line, struct raw_port *p)
+/*
+ * A snapshot line split at its blanks, in place: tok[0] the key.  The
+ * parse runs for every port at every sample, so no sscanf: the tokens are
+ * compared and converted as they are.
+ */
+#define KO_TOKENS	9
+
+struct ko_line {
+	char *tok[KO_TOKENS];
+	unsigned int n;
+};
+
+static void ko_split(char *line, struct ko_line *l)
+{
+	l->n = 0;
+	while (*line && l->n < KO_TOKENS) {
+		while (*line == ' ' || *line == '\t')
+			*line++ = '\0';
+		if (!*line)
+			break;
+		l->tok[l->n++] = line;
+		while (*line && *line != ' ' && *line != '\t')
+			line++;
+	}
+	if (*line)		/* more tokens than any line has: none usable */
+		l->n = 0;
+}
+
+/* a whole unsigned number in base 10 (16: "0x" allowed) */
+static bool ko_u64(const char *s, int base, unsigned long long *v)
+{
+	char *end;
+
+	if (!isxdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, base);
+	return !*end && !errno;
+}
+
+static bool parse_count_line(const struct ko_line *l, struct raw_port *p)
 {
 	unsigned long long a;
-	char fmt[48];
 	size_t i;
 
 	for (i = 0; i < sizeof(count_keys) / sizeof(count_keys[0]); i++) {
-		if (strcmp(key, count_keys[i].key))
+		if (strcmp(l->tok[0], count_keys[i].key))
 			continue;
-		snprintf(fmt, sizeof(fmt), "%s %%llu", count_keys[i].key);
-		if (sscanf(line, fmt, &a) == 1) {
+		if (l->n == 2 && ko_u64(l->tok[1], 10, &a)) {
 			*(uint64_t *)((char *)p + count_keys[i].val) = a;
 			*(bool *)((char *)p + count_keys[i].have) = true;
 		}
@@ -52,68 +92,106 @@ static bool parse_count_line(const char *key, const char *line, struct raw_port 
 	return false;
 }
 
-/* "key value..." lines other than counters and PFC */
-static void parse_link_line(const char *key, const char *line, struct raw_port *p)
+/* "key value" lines other than counters, PFC, FEC and PMA */
+static void parse_link_line(const struct ko_line *l, struct raw_port *p)
 {
-	int n;
+	const char *k = l->tok[0], *v = l->tok[1];
+	unsigned long long n;
 
-	if (parse_count_line(key, line, p))
+	if (l->n < 2 || parse_count_line(l, p))
 		return;
-	if (!strcmp(key, "device")) {
-		sscanf(line, "device %63s", p->device);
-	} else if (!strcmp(key, "port")) {
-		sscanf(line, "port %u", &p->port);
-	} else if (!strcmp(key, "driver")) {
-		sscanf(line, "driver %31s", p->driver);
-	} else if (!strcmp(key, "netdev")) {
-		if (sscanf(line, "netdev %15s", p->netdev) == 1 && !strcmp(p->netdev, "-"))
-			p->netdev[0] = '\0';
-	} else if (!strcmp(key, "link_state")) {
-		sscanf(line, "link_state %23s", p->state);
-	} else if (!strcmp(key, "link_carrier")) {
-		if (sscanf(line, "link_carrier %d", &n) == 1)
-			p->carrier = n;
+	if (!strcmp(k, "device")) {
+		snprintf(p->device, sizeof(p->device), "%s", v);
+	} else if (!strcmp(k, "port")) {
+		if (ko_u64(v, 10, &n) && n <= UINT_MAX)
+			p->port = (unsigned int)n;
+	} else if (!strcmp(k, "driver")) {
+		snprintf(p->driver, sizeof(p->driver), "%s", v);
+	} else if (!strcmp(k, "netdev")) {
+		snprintf(p->netdev, sizeof(p->netdev), "%s", strcmp(v, "-") ? v : "");
+	} else if (!strcmp(k, "link_state")) {
+		snprintf(p->state, sizeof(p->state), "%s", v);
+	} else if (!strcmp(k, "link_carrier")) {
+		if (ko_u64(v, 10, &n) && n <= 1)
+			p->carrier = (int)n;
 	}
 }
 
-static void parse_counter_line(const char *line, struct raw_port *p)
+/*
+ * The index of name among n names (name_of), or -1.  fabtel.ko writes its
+ * counters in the schema's order, so the search starts after the one found
+ * last (*hint): one comparison a line instead of half the list.
+ */
+static int find_from(unsigned int *hint, unsigned int n, const char *name,
+		     const char *(*name_of)(unsigned int))
 {
-	char name[64], val[32];
+	unsigned int k, i;
+
+	for (k = 0; k < n; k++) {
+		i = (*hint + k) % n;
+		if (!strcmp(name, name_of(i))) {
+			*hint = i + 1;
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+static const char *ctr_name(unsigned int c)
+{
+	return schema_ctr_name((enum fabtel_counter)c);
+}
+
+static const char *pma_file(unsigned int c)
+{
+	return schema_pma_file((enum fabtel_pma)c);
+}
+
+/* "counter <name> <value|->" */
+static void parse_counter_line(const struct ko_line *l, struct raw_port *p,
+			       unsigned int *hint)
+{
+	unsigned long long v;
 	int c;
 
-	if (sscanf(line, "counter %63s %31s", name, val) != 2)
+	if (l->n != 3)
 		return;
-	c = schema_ctr_find(name);
-	if (c >= 0 && strcmp(val, "-")) {
-		p->ctr[c] = strtoull(val, NULL, 10);
+	c = find_from(hint, FABTEL_NR_COUNTERS, l->tok[1], ctr_name);
+	if (c >= 0 && ko_u64(l->tok[2], 10, &v)) {
+		p->ctr[c] = v;
 		p->have[c] = true;
 	}
 }
 
-static void parse_pfc_line(const char *key, const char *line, struct raw_port *p)
+/* "pfc_enabled_mask 0xMM", "pfc_prio P en tx rx storm storms dur" */
+static void parse_pfc_line(const struct ko_line *l, struct raw_port *p)
 {
-	unsigned long long a, b, c, d, e, f;
-	unsigned int prio;
+	unsigned long long v[7];
+	unsigned int i;
 
-	if (!strcmp(key, "pfc_enabled_mask")) {
-		if (sscanf(line, "pfc_enabled_mask %llx", &a) == 1) {
-			p->pfc_mask = (uint8_t)a;
+	if (!strcmp(l->tok[0], "pfc_enabled_mask")) {
+		if (l->n == 2 && ko_u64(l->tok[1], 16, &v[0])) {
+			p->pfc_mask = (uint8_t)v[0];
 			p->pfc_read = true;
 		}
-	} else if (!strcmp(key, "pfc_prio")) {
-		if (sscanf(line, "pfc_prio %u %llu %llu %llu %llu %llu %llu", &prio, &a, &b,
-			   &c, &d, &e, &f) == 7 && prio < MODEL_PRIOS) {
-			p->prio_read[prio] = true;
-			p->pause_tx[prio] = b;
-			p->pause_rx[prio] = c;
-			p->storm[prio] = d;
-			p->storms[prio] = e;
-		}
+		return;
 	}
+	if (strcmp(l->tok[0], "pfc_prio") || l->n != 8)
+		return;
+	for (i = 0; i < 7; i++)
+		if (!ko_u64(l->tok[i + 1], 10, &v[i]))
+			return;
+	if (v[0] >= MODEL_PRIOS)
+		return;
+	p->prio_read[v[0]] = true;
+	p->pause_tx[v[0]] = v[2];
+	p->pause_rx[v[0]] = v[3];
+	p->storm[v[0]] = v[4];
+	p->storms[v[0]] = v[5];
 }
 
-/* "fec supported|unsupported" and "fec_stat <name> <value|->" */
-static void parse_fec_line(const char *key, const char *line, struct raw_port *p)
+/* "fec supported|unsupported", "fec_mode <mode>", "fec_stat <name> <value|->" */
+static void parse_fec_line(const struct ko_line *l, struct raw_port *p)
 {
 	static const char *const names[ETHNL_FEC_NR] = {
 		[ETHNL_FEC_CORRECTED] = "corrected_blocks",
@@ -121,24 +199,24 @@ static void parse_fec_line(const char *key, const char *line, struct raw_port *p
 		[ETHNL_FEC_CORR_BITS] = "corrected_bits",
 	};
 	unsigned long long v;
-	char name[32];
 	unsigned int i;
-	int end = 0;
 
-	if (!strcmp(key, "fec")) {
-		p->fec_known = !strcmp(line, "fec supported") || !strcmp(line, "fec unsupported");
+	if (!strcmp(l->tok[0], "fec")) {
+		p->fec_known = l->n == 2 && (!strcmp(l->tok[1], "supported") ||
+					     !strcmp(l->tok[1], "unsupported"));
 		return;
 	}
-	if (!strcmp(key, "fec_mode")) {
-		for (i = ETHTOOL_LINK_MODE_FEC_NONE_BIT; i <= ETHTOOL_LINK_MODE_FEC_LLRS_BIT; i++)
-			if (ethnl_fec_mode_name(i) && !strcmp(line + 9, ethnl_fec_mode_name(i)))
+	if (!strcmp(l->tok[0], "fec_mode")) {
+		for (i = ETHTOOL_LINK_MODE_FEC_NONE_BIT; l->n == 2 &&
+		     i <= ETHTOOL_LINK_MODE_FEC_LLRS_BIT; i++)
+			if (ethnl_fec_mode_name(i) && !strcmp(l->tok[1], ethnl_fec_mode_name(i)))
 				p->fec_mode = i;
 		return;
 	}
-	if (sscanf(line, "fec_stat %31s %llu%n", name, &v, &end) != 2 || line[end])
+	if (l->n != 3 || !ko_u64(l->tok[2], 10, &v))
 		return;
 	for (i = 0; i < ETHNL_FEC_NR; i++) {
-		if (strcmp(name, names[i]))
+		if (strcmp(l->tok[1], names[i]))
 			continue;
 		p->fec[i] = v;
 		p->have_fec[i] = true;
@@ -146,28 +224,29 @@ static void parse_fec_line(const char *key, const char *line, struct raw_port *p
 }
 
 /* "pma <kind>" and "pma_counter <file> <value|->" ("pma_errors" is a count) */
-static void parse_pma_line(const char *key, const char *line, struct raw_port *p)
+static void parse_pma_line(const struct ko_line *l, struct raw_port *p, unsigned int *hint)
 {
 	unsigned long long v;
-	char file[64];
-	unsigned int c;
-	int end = 0;
+	int c;
 
-	if (!strcmp(key, "pma")) {
+	if (!strcmp(l->tok[0], "pma")) {
 		p->pma_known = true;
-	} else if (sscanf(line, "pma_counter %63s %llu%n", file, &v, &end) == 2 && !line[end]) {
-		for (c = 0; c < FABTEL_NR_PMA; c++) {
-			if (strcmp(file, schema_pma_file(c)))
-				continue;
-			p->pma[c] = (uint64_t)v * schema_pma_scale(c);
-			p->have_pma[c] = true;
-		}
+		return;
+	}
+	if (l->n != 3 || !ko_u64(l->tok[2], 10, &v))
+		return;
+	c = find_from(hint, FABTEL_NR_PMA, l->tok[1], pma_file);
+	if (c >= 0) {
+		p->pma[c] = (uint64_t)v * schema_pma_scale((enum fabtel_pma)c);
+		p->have_pma[c] = true;
 	}
 }
 
 int ko_parse_snapshot(char *text, struct raw_port *p)
 {
-	char *save = NULL, *line, key[32];
+	unsigned int ctr_hint = 0, pma_hint = 0;
+	char *save = NULL, *line;
+	struct ko_line l;
 	bool ended = false;
 
 	line = strtok_r(text, "\n", &save);
@@ -179,18 +258,22 @@ int ko_parse_snapshot(char *text, struct raw_port *p)
 			ended = true;
 			break;
 		}
-		if (sscanf(line, "%31s", key) != 1)
+		if (!strncmp(line, "raw ", 4))	/* the driver's own names: sysfs mode's */
 			continue;
-		if (!strcmp(key, "counter"))
-			parse_counter_line(line, p);
-		else if (!strncmp(key, "pfc_", 4))
-			parse_pfc_line(key, line, p);
-		else if (!strcmp(key, "pma") || !strcmp(key, "pma_counter"))
-			parse_pma_line(key, line, p);
-		else if (!strcmp(key, "fec") || !strcmp(key, "fec_stat") || !strcmp(key, "fec_mode"))
-			parse_fec_line(key, line, p);
+		ko_split(line, &l);
+		if (!l.n)
+			continue;
+		if (!strcmp(l.tok[0], "counter"))
+			parse_counter_line(&l, p, &ctr_hint);
+		else if (!strncmp(l.tok[0], "pfc_", 4))
+			parse_pfc_line(&l, p);
+		else if (!strcmp(l.tok[0], "pma") || !strcmp(l.tok[0], "pma_counter"))
+			parse_pma_line(&l, p, &pma_hint);
+		else if (!strcmp(l.tok[0], "fec") || !strcmp(l.tok[0], "fec_stat") ||
+			 !strcmp(l.tok[0], "fec_mode"))
+			parse_fec_line(&l, p);
 		else
-			parse_link_line(key, line, p);
+			parse_link_line(&l, p);
 	}
 	return ended && p->device[0] && p->port ? 0 : -EPROTO;
 }

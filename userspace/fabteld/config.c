@@ -23,6 +23,7 @@ void config_defaults(struct config *c)
 	c->bpf = CONFIG_AUTO;
 	c->wire = CONFIG_AUTO;
 	c->fabtel_ko = CONFIG_AUTO;
+	c->keep_files = CONFIG_AUTO;
 	c->max_connections = 64;
 	c->job_linger_s = 300;
 	c->module_s = 10;
@@ -40,6 +41,8 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	o->bpf = c->bpf != CONFIG_OFF;
 	o->wire = c->wire != CONFIG_OFF;
 	o->want_ko = c->fabtel_ko != CONFIG_OFF;
+	o->keep_files = c->keep_files == CONFIG_ON ? FS_KEEP_ALL :
+			c->keep_files == CONFIG_OFF ? FS_KEEP_NONE : FS_KEEP_AUTO;
 	o->interval_ms = c->interval_ms;
 	o->job_linger_s = c->job_linger_s;
 	o->module_s = c->module_s;
@@ -205,10 +208,11 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 		}
 		snprintf(c->user, sizeof(c->user), "%s", value);
 	} else if (!strcmp(key, "bpf") || !strcmp(key, "wire") || !strcmp(key, "probe") ||
-		   !strcmp(key, "fabtel_ko")) {
+		   !strcmp(key, "fabtel_ko") || !strcmp(key, "keep_files")) {
 		if (parse_tristate(value, !strcmp(key, "bpf") ? &c->bpf :
 				   !strcmp(key, "wire") ? &c->wire :
-				   !strcmp(key, "probe") ? &c->probe : &c->fabtel_ko)) {
+				   !strcmp(key, "probe") ? &c->probe :
+				   !strcmp(key, "keep_files") ? &c->keep_files : &c->fabtel_ko)) {
 			snprintf(err, errlen, "%s wants auto, on or off, not '%s'", key, value);
 			return -1;
 		}

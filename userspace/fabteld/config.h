@@ -34,6 +34,7 @@ struct config {
 	enum config_tristate bpf;	/* auto: if root */
 	enum config_tristate wire;	/* auto: with bpf, on RoCE netdevs */
 	enum config_tristate fabtel_ko;	/* off: not expected on this host */
+	enum config_tristate keep_files;	/* sysfs files kept open: auto, on (any), off */
 	unsigned int max_connections;	/* default 64 */
 	unsigned int job_linger_s;
 	unsigned int module_s;		/* module EEPROM read period, s; 0 off */

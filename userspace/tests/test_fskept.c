@@ -114,6 +114,49 @@ static void idle_ones_close(void **state)
 	reset();
 }
 
+/* keep_files = on keeps a fixture's file (rewritten in place, read anew);
+ * off keeps not even a kernel file (one open per read) */
+static void keep_on_and_off(void **state)
+{
+	char tmpl[] = "/tmp/fskept.XXXXXX", buf[16];
+	unsigned long long o;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	reset();
+	fd = mkstemp(tmpl);
+	assert_true(fd >= 0);
+	close(fd);
+	fs_kept_root("", FS_KEEP_ALL);
+	f = fopen(tmpl, "w");
+	fputs("1\n", f);
+	fclose(f);
+	o = fs_kept_opens();
+	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), 1);
+	assert_int_equal(fs_kept_count(), 1);
+	assert_true(fs_kept_kernel_path(tmpl));
+	f = fopen(tmpl, "w");		/* in place: same file, new value */
+	fputs("7\n", f);
+	fclose(f);
+	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), 1);
+	assert_string_equal(buf, "7");
+	assert_int_equal(fs_kept_opens() - o, 1);
+	reset();
+	unlink(tmpl);
+
+	fs_kept_root("", FS_KEEP_NONE);
+	o = fs_kept_opens();
+	assert_true(fs_read_kept("/proc/self/schedstat", buf, sizeof(buf)) > 0);
+	assert_true(fs_read_kept("/proc/self/schedstat", buf, sizeof(buf)) > 0);
+	assert_int_equal(fs_kept_opens() - o, 2);
+	assert_int_equal(fs_kept_count(), 0);
+	assert_false(fs_kept_kernel_path("/proc/self/schedstat"));
+	fs_kept_root("", FS_KEEP_AUTO);
+	assert_true(fs_kept_kernel_path("/proc/self/schedstat"));
+	assert_false(fs_kept_kernel_path("/tmp"));
+}
+
 /* a file that went: -1, and nothing kept for it */
 static void gone_is_minus_one(void **state)
 {
@@ -132,6 +175,7 @@ int main(void)
 		cmocka_unit_test(regular_file_not_kept),
 		cmocka_unit_test(idle_ones_close),
 		cmocka_unit_test(gone_is_minus_one),
+		cmocka_unit_test(keep_on_and_off),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
