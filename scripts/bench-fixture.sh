@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# bench-fixture.sh DIR N - a sysfs tree under DIR with N mlx5-like RoCE
-# ports (one per device, mlx5_0..), laid out as the kernel lays out
+# bench-fixture.sh DIR N [ko] - a sysfs tree under DIR with N mlx5-like
+# RoCE ports (one per device, mlx5_0..), laid out as the kernel lays out
 # /sys/class/infiniband and /sys/class/net, for make bench: fabteld (sysfs
 # mode, sysfs_root=DIR) and node_exporter (--path.sysfs=DIR/sys) read the
 # same files.  Counter names: Documentation/counters.rst (mlx5 hw_counters,
-# IB PMA counters).
+# IB PMA counters).  With "ko", each port also gets fabtel.ko's snapshot
+# (/sys/kernel/fabtel/<dev>/ports/1/snapshot), made from
+# scripts/bench-snapshot.txt: one fabtel.ko wrote for a fakeroce mlx5 port
+# with its PMA counters, FEC and module (captured in the lab).
 set -euo pipefail
-DIR=$1 N=$2
+DIR=$1 N=$2 KO=${3:-}
 HW=(duplicate_request implied_nak_seq_err lifespan local_ack_timeout_err
     np_cnp_sent np_ecn_marked_roce_packets out_of_buffer out_of_sequence
     packet_seq_err req_cqe_error req_cqe_flush_error req_remote_access_errors
@@ -58,4 +61,12 @@ for ((i = 0; i < N; i++)); do
 	echo ff:ff:ff:ff:ff:ff >"$n/broadcast"; echo 1000 >"$n/tx_queue_len"
 	echo 0 >"$n/addr_assign_type"; echo 0 >"$n/dormant"; echo 0 >"$n/proto_down"
 	for c in "${NETSTAT[@]}"; do echo $((RANDOM * 100000)) >"$n/statistics/$c"; done
+	if [[ $KO == ko ]]; then
+		k=$DIR/sys/kernel/fabtel/mlx5_$i/ports/1
+		mkdir -p "$k"
+		awk -v dev="mlx5_$i" -v nd="$nd" -v i="$i" '
+			$1 == "device" { $2 = dev } $1 == "netdev" { $2 = nd }
+			($1 == "counter" || $1 == "raw" || $1 == "pma_counter") && $3 ~ /^[0-9]+$/ { $3 += i }
+			{ print }' "$(dirname "$0")/bench-snapshot.txt" >"$k/snapshot"
+	fi
 done

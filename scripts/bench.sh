@@ -11,6 +11,11 @@
 #           alternately: CPU per scrape, wall p50/p99, syscalls per scrape
 #           (strace -c), bytes per scrape; and fabteld's own sampling cost
 #           per sample with nobody scraping.
+#   cost    fabteld (plain sysfs and fabtel.ko snapshot modes) and
+#           node_exporter side by side on fixture trees of 2, 16 and 64
+#           ports, each scraped every 15 s: total CPU, RSS, fabteld's CPU per
+#           port per sample; 3 runs, min / median / max
+#           (scripts/bench-cost.sh).
 #   wire    the wire TC program against an empty one, ns per packet per
 #           packet kind (BPF_PROG_TEST_RUN, repeat; build/bpf/bench_wire).
 #
@@ -31,6 +36,8 @@
 #           BENCH_QPS_RATE (1000) RDMA WRITEs a second round robin, so
 #           every QP has wire entries both ways.  BENCH_FABTELD picks the
 #           fabteld binary (to measure an older one).
+#   scale   fabteld's CPU and RSS with 2, 16 and 64 ports and 0, 1,000 and
+#           4,000 QPs of 8 jobs moving traffic (scripts/bench-scale.sh).
 #   lab-scrape  the scrape stage inside guest a on its real sysfs: 16
 #           fakeroce mlx5 ports, the same with fabtel.ko loaded (fabteld
 #           reading its snapshots), then 2 rxe ports; BENCH_LAB_ROUNDS (200).
@@ -38,7 +45,7 @@
 #           on b at the default rate: its CPU and RSS with and without
 #           probing, the prober thread's CPU per 1,000 probes.
 #
-#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|wire|flap|sampler|qps|qps-traffic|lab-scrape|probes]...
+#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|cost|wire|flap|sampler|qps|qps-traffic|scale|lab-scrape|probes]...
 #   (no stage named: all of them)
 set -uo pipefail
 
@@ -52,7 +59,7 @@ ROUNDS=${BENCH_ROUNDS:-1000}
 REAL=${BENCH_REAL_SYSFS:-}
 read -r -a PORTS <<<"${BENCH_PORTS:-2 16}"
 STAGES=("$@")
-((${#STAGES[@]})) || STAGES=(scrape wire flap sampler qps qps-traffic lab-scrape probes)
+((${#STAGES[@]})) || STAGES=(scrape cost wire flap sampler qps qps-traffic scale lab-scrape probes)
 mkdir -p "$OUT"
 
 need() {
@@ -288,6 +295,10 @@ fabteld_cost() {
 		awk '/^VmRSS/ { r = \$2 } /^RssAnon/ { a = \$2 } END { print r, a }' /proc/\$p/status"
 }
 
+# the scale stage: scale_stage
+# shellcheck source=scripts/bench-scale.sh
+. "$REPO/scripts/bench-scale.sh"
+
 qps_stage() {
 	local w=${BENCH_QPS_SECONDS:-30} n=${BENCH_QPS:-1000} c0 c1 seen ent
 	lab_up
@@ -488,6 +499,8 @@ for s in "${STAGES[@]}"; do
 	qps-traffic) qps_traffic_stage ;;
 	lab-scrape) lab_scrape_stage ;;
 	probes) probes_stage ;;
+	cost) "$REPO/scripts/bench-cost.sh" "$OUT" ;;
+	scale) scale_stage ;;
 	*) echo "bench: unknown stage $s" >&2; exit 2 ;;
 	esac
 done
