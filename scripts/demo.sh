@@ -116,6 +116,9 @@ curl -sf "http://127.0.0.1:$PA/healthz" >/dev/null ||
 say "fabteld on a and b: http://127.0.0.1:$PA/metrics  http://127.0.0.1:$PB/metrics"
 
 # ---- the jobs ----------------------------------------------------------------------
+# a's root qdisc is netem before any traffic: the faults below change it in
+# place (a qdisc swap under traffic fails 6.12 rxe's QPs: scripts/fablab)
+"$FABLAB" impair a delay 0ms >/dev/null
 # 1001: ib_write_bw in 10 s rounds, server on b and client on a in cgroup
 # job_1001 (QP timeout 18: about 1 s, so TCG alone makes no ACK timeouts);
 # a round that dies to a fault is followed by the next.

@@ -85,6 +85,9 @@ ktap_check "Prometheus is up and scrapes both guests" \
 	wait_for 60 bash -c "[[ \$(curl -sf 'http://127.0.0.1:$PROM_PORT/api/v1/query?query=count(up==1)' | jq -r '.data.result[0].value[1]') == 2 ]]"
 
 # ---- two jobs --------------------------------------------------------------------
+# netem as a's root qdisc before the traffic: the loss below and its clear
+# change it in place (a qdisc swap under traffic fails 6.12 rxe's QP: fablab)
+"$FABLAB" impair a delay 0ms
 # a server takes one client at a time: one per job on b, in the job's cgroup
 lab b "$TRAFFIC --server --forever --cgroup /sys/fs/cgroup/job_4242 >/tmp/srv.log 2>&1 &
 	$TRAFFIC --server --forever --port 18601 --cgroup /sys/fs/cgroup/job_5151 >/tmp/srv2.log 2>&1 &

@@ -43,6 +43,8 @@ ktap_check "fabteld serves on a" wait_for 30 lab a 'curl -sf http://127.0.0.1:94
 # guest's one vCPU), its client in cgroup job_77 on a; QP timeout
 # 18 (1 s): with the default (14, 67 ms) TCG alone makes ACK timeouts
 lab a 'mkdir -p /sys/fs/cgroup/job_77' >/dev/null
+# netem as a's root qdisc before the traffic: changed in place later (fablab)
+"$FABLAB" impair a delay 0ms >/dev/null
 write_bw "-D 240 -u 18" "nice -n 19 sh -c 'echo \$\$ >/sys/fs/cgroup/job_77/cgroup.procs; exec \"\$0\" \"\$@\"' " \
 	>/dev/null 2>&1 &
 bw=$!
