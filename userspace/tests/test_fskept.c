@@ -24,6 +24,23 @@ static void reset(void)
 	assert_int_equal(fs_kept_count(), 0);
 }
 
+/* make tmpl a new file holding text */
+static void put_file(char *tmpl, const char *text)
+{
+	FILE *f;
+	int fd;
+
+	if (tmpl[strlen(tmpl) - 1] == 'X') {
+		fd = mkstemp(tmpl);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+	f = fopen(tmpl, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
 /* one open for many reads, and each read is a new one (the value moves) */
 static void kept_and_read_anew(void **state)
 {
@@ -52,24 +69,15 @@ static void kept_and_read_anew(void **state)
 static void regular_file_not_kept(void **state)
 {
 	char tmpl[] = "/tmp/fskept.XXXXXX", path[64], buf[16];
-	FILE *f;
-	int fd;
 
 	(void)state;
 	reset();
-	fd = mkstemp(tmpl);
-	assert_true(fd >= 0);
-	close(fd);
-	f = fopen(tmpl, "w");
-	fputs("1\n", f);
-	fclose(f);
+	put_file(tmpl, "1\n");
 	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), 1);
 	assert_int_equal(fs_kept_count(), 0);
 	/* replaced by rename: the new file's value */
 	snprintf(path, sizeof(path), "%s.new", tmpl);
-	f = fopen(path, "w");
-	fputs("2\n", f);
-	fclose(f);
+	put_file(path, "2\n");
 	assert_int_equal(rename(path, tmpl), 0);
 	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), 1);
 	assert_string_equal(buf, "2");
@@ -120,25 +128,16 @@ static void keep_on_and_off(void **state)
 {
 	char tmpl[] = "/tmp/fskept.XXXXXX", buf[16];
 	unsigned long long o;
-	FILE *f;
-	int fd;
 
 	(void)state;
 	reset();
-	fd = mkstemp(tmpl);
-	assert_true(fd >= 0);
-	close(fd);
+	put_file(tmpl, "1\n");
 	fs_kept_root("", FS_KEEP_ALL);
-	f = fopen(tmpl, "w");
-	fputs("1\n", f);
-	fclose(f);
 	o = fs_kept_opens();
 	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), 1);
 	assert_int_equal(fs_kept_count(), 1);
 	assert_true(fs_kept_kernel_path(tmpl));
-	f = fopen(tmpl, "w");		/* in place: same file, new value */
-	fputs("7\n", f);
-	fclose(f);
+	put_file(tmpl, "7\n");		/* in place: same file, new value */
 	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), 1);
 	assert_string_equal(buf, "7");
 	assert_int_equal(fs_kept_opens() - o, 1);
