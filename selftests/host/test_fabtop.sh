@@ -17,7 +17,7 @@ for tool in curl jq tmux busybox; do
 	command -v $tool >/dev/null || ktap_skip_all "$tool missing (scripts/deps.sh)"
 done
 
-ktap_begin 28
+ktap_begin 31
 
 TMP=$(mktemp -d)
 chmod 755 "$TMP"		# fabteld started as root reads the fixture as nobody
@@ -169,6 +169,21 @@ ktap_check "/mlx5_1: the NICs pane shows mlx5_1/1 only" \
 	wait_for 3 eval 'cap_has "^mlx5_1/1 " && cap_lacks "^mlx5_0/1 "'
 $T send-keys -t fabtop Escape
 ktap_check "Esc: the filter is gone, mlx5_0/1 is back" wait_for 3 cap_has '^mlx5_0/1 '
+# the F-keys htop and nvtop users type by habit
+sort0=$(cap | tail -1 | grep -o 'sort [A-Za-z/]*' | head -1)
+$T send-keys -t fabtop F6
+ktap_check "F6: as s, the NICs pane sorts by its next column (was: $sort0)" \
+	wait_for 3 eval 'cap | tail -1 | grep -q "^\[NICs\] sort" && [[ $(cap | tail -1 | grep -o "sort [A-Za-z/]*" | head -1) != "$sort0" ]]'
+$T send-keys -t fabtop F3 m l x 5 _ 1 Enter
+ktap_check "F3 mlx5_1: as /, the NICs pane shows mlx5_1/1 only" \
+	wait_for 3 eval 'cap_has "^mlx5_1/1 " && cap_lacks "^mlx5_0/1 "'
+$T send-keys -t fabtop Escape
+wait_for 3 cap_has '^mlx5_0/1 '
+$T send-keys -t fabtop F1
+wait_for 3 cap_has 'this help'
+$T send-keys -t fabtop q
+ktap_check "F1 opens the help; q there closes it and fabtop stays" \
+	eval 'wait_for 3 cap_lacks "this help" && $T has-session -t fabtop 2>/dev/null'
 $T send-keys -t fabtop Tab
 ktap_check "Tab: focus moves to the Jobs pane" wait_for 3 status_has '^\[Jobs\]'
 $T send-keys -t fabtop h

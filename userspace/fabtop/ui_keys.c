@@ -117,14 +117,21 @@ bool ui_key(struct ui *u, int ch)
 		edit_key(u, ch);
 		return true;
 	}
-	if (ch == 'q' || ch == 'Q')
+	if (ch == KEY_F(10))		/* htop's habit: F10 quits from anywhere */
 		return false;
-	if (u->help) {
+	if (u->help) {			/* any key closes the help, q included */
 		u->help = false;
 		return true;
 	}
-	if (u->probes && (ch == 27 || ch == 'P' || ch == KEY_BACKSPACE || ch == KEY_LEFT)) {
+	if (u->probes && (ch == 27 || ch == 'P' || ch == 'q' || ch == 'Q' ||
+			  ch == KEY_BACKSPACE || ch == KEY_LEFT)) {
 		u->probes = false;
+		return true;
+	}
+	if (ch == 'q' || ch == 'Q') {	/* on a job's page: back; quits the main screen only */
+		if (!u->detail)
+			return false;
+		ui_close_detail(u);
 		return true;
 	}
 	switch (ch) {
@@ -155,13 +162,13 @@ bool ui_key(struct ui *u, int ch)
 	case KEY_END: case 'G':
 		move_cursor(u, 1000000);
 		break;
-	case 's':
+	case 's': case KEY_F(6):
 		next_sort(u);
 		break;
 	case 'S':
 		p->reverse = !p->reverse;
 		break;
-	case '/':
+	case '/': case KEY_F(3):
 		u->editing = true;
 		p->filter[0] = '\0';
 		break;
