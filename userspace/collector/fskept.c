@@ -9,9 +9,10 @@
  * Kept (keep_files = auto): files on sysfs or procfs only, whose names
  * never point to another file while open; a file elsewhere (a test's
  * fixture, replaced by rename) is read by path each time.  keep_files = on
- * keeps any file (a benchmark's fixture tree), off none.  A kept file whose read fails (its device
- * went: ENODEV) is closed and opened again by path, once; one not read for
- * FS_KEPT_IDLE passes is closed (a device that went, a source that paused).
+ * keeps any file (a benchmark's fixture tree), off none.  A kept file
+ * whose read fails (its device went: ENODEV) is closed and opened again
+ * by path, once; one not read for FS_KEPT_IDLE passes is closed (a device
+ * that went, a source that paused).
  *
  * A table of paths with open addressing; the collector thread's only.
  */
@@ -47,18 +48,9 @@ static char plain_root[512];
 static size_t plain_len;
 static enum fs_keep keep_mode;
 
-static uint32_t path_hash(const char *s)
-{
-	uint32_t h = 2166136261u;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 16777619u;
-	return h;
-}
-
 static struct kept *find(const char *path)
 {
-	uint32_t i = path_hash(path) & (KEPT_SLOTS - 1);
+	uint32_t i = fs_path_hash(path) & (KEPT_SLOTS - 1);
 
 	while (slots[i].path) {
 		if (!strcmp(slots[i].path, path))
@@ -81,7 +73,7 @@ static void drop(struct kept *k)
 		j = (j + 1) & (KEPT_SLOTS - 1);
 		if (!slots[j].path)
 			return;
-		home = path_hash(slots[j].path) & (KEPT_SLOTS - 1);
+		home = fs_path_hash(slots[j].path) & (KEPT_SLOTS - 1);
 		/* slot j may move to i unless its home lies cyclically in (i, j] */
 		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
 			slots[i] = slots[j];
@@ -170,12 +162,12 @@ static ssize_t open_read(const char *path, char *buf, size_t len)
 	opens++;
 	n = read(fd, buf, len);
 	kept_limit();
-	if (n < 0 || keep_mode == FS_KEEP_NONE || nr_kept >= most ||
-	    (plain_len && !strncmp(path, plain_root, plain_len)) || !keepable(fd)) {
+	if (n < 0 || nr_kept >= most || (plain_len && !strncmp(path, plain_root, plain_len)) ||
+	    !keepable(fd)) {
 		close(fd);
 		return n;
 	}
-	i = path_hash(path) & (KEPT_SLOTS - 1);
+	i = fs_path_hash(path) & (KEPT_SLOTS - 1);
 	while (slots[i].path)
 		i = (i + 1) & (KEPT_SLOTS - 1);
 	k = &slots[i];

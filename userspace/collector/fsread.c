@@ -188,20 +188,19 @@ static struct walk_cached {
 	char port[WALK_CACHE_PORTS][8];
 } walk_cache[WALK_CACHE];
 
-static struct walk_cached *walk_slot(const char *path)
+uint32_t fs_path_hash(const char *s)
 {
 	uint32_t h = 2166136261u;	/* FNV-1a */
-	const char *c;
 
-	for (c = path; *c; c++)
-		h = (h ^ (uint8_t)*c) * 16777619u;
-	return &walk_cache[h & (WALK_CACHE - 1)];
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h;
 }
 
 /* path's port names into ports (cached: see above); 0, or -errno */
 static int port_names(const char *path, bool cache, struct names *ports)
 {
-	struct walk_cached *w = walk_slot(path);
+	struct walk_cached *w = &walk_cache[fs_path_hash(path) & (WALK_CACHE - 1)];
 	size_t i;
 	int err;
 

@@ -60,6 +60,8 @@ void fs_kept_root(const char *root, enum fs_keep keep);
 /* path's names stay what they are while open: its directories may be listed
  * once (sysfs and procfs under keep auto; any file under keep all) */
 bool fs_kept_kernel_path(const char *path);
+/* a path's hash (FNV-1a): the kept files' and the port walk's tables */
+uint32_t fs_path_hash(const char *s);
 /* root + the formatted path ("" root: "/") into out. */
 void fs_path(const char *root, char *out, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
