@@ -1,13 +1,15 @@
-#!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
-# bench-cost.sh OUT - make bench's "cost" stage (Documentation/performance.rst
-# "What fabteld costs in all"): fabteld's total CPU and RSS against
-# node_exporter's, as a fleet runs them, on fixture trees of 2, 16 and 64
-# mlx5-like ports (scripts/bench-fixture.sh, with fabtel.ko snapshots).
+# bench-cost.sh - make bench's "cost" stage, sourced by scripts/bench.sh (it
+# uses the helpers there: cpu_ns, now_ns, free_port, need, OUT, REPO, B);
+# Documentation/performance.rst "What fabteld costs in all": fabteld's total
+# CPU and RSS against node_exporter's, as a fleet runs them, on fixture
+# trees of 2, 16 and 64 mlx5-like ports (scripts/bench-fixture.sh, with
+# fabtel.ko snapshots).
 #
 # Three daemons at once on one tree, each scraped every BENCH_COST_SCRAPE_S
-# (15) seconds by this script, over a window of BENCH_COST_SECONDS (45):
+# (15) seconds by the stage, over a window of BENCH_COST_SECONDS (45):
 #   fabteld, plain sysfs   --set fabtel_ko=off (its files kept open:
 #                          keep_files=on, as sysfs files are on a real host)
 #   fabteld, fabtel.ko     the snapshot files (keep_files=on)
@@ -18,17 +20,8 @@
 # fabtel_samples_total and the ports.  RSS: VmRSS at the window's end.  Each
 # set runs BENCH_COST_RUNS (3) times with fresh daemons; results get one
 # line per run, the summary min / median / max.
-set -uo pipefail
-OUT=${1:?usage: bench-cost.sh OUT}
-REPO=$(cd "$(dirname "$0")/.." && pwd)
-B=$REPO/build
-W=${BENCH_COST_SECONDS:-45} EVERY=${BENCH_COST_SCRAPE_S:-15} RUNS=${BENCH_COST_RUNS:-3}
-read -r -a SETS <<<"${BENCH_COST_PORTS:-2 16 64}"
 
-cpu_ns() { cat /proc/"$1"/task/*/schedstat 2>/dev/null | awk '{ s += $1 } END { printf "%.0f", s }'; }
 rss_kib() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }
-now_ns() { date +%s%N; }
-free_port() { "$REPO/scripts/fablab" free-port; }
 # a fabteld's port-source CPU seconds and samples: "cpu samples"
 fab_pass() {
 	curl -sf "127.0.0.1:$1/metrics" | awk -v src="$2" '
@@ -38,7 +31,7 @@ fab_pass() {
 }
 
 # one run on the tree at $1 with $2 ports: "mode cpu_ms_per_s rss_kib us_per_port_sample"
-one_run() {
+cost_run() {
 	local dir=$1 n=$2 m t0 t1 i
 	local -A pid port c0 c1 p0 p1
 	port[sysfs]=$(free_port) port[ko]=$(free_port) port[node_exporter]=$(free_port)
@@ -84,28 +77,35 @@ one_run() {
 	wait "${pid[@]}" 2>/dev/null
 }
 
-for n in "${SETS[@]}"; do
-	dir=$OUT/cost-fixture-$n
-	"$REPO/scripts/bench-fixture.sh" "$dir" "$n" >/dev/null
-	"$REPO/scripts/bench-fixture.sh" "$dir/ko" "$n" ko >/dev/null
-	for ((r = 1; r <= RUNS; r++)); do
-		one_run "$dir" "$n" | while read -r m cpu rss us; do
-			echo "cost $n $m cpu_ms_per_s $r $cpu"
-			echo "cost $n $m rss_kib $r $rss"
-			[[ $m != node_exporter ]] && echo "cost $n $m us_per_port_sample $r $us"
+cost_stage() {
+	local W=${BENCH_COST_SECONDS:-45} EVERY=${BENCH_COST_SCRAPE_S:-15} RUNS=${BENCH_COST_RUNS:-3}
+	local -a SETS
+	local n dir r
+	read -r -a SETS <<<"${BENCH_COST_PORTS:-2 16 64}"
+	need prometheus-node-exporter prometheus-node-exporter
+	for n in "${SETS[@]}"; do
+		dir=$OUT/cost-fixture-$n
+		"$REPO/scripts/bench-fixture.sh" "$dir" "$n" >/dev/null
+		"$REPO/scripts/bench-fixture.sh" "$dir/ko" "$n" ko >/dev/null
+		for ((r = 1; r <= RUNS; r++)); do
+			cost_run "$dir" "$n" | while read -r m cpu rss us; do
+				echo "cost $n $m cpu_ms_per_s $r $cpu"
+				echo "cost $n $m rss_kib $r $rss"
+				[[ $m != node_exporter ]] && echo "cost $n $m us_per_port_sample $r $us"
+			done
 		done
-	done
-done | tee -a "$OUT/results" >"$OUT/cost.raw"
+	done | tee -a "$OUT/results" >"$OUT/cost.raw"
 
-echo "bench: cost: fixture trees, each daemon scraped every $EVERY s, $W s windows, $RUNS runs (min / median / max)"
-printf '%5s  %-14s %-22s %-22s %-22s\n' ports daemon "CPU ms/s" "RSS KiB" "µs/port/sample"
-awk '{ k = $2 " " $3; v[k, $4, ++c[k, $4]] = $6; if (!(k in seen)) { seen[k] = 1; ord[++no] = k } }
-	function mmm(k, m,   i, j, t, a, nn) {
-		nn = c[k, m]; if (!nn) return "-"
-		for (i = 1; i <= nn; i++) a[i] = v[k, m, i]
-		for (i = 1; i <= nn; i++) for (j = i + 1; j <= nn; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return a[1] " / " a[int((nn + 1) / 2)] " / " a[nn] }
-	END { for (i = 1; i <= no; i++) { split(ord[i], p, " ")
-		printf "%5s  %-14s %-22s %-22s %-22s\n", p[1], p[2], mmm(ord[i], "cpu_ms_per_s"),
-			mmm(ord[i], "rss_kib"), mmm(ord[i], "us_per_port_sample") } }' "$OUT/cost.raw" |
-	tee "$OUT/cost.txt"
+	echo "bench: cost: fixture trees, each daemon scraped every $EVERY s, $W s windows, $RUNS runs (min / median / max)"
+	printf '%5s  %-14s %-22s %-22s %-22s\n' ports daemon "CPU ms/s" "RSS KiB" "µs/port/sample"
+	awk '{ k = $2 " " $3; v[k, $4, ++c[k, $4]] = $6; if (!(k in seen)) { seen[k] = 1; ord[++no] = k } }
+		function mmm(k, m,   i, j, t, a, nn) {
+			nn = c[k, m]; if (!nn) return "-"
+			for (i = 1; i <= nn; i++) a[i] = v[k, m, i]
+			for (i = 1; i <= nn; i++) for (j = i + 1; j <= nn; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return a[1] " / " a[int((nn + 1) / 2)] " / " a[nn] }
+		END { for (i = 1; i <= no; i++) { split(ord[i], p, " ")
+			printf "%5s  %-14s %-22s %-22s %-22s\n", p[1], p[2], mmm(ord[i], "cpu_ms_per_s"),
+				mmm(ord[i], "rss_kib"), mmm(ord[i], "us_per_port_sample") } }' "$OUT/cost.raw" |
+		tee "$OUT/cost.txt"
+}

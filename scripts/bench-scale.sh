@@ -21,11 +21,12 @@ scale_jobs_up() {
 		ma=$FABLAB_DIR/scale-a-$j mb=$FABLAB_DIR/scale-b-$j
 		rm -f "$ma" "$mb" "$ma.ready" "$mb.ready"
 		lab b -- "setsid $QB/bench/qpfill --dev rxb --hold 3600 --me $mb --peer $ma $n \
-			>/tmp/scale-qpfill-$j.log 2>&1 &" || return 1
+			>/tmp/scale-qpfill-$j.log 2>&1 & echo \$! >>/tmp/scale-qpfill.pids" || return 1
 		lab a -- "mkdir -p /sys/fs/cgroup/job_800$j &&
 			setsid bash -c 'echo \$\$ >/sys/fs/cgroup/job_800$j/cgroup.procs &&
 				exec $QB/bench/qpfill --dev rxa --hold 3600 --me $ma --peer $mb \
-					--rate $((rate / jobs)) $n' >/tmp/scale-qpfill-$j.log 2>&1 &" || return 1
+					--rate $((rate / jobs)) $n' >/tmp/scale-qpfill-$j.log 2>&1 &
+			echo \$! >>/tmp/scale-qpfill.pids" || return 1
 	done
 	lab --timeout 1200 a -- "for i in \$(seq 3000); do
 			[[ \$(grep -l connected /tmp/scale-qpfill-*.log 2>/dev/null | wc -l) == $jobs ]] && exit 0
@@ -33,11 +34,18 @@ scale_jobs_up() {
 		{ echo "bench: scale: the jobs' $q QPs did not connect" >&2; return 1; }
 }
 
+# stop what a guest's pid file names (SIGNAL), waiting up to 60 s for it
+scale_stop() { # HOST PIDFILE SIGNAL
+	lab "$1" -- "[[ -f $2 ]] || exit 0; p=\$(cat $2); kill -$3 \$p 2>/dev/null
+		for i in \$(seq 300); do kill -0 \$p 2>/dev/null || break; sleep 0.2; done; rm -f $2" \
+		>/dev/null 2>&1
+}
+
 scale_jobs_down() {
-	lab a -- "pkill -INT -x qpfill; for i in \$(seq 300); do pgrep -x qpfill >/dev/null || break; sleep 0.2; done
-		rmdir /sys/fs/cgroup/job_800* 2>/dev/null; true" >/dev/null 2>&1
-	lab b -- "pkill -INT -x qpfill; for i in \$(seq 300); do pgrep -x qpfill >/dev/null || break; sleep 0.2; done
-		true" >/dev/null 2>&1
+	# SIGINT: qpfill stops its writes and tears its QPs down in order
+	scale_stop a /tmp/scale-qpfill.pids INT
+	scale_stop b /tmp/scale-qpfill.pids INT
+	lab a -- "rmdir /sys/fs/cgroup/job_800* 2>/dev/null; true" >/dev/null 2>&1
 	# no QP left to destroy (rxe 6.1: a QP closed mid-transfer takes 50 s)
 	lab --timeout 200 a -- 'for i in $(seq 180); do
 		[[ -z $(rdma res show qp 2>/dev/null | grep -v "comm \[") ]] && exit 0; sleep 1; done; exit 1' \
@@ -56,7 +64,7 @@ scale_stage() {
 	local -a qsteps
 	read -r -a qsteps <<<"${BENCH_SCALE_QPS:-0 1000 4000}"
 	lab_up
-	lab a -- "pkill fabteld; rmmod fabtel fakeroce 2>/dev/null; insmod $QREPO/kmod/fakeroce.ko" ||
+	lab a -- "rmmod fabtel fakeroce 2>/dev/null; insmod $QREPO/kmod/fakeroce.ko" ||
 		{ echo "bench: scale: fakeroce would not load" >&2; return 1; }
 	echo "bench: scale: fabteld (BPF, 1 Hz) in guest a, ports = rxa + fakeroce mlx5," \
 		"QPs of ${BENCH_SCALE_JOBS:-8} jobs on rxa moving traffic; $w s a cell" | tee "$OUT/scale.txt"
@@ -65,6 +73,7 @@ scale_stage() {
 	for q in "${qsteps[@]}"; do
 		lab a -- "for i in \$(seq 0 70); do echo \$i >/sys/kernel/fakeroce/del_device; done 2>/dev/null
 			setsid $QB/fabteld --listen 0.0.0.0:9465 >/tmp/fabteld.log 2>&1 &
+			echo \$! >/tmp/scale-fabteld.pid
 			for i in \$(seq 100); do curl -sf localhost:9465/healthz >/dev/null && exit 0; sleep 0.2; done
 			exit 1" || { echo "bench: scale: fabteld would not start" >&2; return 1; }
 		if ((q > 0)); then scale_jobs_up "$q" || return 1; fi
@@ -82,8 +91,7 @@ scale_stage() {
 			echo "scale ${ports}p_${q}q cpu_ms_per_s $cpu" >>"$OUT/results"
 			echo "scale ${ports}p_${q}q rss_kib $rss" >>"$OUT/results"
 		done
-		lab a -- "pkill -x fabteld; for i in \$(seq 50); do pgrep -x fabteld >/dev/null || break; sleep 0.2; done" \
-			>/dev/null 2>&1
+		scale_stop a /tmp/scale-fabteld.pid TERM
 		if ((q > 0)); then scale_jobs_down; fi
 	done
 	lab a -- 'for i in $(seq 0 70); do echo $i >/sys/kernel/fakeroce/del_device; done 2>/dev/null

@@ -203,6 +203,10 @@ scrape_stage() {
 	done
 }
 
+# the cost stage: cost_stage
+# shellcheck source=scripts/bench-cost.sh
+. "$REPO/scripts/bench-cost.sh"
+
 wire_stage() {
 	[[ -x $B/bpf/bench_wire ]] || { echo "bench: build/bpf/bench_wire not built (make)" >&2; return 1; }
 	"$B/bpf/bench_wire" | tee "$OUT/wire.txt"
@@ -499,7 +503,7 @@ for s in "${STAGES[@]}"; do
 	qps-traffic) qps_traffic_stage ;;
 	lab-scrape) lab_scrape_stage ;;
 	probes) probes_stage ;;
-	cost) "$REPO/scripts/bench-cost.sh" "$OUT" ;;
+	cost) cost_stage ;;
 	scale) scale_stage ;;
 	*) echo "bench: unknown stage $s" >&2; exit 2 ;;
 	esac
