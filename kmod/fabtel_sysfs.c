@@ -409,18 +409,48 @@ static int fabtel_snapshot_raw(struct fabtel_port *p, char *buf, int n)
 	return n;
 }
 
+/*
+ * The netdev's byte counters at read time, as its statistics/ files give
+ * them (net-sysfs.c: alive, then dev_get_stats, which must not sleep).
+ */
+static bool fabtel_snapshot_ndev_bytes(struct net_device *ndev, u64 *rx, u64 *tx)
+{
+	struct rtnl_link_stats64 st;
+	bool alive;
+
+	if (!ndev)
+		return false;
+	rcu_read_lock();
+	alive = READ_ONCE(ndev->reg_state) <= NETREG_REGISTERED;
+	if (alive) {
+		dev_get_stats(ndev, &st);
+		*rx = st.rx_bytes;
+		*tx = st.tx_bytes;
+	}
+	rcu_read_unlock();
+	return alive;
+}
+
 static ssize_t snapshot_show(struct kobject *kobj, struct kobj_attribute *attr,
 			     char *buf)
 {
 	struct fabtel_port *p = kobj_to_port(kobj);
 	struct net_device *ndev = fabtel_port_netdev_get(p);
+	bool bytes;
+	u64 rx, tx;
 	int n;
 
+	bytes = fabtel_snapshot_ndev_bytes(ndev, &rx, &tx);
 	spin_lock(&p->lock);
 	n = sysfs_emit(buf, "fabtel-snapshot %d\ndevice %s\nport %u\ndriver %s\nnetdev %s\n",
 		       FABTEL_SCHEMA_VERSION, dev_name(&p->fdev->ibdev->dev),
 		       p->num, p->fdev->vendor->name,
 		       ndev ? p->ndev_name : "-");
+	if (bytes)
+		n += sysfs_emit_at(buf, n, "netdev_rx_bytes %llu\nnetdev_tx_bytes %llu\n",
+				   rx, tx);
+	else
+		n += sysfs_emit_at(buf, n, "netdev_rx_bytes -\nnetdev_tx_bytes -\n");
 	n = fabtel_snapshot_counters(p, buf, n);
 	n = fabtel_snapshot_link(p, ndev, buf, n);
 	n = fabtel_snapshot_dcb(p, buf, n);

@@ -8,6 +8,8 @@
 #  - link: fablab flap x3 -> flaps +3, 6 history transitions with increasing
 #    timestamps and down times close to the real ones, checked against the
 #    netdev's carrier counters (/sys/class/net); a 20 ms flap still counts;
+#  - snapshot: whole, its flaps and the netdev's byte totals as the other
+#    files say;
 #  - DCB: virtio-net has no DCB ops -> pfc/ets say "unsupported";
 #  - bad writes: read-only files and module parameters reject garbage.
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +32,7 @@ declare -A RXE_MAP=(
 	[tx_packets]=sent_pkts
 )
 
-ktap_begin 21
+ktap_begin 22
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -139,6 +141,15 @@ ktap_check "snapshot: versioned header, complete (ends with 'end')" \
 	bash -c '[[ $(head -1 <<<"$1") == "fabtel-snapshot 1" && $(tail -1 <<<"$1") == end ]]' _ "$snap"
 ktap_eq "snapshot's flaps equal link/flaps" \
 	"$(awk '$1 == "link_flaps" {print $2}' <<<"$snap")" "$(lab_read a $P/link/flaps)"
+# The netdev's byte totals are read when the snapshot is: between two reads
+# of its statistics/ files (a wrote far more than it received: a swap shows).
+nd=$(lab_read a $P/netdev)
+out=$(lab a "S=/sys/class/net/$nd/statistics; echo \$(cat \$S/rx_bytes \$S/tx_bytes);
+	awk '\$1 ~ /^netdev_.x_bytes\$/ { printf \"%s \", \$2 }' $P/snapshot; echo;
+	echo \$(cat \$S/rx_bytes \$S/tx_bytes)")
+ktap_check "snapshot netdev_rx_bytes, netdev_tx_bytes within /sys/class/net/$nd/statistics read around it ($(xargs <<<"$out"))" \
+	awk 'NR == 1 { r0 = $1; t0 = $2 } NR == 2 { r = $1; t = $2 } NR == 3 { r1 = $1; t1 = $2 }
+	     END { exit !(NR == 3 && r0 <= r && r <= r1 && t0 <= t && t <= t1 && t0 > r1) }' <<<"$out"
 
 # ---- bad writes --------------------------------------------------------------
 # sysfs refuses to open a read-only file for writing (EACCES) before any

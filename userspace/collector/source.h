@@ -24,6 +24,17 @@
 #include "ethnl.h"
 #include "rdmanl.h"
 
+/* One of fabtel.ko's error bursts (ports/<n>/events): a counter's rise in one sample. */
+struct raw_burst {
+	uint64_t seq;
+	uint64_t at_ns;				/* CLOCK_REALTIME */
+	uint64_t amount;			/* the rise */
+	uint64_t span_ns;			/* within: fabtel.ko's sample period; 0 unknown */
+	char counter[32];
+};
+
+#define RAW_BURSTS	8
+
 /* One RoCE port as a source read it. */
 struct raw_port {
 	char device[64];
@@ -77,6 +88,13 @@ struct raw_port {
 	struct port_config cfg;			/* RoCE configuration (source_config.c) */
 	bool have_nd;			/* the netdev's byte counters */
 	uint64_t nd_rx_bytes, nd_tx_bytes;
+	/* fabtel.ko's detail of the bursts and the flap since the last pass (ko_events.c) */
+	struct raw_burst burst_ev[RAW_BURSTS];	/* the newest, oldest first */
+	unsigned int nr_burst_ev;
+	uint64_t flap_down_ns;			/* the last flap's down time */
+	bool have_flap_down;
+	bool nd_by_ko;			/* fabtel.ko's snapshot had them (or said none) */
+	bool speed_by_ko;		/* ... and the netdev's speed */
 };
 
 /* A QP from RDMA netlink and its owner from /proc. */
@@ -157,6 +175,18 @@ extern const struct source_ops source_config;	/* source_config.c */
  * width, the netdev's speed.  Absent or unparsable files stay absent.
  */
 void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p);
+/*
+ * ko_events_read: after a fabtel.ko snapshot was parsed into p, the new
+ * lines of the port's events and link/history (base: its directory) when
+ * its events_seq or link_flaps rose since the last call (ko_events.c).
+ */
+void ko_events_read(const struct collect_opts *o, const char *base, struct raw_port *p);
+/*
+ * port_rate_read: ports/<n>/rate (base: that directory) into p, whose
+ * state, netdev speed and flap count are read already; the last reading
+ * again while they are unchanged, up to 10 samples (port_rate.c).
+ */
+void port_rate_read(const char *base, struct raw_port *p);
 /* "100 Gb/sec (4X EDR)" -> 100000 Mb/s and 4 lanes; 0, or -1 if not that shape */
 int sysfs_parse_rate(const char *s, uint64_t *mbps, unsigned int *width);
 void source_bpf_attach_wire(struct model *m);

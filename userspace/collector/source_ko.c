@@ -92,6 +92,30 @@ static bool parse_count_line(const struct ko_line *l, struct raw_port *p)
 	return false;
 }
 
+/*
+ * The netdev's byte totals ("-": no netdev: nothing to read elsewhere) and
+ * speed ("-": not read or unknown: the speed file is read instead).
+ */
+static void parse_netdev_line(const char *k, const char *v, struct raw_port *p)
+{
+	unsigned long long n = 0;
+	bool num = ko_u64(v, 10, &n);
+
+	if (!strcmp(k, "netdev_rx_bytes")) {
+		p->nd_by_ko = true;
+		p->nd_rx_bytes = n;
+		p->have_nd = num;
+	} else if (!strcmp(k, "netdev_tx_bytes")) {
+		p->nd_by_ko = true;
+		p->nd_tx_bytes = n;
+		p->have_nd = p->have_nd && num;
+	} else if (!strcmp(k, "link_speed_mbps") && num && n) {
+		p->speed_by_ko = true;
+		p->nd_speed_mbps = n;
+		p->have_nd_speed = true;
+	}
+}
+
 /* "key value" lines other than counters, PFC, FEC and PMA */
 static void parse_link_line(const struct ko_line *l, struct raw_port *p)
 {
@@ -114,6 +138,8 @@ static void parse_link_line(const struct ko_line *l, struct raw_port *p)
 	} else if (!strcmp(k, "link_carrier")) {
 		if (ko_u64(v, 10, &n) && n <= 1)
 			p->carrier = (int)n;
+	} else {
+		parse_netdev_line(k, v, p);
 	}
 }
 
@@ -308,6 +334,7 @@ static int read_ko_port(void *ctx, const char *base, const char *dev, const char
 		w->r->ports_over++;
 		return 0;
 	}
+	ko_events_read(w->o, base, p);
 	sysfs_read_netdev_bytes(w->o, p);
 	sysfs_read_port_extras(w->o, p);
 	w->r->nr_ports++;

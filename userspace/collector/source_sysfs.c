@@ -20,7 +20,7 @@ void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p)
 {
 	char path[600];
 
-	if (!p->netdev[0])
+	if (!p->netdev[0] || p->nd_by_ko)
 		return;
 	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/statistics/rx_bytes",
 		p->netdev);
@@ -123,23 +123,22 @@ static void read_pma(struct port_plan *pl, struct raw_port *p)
 }
 
 /*
- * ports/<n>/rate, the netdev's speed and, unless fabtel.ko's snapshot had
+ * The netdev's speed unless fabtel.ko's snapshot had it, ports/<n>/rate
+ * when it can have changed (port_rate.c) and, unless the snapshot had
  * them, the IB port counters: the files ports/<n>/counters/ has, then what
  * counters_ext/ of older kernels adds (listed once per port, not a failed
  * open per counter where there are none, as on rxe).
  */
 void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p)
 {
-	char base[PLAN_BASE_LEN], path[PLAN_BASE_LEN + 16], buf[64];
+	char base[PLAN_BASE_LEN];
 	struct port_plan *pl;
 
 	fs_path(o->sysfs_root, base, sizeof(base), "/sys/class/infiniband/%s/ports/%u", p->device,
 		p->port);
-	snprintf(path, sizeof(path), "%s/rate", base);
-	if (fs_read_kept(path, buf, sizeof(buf)) > 0 &&
-	    !sysfs_parse_rate(buf, &p->rate_mbps, &p->lanes))
-		p->have_rate = true;
-	read_netdev_speed(o, p);
+	if (!p->speed_by_ko)
+		read_netdev_speed(o, p);
+	port_rate_read(base, p);
 	if (p->pma_known)
 		return;		/* fabtel.ko's snapshot had them, or said there are none */
 	pl = sysfs_plan_get(base, false);

@@ -3,7 +3,7 @@
  * probe_fetch.c - the fetcher thread (prober.h): reads each peer fabteld's
  * endpoint document (libcurl, HTTP only, bounded size and time) every
  * probe_refresh_s, sooner when the prober asks, and the peers file when it
- * changes.  Nothing it receives is more than data: parsed by probe_doc.c,
+ * changes (libcurl opened when the prober starts: probe_curl.c).  Nothing it receives is more than data: parsed by probe_doc.c,
  * refused whole when anything in it is off.
  */
 #include <ctype.h>
@@ -13,10 +13,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <curl/curl.h>
-#include <libssh2.h>
 
 #include "clock.h"
+#include "probe_curl.h"
 #include "prober.h"
 #include "text.h"
 
@@ -28,29 +27,15 @@ static const char *const fetch_err_names[FETCH_ERR_NR] = {
 	[FETCH_TOO_LARGE] = "too_large", [FETCH_BAD_DOCUMENT] = "bad_document",
 };
 
-/*
- * libcurl's set-up, HTTP only.  fabteld links libcurl's GnuTLS build, whose
- * TLS library libmicrohttpd has set up already; libcurl's global set-up
- * would still have libssh2 set up OpenSSL (1.4 MiB of libcrypto's pages
- * made resident, Documentation/performance.rst) for SSH transfers fabteld
- * never makes.  libssh2 sets up its crypto only at its first set-up, so
- * taking that one first without crypto keeps OpenSSL asleep.
- */
-int probe_fetch_init(void)
+/* libcurl, opened now (probe_curl.c) */
+int probe_fetch_init(char *why, size_t len)
 {
-	if (libssh2_init(LIBSSH2_INIT_NO_CRYPTO))
-		return -1;
-	if (curl_global_init(CURL_GLOBAL_NOTHING)) {
-		libssh2_exit();
-		return -1;
-	}
-	return 0;
+	return probe_curl_open(why, len);
 }
 
 void probe_fetch_exit(void)
 {
-	curl_global_cleanup();
-	libssh2_exit();
+	probe_curl_close();
 }
 
 const char *probe_fetch_err_name(enum probe_fetch_err e)
@@ -91,24 +76,24 @@ static int fetch_one(CURL *c, const char *addr, struct body *b, struct probe_end
 	snprintf(url, sizeof(url), "http://%s/api/v1/probe/endpoints", addr);
 	b->len = 0;
 	b->too_big = false;
-	curl_easy_reset(c);
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http");
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)FETCH_TIMEOUT_MS);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)FETCH_CONNECT_MS);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, b);
-	rc = curl_easy_perform(c);
+	pcurl.easy_reset(c);
+	pcurl.easy_setopt(c, CURLOPT_URL, url);
+	pcurl.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http");
+	pcurl.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	pcurl.easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)FETCH_TIMEOUT_MS);
+	pcurl.easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)FETCH_CONNECT_MS);
+	pcurl.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+	pcurl.easy_setopt(c, CURLOPT_WRITEDATA, b);
+	rc = pcurl.easy_perform(c);
 	if (b->too_big) {
 		snprintf(why, whylen, "document over %d bytes", PROBE_DOC_MAX);
 		return FETCH_TOO_LARGE;
 	}
 	if (rc != CURLE_OK) {
-		snprintf(why, whylen, "%s", curl_easy_strerror(rc));
+		snprintf(why, whylen, "%s", pcurl.easy_strerror(rc));
 		return FETCH_CONNECT;
 	}
-	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+	pcurl.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
 	if (code != 200) {
 		snprintf(why, whylen, "HTTP status %ld", code);
 		return FETCH_HTTP;
@@ -230,7 +215,7 @@ void *probe_fetch_thread(void *arg)
 	struct prober *pr = arg;
 	struct timespec mtime = { 0, 0 }, until;
 	struct body *b = malloc(sizeof(*b));
-	CURL *c = curl_easy_init();
+	CURL *c = pcurl.easy_init();
 
 	while (b && c) {
 		read_peers_file(pr, &mtime);
@@ -254,7 +239,7 @@ void *probe_fetch_thread(void *arg)
 		pthread_mutex_unlock(&pr->lock);
 	}
 	if (c)
-		curl_easy_cleanup(c);
+		pcurl.easy_cleanup(c);
 	free(b);
 	return NULL;
 }

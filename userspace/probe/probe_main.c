@@ -143,6 +143,7 @@ struct prober *prober_start(const struct probe_cfg *cfg, char *err, size_t errle
 	struct prober *pr = calloc(1, sizeof(*pr));
 	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = PROBE_MAX_PORTS };
 	pthread_attr_t attr;
+	char why[160];
 	unsigned int i;
 
 	if (!pr) {
@@ -164,8 +165,8 @@ struct prober *prober_start(const struct probe_cfg *cfg, char *err, size_t errle
 	}
 	pthread_mutex_init(&pr->lock, NULL);
 	pthread_cond_init(&pr->fetch_cond, NULL);
-	if (probe_fetch_init()) {
-		snprintf(err, errlen, "prober: libcurl would not start");
+	if (probe_fetch_init(why, sizeof(why))) {
+		snprintf(err, errlen, "prober: libcurl would not start: %s", why);
 		goto close_fds;
 	}
 	pthread_attr_init(&attr);

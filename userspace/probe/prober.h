@@ -187,7 +187,7 @@ void probe_wake(struct prober *pr);
 void probe_match_all(struct prober *pr, uint64_t now);
 void probe_send_one(struct prober *pr, struct probe_port *pp, uint64_t now);
 void probe_drain(struct prober *pr, struct probe_port *pp);
-int probe_fetch_init(void);
+int probe_fetch_init(char *why, size_t len);
 void probe_fetch_exit(void);
 void *probe_fetch_thread(void *arg);
 

@@ -15,6 +15,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "memfs.h"
 #include "schema.h"
 #include "source.h"
 
@@ -68,7 +69,7 @@ static void example_whole(void **state)
 {
 	char *save = NULL, *line, copy[sizeof(example)], name[64], val[32];
 	unsigned long long v[6];
-	unsigned int prio, counters = 0, prios = 0, pmas = 0, fecs = 0;
+	unsigned int prio, counters = 0, prios = 0, pmas = 0, fecs = 0, nd = 0;
 	struct raw_port p;
 	int c;
 
@@ -121,10 +122,21 @@ static void example_whole(void **state)
 		} else if (sscanf(line, "pma_errors %llu", &v[0]) == 1) {
 			assert_true(p.have_pma_errors);
 			assert_int_equal(p.pma_errors, v[0]);
+		} else if (sscanf(line, "netdev_rx_bytes %llu", &v[0]) == 1) {
+			assert_int_equal(p.nd_rx_bytes, v[0]);
+			nd++;
+		} else if (sscanf(line, "netdev_tx_bytes %llu", &v[0]) == 1) {
+			assert_int_equal(p.nd_tx_bytes, v[0]);
+			nd++;
 		} else if (sscanf(line, "netdev %31s", name) == 1) {
 			assert_string_equal(p.netdev, strcmp(name, "-") ? name : "");
+		} else if (sscanf(line, "link_speed_mbps %llu", &v[0]) == 1) {
+			assert_true(p.have_nd_speed && p.speed_by_ko);
+			assert_int_equal(p.nd_speed_mbps, v[0]);
 		}
 	}
+	assert_int_equal(nd, 2);	/* both byte totals: nothing read from statistics/ */
+	assert_true(p.have_nd && p.nd_by_ko);
 	assert_true(counters > 0);
 	assert_true(prios == 8 || prios == 0);
 	assert_int_equal(pmas, FABTEL_NR_PMA);
@@ -174,8 +186,71 @@ static void absent_and_unknown(void **state)
 	assert_false(p.have_flaps);
 	assert_false(p.pfc_read);
 	assert_false(p.pma_known);	/* no "pma" line: counters/ is read instead */
+	assert_false(p.nd_by_ko);	/* nor netdev_*_bytes: statistics/ is */
+	assert_false(p.speed_by_ko);
+	/* "-": no netdev, nothing to read elsewhere; a speed not known: read it */
+	assert_int_equal(parse("fabtel-snapshot 1\ndevice mlx5_0\nport 1\nnetdev -\n"
+			       "netdev_rx_bytes -\nnetdev_tx_bytes -\nlink_speed_mbps -\nend\n", &p), 0);
+	assert_true(p.nd_by_ko);
+	assert_false(p.have_nd);
+	assert_false(p.speed_by_ko || p.have_nd_speed);
+	assert_int_equal(parse("fabtel-snapshot 1\ndevice mlx5_0\nport 1\nnetdev e\n"
+			       "netdev_rx_bytes 5\nnetdev_tx_bytes x\nend\n", &p), 0);
+	assert_false(p.have_nd);	/* half a pair is no pair */
 	for (int i = 0; i < MODEL_PRIOS; i++)
 		assert_false(p.prio_read[i]);
+}
+
+/*
+ * ko_events_read: a port's first reading is only a baseline; when its
+ * events_seq rose, the new events lines are read (counter, rise, the
+ * sampler's period as the span); when its flaps rose, the newest up's down
+ * time; with no rise, nothing.
+ */
+static void events_read_on_rise(void **state)
+{
+	const char *b = "/sys/kernel/fabtel/d0/ports/1";
+	struct collect_opts o;
+	struct memfs fs;
+	struct raw_port p;
+	char path[128];
+
+	(void)state;
+	collect_opts_default(&o);
+	memfs_init(&fs);
+	fs_set_backend(&fs.be);
+	snprintf(path, sizeof(path), "%s/events", b);
+	memfs_put(&fs, path, "1 1000 out_of_sequence 5\n2 2000 nak_seq_err_rcvd 412\n"
+		  "3 3000 local_ack_timeout 7\n");
+	snprintf(path, sizeof(path), "%s/link/history", b);
+	memfs_put(&fs, path, "100 1700000000000000000 down carrier -\n"
+		  "200 1700000000300000000 up carrier 300000000\n");
+	memfs_put(&fs, "/sys/module/fabtel/parameters/sample_ms", "100");
+	memset(&p, 0, sizeof(p));
+	snprintf(p.device, sizeof(p.device), "d0");
+	p.port = 1;
+	p.have_bursts = p.have_flaps = true;
+	p.bursts = 1;
+	ko_events_read(&o, b, &p);
+	assert_int_equal(p.nr_burst_ev, 0);
+	assert_false(p.have_flap_down);
+	p.bursts = 3;
+	p.flaps = 1;
+	ko_events_read(&o, b, &p);
+	assert_int_equal(p.nr_burst_ev, 2);
+	assert_string_equal(p.burst_ev[0].counter, "nak_seq_err_rcvd");
+	assert_int_equal(p.burst_ev[0].amount, 412);
+	assert_int_equal(p.burst_ev[0].span_ns, 100000000);
+	assert_int_equal(p.burst_ev[1].seq, 3);
+	assert_true(p.have_flap_down);
+	assert_int_equal(p.flap_down_ns, 300000000);
+	memset(p.burst_ev, 0, sizeof(p.burst_ev));
+	p.nr_burst_ev = 0;
+	p.have_flap_down = false;
+	ko_events_read(&o, b, &p);
+	assert_int_equal(p.nr_burst_ev, 0);
+	assert_false(p.have_flap_down);
+	fs_set_backend(NULL);
 }
 
 /* "pma unsupported": known (no counters/ listing), nothing in it */
@@ -260,6 +335,7 @@ int main(void)
 		cmocka_unit_test(not_a_snapshot),
 		cmocka_unit_test(absent_and_unknown),
 		cmocka_unit_test(pma_unsupported),
+		cmocka_unit_test(events_read_on_rise),
 		cmocka_unit_test(module_pages),
 		cmocka_unit_test(module_bad),
 	};

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ko_events.c - what fabtel.ko knows of a port's new bursts and flaps: when
+ * the snapshot's events_seq rose, the new lines of ports/<n>/events (the
+ * counter, by how much, when); when its link_flaps rose, the newest "up" of
+ * link/history (how long the link was down).  Read only on a rise, so a
+ * quiet port costs nothing more than its snapshot.  The first reading of a
+ * port only sets the baseline: what came before is past.c's.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock.h"
+#include "fsread.h"
+#include "source.h"
+
+#define KO_EV_SLOTS	(2 * MODEL_MAX_PORTS)
+
+struct ko_seen {
+	char device[64];
+	uint32_t port;
+	uint64_t seq, flaps;
+};
+
+static struct ko_seen seen[KO_EV_SLOTS];
+static unsigned int next_victim;
+
+static struct ko_seen *seen_of(const struct raw_port *p, bool *fresh)
+{
+	unsigned int i;
+
+	*fresh = false;
+	for (i = 0; i < KO_EV_SLOTS; i++)
+		if (seen[i].port == p->port && !strcmp(seen[i].device, p->device))
+			return &seen[i];
+	*fresh = true;
+	for (i = 0; i < KO_EV_SLOTS && seen[i].device[0]; i++)
+		;
+	if (i == KO_EV_SLOTS)
+		i = next_victim = (next_victim + 1) % KO_EV_SLOTS;
+	memset(&seen[i], 0, sizeof(seen[i]));
+	snprintf(seen[i].device, sizeof(seen[i].device), "%s", p->device);
+	seen[i].port = p->port;
+	return &seen[i];
+}
+
+/* the sampler's period: a burst is a rise within one (0: unknown) */
+static uint64_t sample_period_ns(const struct collect_opts *o)
+{
+	char path[600];
+	uint64_t ms;
+
+	fs_path(o->sysfs_root, path, sizeof(path), "/sys/module/fabtel/parameters/sample_ms");
+	return fs_read_u64_kept(path, &ms) ? 0 : ms * 1000000ull;
+}
+
+/* "<seq> <boottime_ns> <counter> <delta>" lines past seq: the newest RAW_BURSTS */
+static void read_bursts(const struct collect_opts *o, const char *base, struct raw_port *p,
+			uint64_t after)
+{
+	uint64_t real_now = clock_ns(CLOCK_REALTIME), boot_now = clock_ns(CLOCK_BOOTTIME);
+	char path[1000], buf[8192], *line, *save = NULL;
+	unsigned long long seq, boot, delta;
+	uint64_t span = sample_period_ns(o);
+	struct raw_burst *b;
+
+	snprintf(path, sizeof(path), "%s/events", base);
+	if (fs_read_text(path, buf, sizeof(buf)) < 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char counter[32];
+
+		if (sscanf(line, "%llu %llu %31s %llu", &seq, &boot, counter, &delta) != 4 ||
+		    seq <= after || boot > boot_now)
+			continue;
+		if (p->nr_burst_ev == RAW_BURSTS) {	/* keep the newest */
+			memmove(&p->burst_ev[0], &p->burst_ev[1],
+				(RAW_BURSTS - 1) * sizeof(p->burst_ev[0]));
+			p->nr_burst_ev--;
+		}
+		b = &p->burst_ev[p->nr_burst_ev++];
+		b->seq = seq;
+		b->at_ns = real_now - (boot_now - boot);
+		b->amount = delta;
+		b->span_ns = span;
+		snprintf(b->counter, sizeof(b->counter), "%s", counter);
+	}
+}
+
+/* "<boottime_ns> <realtime_ns> <up|down> <source> <down_ns|->": the newest up's down time */
+static void read_down_time(const char *base, struct raw_port *p)
+{
+	char path[1000], buf[8192], dir[8], src[16], down[24], *line, *save = NULL;
+	unsigned long long boot, real;
+
+	snprintf(path, sizeof(path), "%s/link/history", base);
+	if (fs_read_text(path, buf, sizeof(buf)) < 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%llu %llu %7s %15s %23s", &boot, &real, dir, src, down) != 5 ||
+		    strcmp(dir, "up") || !strcmp(down, "-"))
+			continue;
+		p->flap_down_ns = strtoull(down, NULL, 10);
+		p->have_flap_down = true;	/* the last "up" line wins */
+	}
+}
+
+void ko_events_read(const struct collect_opts *o, const char *base, struct raw_port *p)
+{
+	bool fresh;
+	struct ko_seen *s = seen_of(p, &fresh);
+
+	if (!fresh && p->have_bursts && p->bursts > s->seq)
+		read_bursts(o, base, p, s->seq);
+	if (!fresh && p->have_flaps && p->flaps > s->flaps)
+		read_down_time(base, p);
+	if (p->have_bursts)
+		s->seq = p->bursts;
+	if (p->have_flaps)
+		s->flaps = p->flaps;
+}
