@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# lab_fabtop.sh - fabtop in tmux on guest a, fed by fabteld there, while
-# ib_write_bw runs from a to b in a Slurm-like cgroup (job_77):
+# lab_fabtop.sh - fabtop in tmux (200x50) on guest a, fed by fabteld there
+# (fabtel.ko loaded, sampling every 500 ms), while ib_write_bw runs from a
+# to b in a Slurm-like cgroup (job_1001):
 #
 #  - the rxe NIC is shown with a non-zero Gb/s; the Tx Gb/s shown over ten
 #    refreshes averages what eth0's tx_bytes moved over the same time;
 #  - under netem loss the job turns degraded and the NAK/s shown moves; its
 #    average matches rxa's rcvd_seq_err delta within 50% (a few NAKs a
 #    second under TCG: ten one-second rates are a noisy mean);
+#  - the error bursts fabtel.ko saw under the loss: one folded row whose
+#    count is the bursts fabteld's API lists for that run, job 1001 named;
+#    Enter unfolds it, each row the counter and rise the API gives;
+#  - the sparklines: the TRAFFIC value shown is one of the last two points
+#    of /api/v1/history, whose last point is /api/v1/snapshot's rate;
+#  - golden screens are host/test_fabtop.sh's (a lab run's numbers move);
 #  - a 2 s fablab flap: link_down drawn in the Events pane within 2 s (two
 #    refreshes) of the kernel's carrier drop, then link_flap, and the job's
 #    verdict failing;
@@ -26,31 +33,32 @@ T="tmux -L fabtop -f /dev/null"
 NET=/sys/class/net/eth0
 HW=/sys/class/infiniband/rxa/ports/1/hw_counters
 
-ktap_begin 14
+ktap_begin 18
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
-	lab a "$T kill-server; pkill fabteld; pkill ib_write_bw" >/dev/null 2>&1
+	lab a "$T kill-server; pkill fabteld; pkill ib_write_bw; sleep 1; rmmod fabtel" >/dev/null 2>&1
 	lab b 'pkill ib_write_bw' >/dev/null 2>&1
 	wait 2>/dev/null
 }
 trap cleanup EXIT
 
+lab a "rmmod fabtel 2>/dev/null; insmod $KMOD/fabtel.ko sample_ms=500" >/dev/null
 lab a "pkill fabteld; $FABTELD --set window_s=10 --set hold_s=60 >/tmp/fabteld.log 2>&1 &" >/dev/null
 ktap_check "fabteld serves on a" wait_for 30 lab a 'curl -sf http://127.0.0.1:9465/healthz'
 
 # the job: ib_write_bw (killed at the end; nice 19, as it spins on the
-# guest's one vCPU), its client in cgroup job_77 on a; QP timeout
+# guest's one vCPU), its client in cgroup job_1001 on a; QP timeout
 # 18 (1 s): with the default (14, 67 ms) TCG alone makes ACK timeouts
-lab a 'mkdir -p /sys/fs/cgroup/job_77' >/dev/null
+lab a 'mkdir -p /sys/fs/cgroup/job_1001' >/dev/null
 # netem as a's root qdisc before the traffic: changed in place later (fablab)
 "$FABLAB" impair a delay 0ms >/dev/null
-write_bw "-D 240 -u 18" "nice -n 19 sh -c 'echo \$\$ >/sys/fs/cgroup/job_77/cgroup.procs; exec \"\$0\" \"\$@\"' " \
+write_bw "-D 240 -u 18" "nice -n 19 sh -c 'echo \$\$ >/sys/fs/cgroup/job_1001/cgroup.procs; exec \"\$0\" \"\$@\"' " \
 	>/dev/null 2>&1 &
 bw=$!
 wait_for 60 lab a 'rdma res show qp | grep -q "comm ib_write_bw"'
 
-lab a "$T kill-server 2>/dev/null; TERM=xterm-256color $T new-session -d -c /tmp -x 160 -y 48 '$FABTOP -d 1'" >/dev/null
+lab a "$T kill-server 2>/dev/null; TERM=xterm-256color $T new-session -d -c /tmp -x 200 -y 50 '$FABTOP -d 1'" >/dev/null
 cap() { lab a "$T capture-pane -p"; }
 cap_has() { cap | grep -Eq "$1"; }	# for wait_for
 # col FILE NAME: the rxa row's cell under column NAME (cells are one word)
@@ -60,19 +68,19 @@ col() {
 }
 ktap_check "fabtop shows the rxe NIC (rxa/1 on eth0, link up)" \
 	wait_for 30 cap_has '^rxa/1 +eth0 +up '
-ktap_check "... and job 77, healthy" wait_for 30 cap_has '^77 +healthy'
+ktap_check "... and job 1001, healthy" wait_for 30 cap_has '^1001 +healthy'
 
-# Tab to Jobs, Enter on job 77: its QP
+# Tab to Jobs, Enter on job 1001: its QP
 qpn=$(lab a "rdma res show qp | awk '/comm ib_write_bw/ { for (i = 1; i < NF; i++) if (\$i == \"lqpn\") print \$(i + 1) }' | head -1")
 lab a "$T send-keys Tab; sleep 0.3; $T send-keys Enter" >/dev/null
-ktap_check "Enter on job 77 lists its QP $qpn (rdma res show qp)" \
+ktap_check "Enter on job 1001 lists its QP $qpn (rdma res show qp)" \
 	wait_for 10 cap_has "^ *${qpn:-none} +rxa/1 "
-lab a "rm -f /tmp/fabtel-job-77-*.json; $T send-keys t" >/dev/null
-ktap_check "t in the job: 'saved as fabtel-job-77-...json' on the status line" \
-	wait_for 10 cap_has 'trace of job 77 \([0-9]+ events\) saved as fabtel-job-77-'
-ktap_eq "... a Chrome trace of job 77 in fabtop's directory, with its rxa/1 Gb/s track" \
-	"$(lab a "jq -r '\"\\(.otherData.job_id) \\([.traceEvents[] | select(.ph == \"C\") | .name] | index(\"rxa/1 Gb/s\") != null)\"' /tmp/fabtel-job-77-*.json")" \
-	"77 true"
+lab a "rm -f /tmp/fabtel-job-1001-*.json; $T send-keys t" >/dev/null
+ktap_check "t in the job: 'saved as fabtel-job-1001-...json' on the status line" \
+	wait_for 10 cap_has 'trace of job 1001 \([0-9]+ events\) saved as fabtel-job-1001-'
+ktap_eq "... a Chrome trace of job 1001 in fabtop's directory, with its rxa/1 Gb/s track" \
+	"$(lab a "jq -r '\"\\(.otherData.job_id) \\([.traceEvents[] | select(.ph == \"C\") | .name] | index(\"rxa/1 Gb/s\") != null)\"' /tmp/fabtel-job-1001-*.json")" \
+	"1001 true"
 lab a "$T send-keys Escape" >/dev/null
 ktap_check "Escape goes back to the panes" wait_for 10 cap_has '^NIC +NETDEV'
 
@@ -102,7 +110,7 @@ ktap_check "Tx Gb/s shown is non-zero and within 30% of eth0's tx_bytes delta" \
 	awk -v s="$shown" -v w="$want" 'BEGIN { exit !(s > 0 && w > 0 && s > w * 0.7 && s < w * 1.3) }'
 
 "$FABLAB" impair a delay 1ms reorder 25% 50% loss 2% >/dev/null
-ktap_check "under netem loss job 77 turns degraded" wait_for 30 cap_has '^77 +degraded'
+ktap_check "under netem loss job 1001 turns degraded" wait_for 30 cap_has '^1001 +degraded'
 read -r t0 t1 b0 b1 n0 n1 < <(measure "$D/loss")
 shown=$(avg_col "$D/loss" NAK/s)
 want=$(awk -v n="$((n1 - n0))" -v a="$t0" -v z="$t1" 'BEGIN { printf "%.2f", n / (z - a) }')
@@ -110,6 +118,77 @@ ktap_info "NAK: fabtop shows $shown/s on average; rxa rcvd_seq_err moved $((n1 -
 ktap_check "under netem loss NAK/s moves, within 50% of rxa's rcvd_seq_err delta" \
 	awk -v s="$shown" -v w="$want" 'BEGIN { exit !(s > 0 && w > 0 && s > w * 0.5 && s < w * 1.5) }'
 "$FABLAB" impair a clear >/dev/null
+
+# ---- the bursts under the loss: folded, counted, unfolded -------------------
+API=http://127.0.0.1:9465/api/v1
+quiet_bursts() { # no new event for 3 s
+	local a b
+	a=$(lab a "curl -sf $API/events" | jq .next_seq)
+	sleep 3
+	b=$(lab a "curl -sf $API/events" | jq .next_seq)
+	[[ -n $a && $a == "$b" ]]
+}
+wait_for 60 quiet_bursts
+# the screen, and fabteld's newest run of error bursts on rxa/1 (newest
+# first) with no event between the two reads
+for _ in 1 2 3; do
+	s1=$(lab a "curl -sf $API/events" | jq .next_seq)
+	screen=$(cap)
+	run=$(lab a "curl -sf $API/events" | jq -c '[.events | reverse | .[]] as $e
+		| ([$e | to_entries[] | select(.value.kind != "error_burst" or .value.device != "rxa")
+		    | .key] + [$e | length] | min) as $end
+		| $e[:$end]')
+	s2=$(lab a "curl -sf $API/events" | jq .next_seq)
+	[[ $s1 == "$s2" ]] && break
+done
+n_api=$(jq '[.[] | .count] | add // 0' <<<"$run")
+ktap_info "fabteld's newest burst run on rxa/1: $(jq length <<<"$run") events, $n_api bursts: $(jq -c '[.[:4][] | [.counter, .amount]]' <<<"$run")..."
+head=$(grep -E '^[0-9:]{8} error_burst +rxa/1 +x[0-9]+ over ' <<<"$screen" | head -1)
+ktap_info "fabtop: $head"
+ktap_check "the run folds into one row: x$n_api (fabteld's bursts), counters and rises, job 1001" \
+	bash -c '[[ $1 =~ " x"$2" over "[0-9.]+" "(ms|s|min)": "[a-z_]+" +"[0-9]+ && $1 =~ " 1001"$ ]] && (($2 >= 2))' _ "$head" "$n_api"
+for _ in 1 2 3; do
+	cap | tail -1 | grep -q '^\[Events\]' && break
+	lab a "$T send-keys Tab" >/dev/null
+done
+lab a "$T send-keys Home; sleep 0.5; $T send-keys Enter" >/dev/null
+sleep 2
+shown=$(cap | sed -nE 's/^[0-9:]{8} error_burst +rxa\/1 +\| ([a-z_]+ \+[0-9]+) in [0-9.]+ (ms|s) .*/\1/p')
+want=$(jq -r '.[] | select(.amount) | "\(.counter) +\(.amount)"' <<<"$run" | head -"$(wc -l <<<"$shown")")
+ktap_info "unfolded, the first rows: $(head -3 <<<"$shown" | tr '\n' ';')"
+ktap_check "Enter unfolds it: each row the counter and rise fabteld lists, in order ($(wc -l <<<"$shown") rows on screen)" \
+	bash -c '[[ -n $1 && $1 == "$2" ]] && (($(wc -l <<<"$1") >= 2))' _ "$shown" "$want"
+lab a "$T send-keys Enter Tab" >/dev/null
+
+# ---- sparklines: the value shown against fabteld's history and snapshot -----
+# TRAFFIC is rx + tx Gb/s; rxe counts no RDMA bytes, so the netdev's
+same_sample() { # the history's last point of rxa/1 and the snapshot's rate, one sample
+	local s h
+	s=$(lab a "curl -sf $API/snapshot")
+	h=$(lab a "curl -sf '$API/history?seconds=10'")
+	jq -e --argjson s "$s" -n '$s.sample_time' >/dev/null || return 1
+	jq -n --argjson s "$s" --argjson h "$h" '($h.ports[] | select(.device == "rxa") | .points[-1]) as $p
+		| ($s.ports[] | select(.device == "rxa") | .netdev_stats) as $n
+		| if ($p[0] - $s.sample_time | fabs) < 0.001 then
+			"\($p[1] + $p[2]) \(($n.rx_bytes_rate + $n.tx_bytes_rate) * 8 / 1e9)" else empty end' |
+		tr -d '"' | grep .
+}
+pair=
+for _ in 1 2 3 4 5; do pair=$(same_sample) && break; done
+ktap_info "rxa/1 at one sample: history rx+tx $(cut -d' ' -f1 <<<"$pair") Gb/s, snapshot $(cut -d' ' -f2 <<<"$pair") Gb/s"
+ktap_check "/api/v1/history's last point is /api/v1/snapshot's rate (rx + tx Gb/s, same sample)" \
+	awk -v p="$pair" 'BEGIN { split(p, v, " "); d = v[1] - v[2]; if (d < 0) d = -d
+		exit !(p != "" && v[2] > 0 && d <= v[2] * 1e-5 + 1e-6) }'
+screen=$(cap)
+# the TRAFFIC cell of rxa/1: its value after the 20-point sparkline
+val=$(awk '$1 == "NIC" { c = index($0, "TRAFFIC") } c && $1 == "rxa/1" {
+	split(substr($0, c + 21), f, " "); print f[1]; exit }' <<<"$screen")
+pts=$(lab a "curl -sf '$API/history?seconds=10'" | jq -r '.ports[] | select(.device == "rxa")
+	| .points[-3:][] | .[1] + .[2]')
+same=$(for p in $pts; do awk -v p="$p" -v v="$val" 'BEGIN { if (v != "" && sprintf("%.2f", p) == sprintf("%.2f", v)) print "yes" }'; done | head -1)
+ktap_info "fabtop's TRAFFIC value $val; the history's last points: $(echo $pts)"
+ktap_check "the TRAFFIC sparkline is drawn; its value is one of the history's last points (one sample)" \
+	bash -c '[[ $1 =~ rxa/1\ .*[_.,:=+*#@-]{20}\ [0-9] && $2 == yes ]]' _ "$screen" "$same"
 
 # The flap, timed in the guest: from the kernel's carrier drop (the time of
 # fabteld's link_down event, from the flap program) to fabtop writing
@@ -127,8 +206,8 @@ ktap_info "carrier down (kernel) at $down, fabtop drew link_down at $seen: ${lag
 ktap_check "link_down drawn in the Events pane within 2 s (2 refreshes) of the carrier drop" \
 	awk -v l="$lag" 'BEGIN { exit !(l != "" && l >= 0 && l <= 2.0) }'
 ktap_check "... and it is in the pane" wait_for 10 cap_has ' link_down '
-flap_and_failing() { local c; c=$(cap); grep -q ' link_flap ' <<<"$c" && grep -Eq '^77 +failing' <<<"$c"; }
-ktap_check "... then link_flap, and job 77 failing" wait_for 30 flap_and_failing
+flap_and_failing() { local c; c=$(cap); grep -q ' link_flap ' <<<"$c" && grep -Eq '^1001 +failing' <<<"$c"; }
+ktap_check "... then link_flap, and job 1001 failing" wait_for 30 flap_and_failing
 
 lab a "$T send-keys q" >/dev/null
 gone() { ! lab a "$T has-session" 2>/dev/null; }

@@ -17,7 +17,7 @@ for tool in curl jq tmux busybox; do
 	command -v $tool >/dev/null || ktap_skip_all "$tool missing (scripts/deps.sh)"
 done
 
-ktap_begin 31
+ktap_begin 53
 
 TMP=$(mktemp -d)
 chmod 755 "$TMP"		# fabteld started as root reads the fixture as nobody
@@ -89,7 +89,7 @@ ktap_info "$out"
 ktap_eq "--once: the fixture's device/port, netdev and link flaps" \
 	"$(awk '$1 == "mlx5_0/1" { print $1, $2, $4 }' <<<"$out")" "mlx5_0/1 ens1f0np0 $FLAPS0"
 ktap_eq "--once: storm marker on mlx5_1/1, whose fixture priority 3 storms" \
-	"$(awk '$1 == "mlx5_1/1" { print $NF }' <<<"$out")" "p3"
+	"$(awk '$1 == "mlx5_1/1" { for (i = 2; i <= NF; i++) if ($i ~ /^p[0-7]/) print $i }' <<<"$out")" "p3"
 
 # ---- rates: every new sample, log what fabteld says, then move the counter ----
 bump_loop() {
@@ -124,6 +124,17 @@ ktap_info "samples $((n - 1)) -> $n: out_of_sequence $c1 -> $c2 at $t1 -> $t2; f
 ktap_check "rates: OOS/s = counter delta / sample_time delta of fabteld's two samples (1%)" \
 	awk -v g="$got" -v w="$want" 'BEGIN { exit !(w > 0 && g != "null" && (g - w) / w < 0.01 && (w - g) / w < 0.01) }'
 
+# fabteld's rate history: its last point is the snapshot's rate of that sample
+hist_vs_snap() {
+	local s h
+	s=$(curl -sf "$URL/api/v1/snapshot") h=$(curl -sf "$URL/api/v1/history?seconds=5")
+	jq -n --argjson s "$s" --argjson h "$h" -e '($h.ports[] | select(.device == "mlx5_0") | .points[-1]) as $p
+		| ($h.series | index("out_of_sequence")) as $k
+		| ($s.ports[] | select(.device == "mlx5_0") | .rates.out_of_sequence) as $r
+		| ($p[0] - $s.sample_time | fabs) < 0.001 and $r != null and ($p[$k + 1] - $r | fabs) <= $r * 1e-6'
+}
+ktap_check "/api/v1/history's last point of mlx5_0/1 has the snapshot's OOS/s (same sample)" \
+	wait_for 5 hist_vs_snap
 proj='[.display.NICs[] | {NIC, NETDEV, LINK, FLAPS, STORM}]'
 a=$("$FABTOP" --once --json --url "$URL" 2>>"$ERR" | jq -c "$proj")
 b=$("$FABTOP" --once --json --standalone --sysfs-root "$ROOT" -d 0.2 2>>"$ERR" | jq -c "$proj")
@@ -135,7 +146,7 @@ cap() { $T capture-pane -p -t fabtop "$@"; }
 cap_has() { cap | grep -qE -- "$1"; }
 cap_lacks() { ! cap | grep -qE -- "$1"; }
 status_has() { cap | tail -1 | grep -qE -- "$1"; }
-KNOWN=" NIC NETDEV LINK FLAPS LASTFLAP RxGb/s TxGb/s OOS/s NAK/s ACKTO/s RETRY/s CNP/s ECN/s PAUSE/s STORM ISSUES JOB VERDICT QPS PORTS KIND REASON TIME EVENT PORT DETAIL "
+KNOWN=" NIC NETDEV LINK FLAPS LASTFLAP RxGb/s TxGb/s OOS/s NAK/s ACKTO/s RETRY/s CNP/s ECN/s PAUSE/s STORM ISSUES TRAFFIC ERRORS JOB VERDICT QPS PORTS KIND REASON TIME EVENT PORT DETAIL "
 # every line within WIDTH; the three pane headers only whole column names
 layout_ok() { # WIDTH
 	local c line tok
@@ -155,10 +166,14 @@ $T new-session -d -s fabtop -x 40 -y 10 \
 	"$FABTOP --url $URL -d 0.5 2>>$ERR; echo \$? >$TMP/ui.rc"
 wait_for 10 cap_has '^mlx5_0/1' || ktap_info "$(cap)"
 ktap_check "40x10: no line over 40 columns, pane headers whole" layout_ok 40
+$T resize-window -t fabtop -x 80 -y 24
+wait_for 5 eval 'cap | head -1 | grep -q "ports via"'
+ktap_check "80x24: the title drops the version, keeps the clock, source, age and port source" \
+	eval 'cap | head -1 | grep -qE "^fabtop  [0-9:]{8}  http://127\.0\.0\.1:$PORT  data .+ old  ports via fabtel_ko$"'
 $T resize-window -t fabtop -x 250 -y 60
-wait_for 15 cap_has '^NIC .*NETDEV.*ISSUES$'
+wait_for 15 cap_has '^NIC .*NETDEV.*ERRORS$'
 ktap_check "resized to 250x60: all NIC columns, no line over 250, headers whole" \
-	bash -c '[[ $(grep "^NIC " <<<"$1" | tr -s " ") == "NIC NETDEV LINK FLAPS LASTFLAP RxGb/s TxGb/s OOS/s NAK/s ACKTO/s RETRY/s CNP/s ECN/s PAUSE/s STORM ISSUES" ]]' _ "$(cap)"
+	bash -c '[[ $(grep "^NIC " <<<"$1" | tr -s " ") == "NIC NETDEV LINK FLAPS LASTFLAP RxGb/s TxGb/s OOS/s NAK/s ACKTO/s RETRY/s CNP/s ECN/s PAUSE/s STORM ISSUES TRAFFIC ERRORS" ]]' _ "$(cap)"
 ktap_check "250x60: no line over 250, headers whole" layout_ok 250
 
 $T send-keys -t fabtop s
@@ -170,20 +185,26 @@ ktap_check "/mlx5_1: the NICs pane shows mlx5_1/1 only" \
 $T send-keys -t fabtop Escape
 ktap_check "Esc: the filter is gone, mlx5_0/1 is back" wait_for 3 cap_has '^mlx5_0/1 '
 # the F-keys htop and nvtop users type by habit
-sort0=$(cap | tail -1 | grep -o 'sort [A-Za-z/]*' | head -1)
 $T send-keys -t fabtop F6
-ktap_check "F6: as s, the NICs pane sorts by its next column (was: $sort0)" \
-	wait_for 3 eval 'cap | tail -1 | grep -q "^\[NICs\] sort" && [[ $(cap | tail -1 | grep -o "sort [A-Za-z/]*" | head -1) != "$sort0" ]]'
+ktap_check "F6: the sort menu lists the pane's columns, the one it sorts by marked" \
+	wait_for 3 eval 'cap_has "^Sort by" && cap_has "^ \* NETDEV$" && cap_has "^   ISSUES +\(worst first\)$"'
+$T send-keys -t fabtop Down Enter
+ktap_check "Down, Enter in the menu: the NICs pane sorts by the next column (LINK), the menu closes" \
+	wait_for 3 eval 'status_has "^\[NICs\] sort LINK" && cap_lacks "^Sort by"'
+# an overlay opens with a key, shows its mark, closes with another; fabtop stays
+opens_and_closes() { # OPEN-KEY MARK CLOSE-KEY
+	$T send-keys -t fabtop "$1"
+	wait_for 3 cap_has "$2" || return 1
+	$T send-keys -t fabtop "$3"
+	wait_for 3 cap_lacks "$2" && $T has-session -t fabtop 2>/dev/null
+}
+ktap_check "o opens the menu too; Esc closes it and fabtop stays" opens_and_closes o '^Sort by' Escape
 $T send-keys -t fabtop F3 m l x 5 _ 1 Enter
 ktap_check "F3 mlx5_1: as /, the NICs pane shows mlx5_1/1 only" \
 	wait_for 3 eval 'cap_has "^mlx5_1/1 " && cap_lacks "^mlx5_0/1 "'
 $T send-keys -t fabtop Escape
 wait_for 3 cap_has '^mlx5_0/1 '
-$T send-keys -t fabtop F1
-wait_for 3 cap_has 'this help'
-$T send-keys -t fabtop q
-ktap_check "F1 opens the help; q there closes it and fabtop stays" \
-	eval 'wait_for 3 cap_lacks "this help" && $T has-session -t fabtop 2>/dev/null'
+ktap_check "F1 opens the help; q there closes it and fabtop stays" opens_and_closes F1 'this help' q
 $T send-keys -t fabtop Tab
 ktap_check "Tab: focus moves to the Jobs pane" wait_for 3 status_has '^\[Jobs\]'
 $T send-keys -t fabtop h
@@ -192,14 +213,56 @@ helped=$(cap | grep -c 'next, previous pane')
 $T send-keys -t fabtop x
 ktap_check "h shows the help ($helped), any key closes it" \
 	eval '[[ $helped == 1 ]] && wait_for 3 cap_lacks "this help"'
+# the rest of the help's keys, each by what it shows
+$T send-keys -t fabtop BTab
+ktap_check "Shift-Tab: focus back to the NICs pane" wait_for 3 status_has '^\[NICs\]'
+$T send-keys -t fabtop S
+ktap_check "S: the order reverses ('rev' on the status line)" wait_for 3 status_has '^\[NICs\] sort [A-Za-z/]+ rev'
+$T send-keys -t fabtop S
+wait_for 3 eval '! status_has " rev"'
+# the cursor row is the one in reverse video (SGR 7) that is not a header
+cursor_row() {
+	cap -e | grep -E $'\e\\[([0-9]+;)*7(;[0-9]+)*m' | sed -E $'s/\e\\[[0-9;]*m//g' |
+		grep -vE '^(NIC|JOB|TIME) ' | awk 'NR == 1 { print $1 }'
+}
+keys_move() { # KEYS... : the cursor row after them
+	$T send-keys -t fabtop "$@"
+	sleep 0.3
+	cursor_row
+}
+first=$(keys_move Home) second=$(keys_move Down)
+moves="$first $second $(keys_move Up) $(keys_move End) $(keys_move PageUp) $(keys_move PageDown) $(keys_move Home)"
+ktap_eq "Home Down Up End PgUp PgDn Home move the cursor over the two ports" \
+	"$moves" "mlx5_0/1 mlx5_1/1 mlx5_0/1 mlx5_1/1 mlx5_0/1 mlx5_1/1 mlx5_0/1"
+# an xterm mouse report (button 1 at column 2, line 4: mlx5_1/1's row), as a terminal sends it
+$T send-keys -t fabtop -l $'\e[M "$'
+ktap_check "a mouse click on mlx5_1/1's row puts the cursor there" \
+	wait_for 3 eval '[[ $(cursor_row) == mlx5_1/1 ]]'
+$T send-keys -t fabtop Home
+$T send-keys -t fabtop p
+ktap_check "p: PAUSED in the title" wait_for 3 eval 'cap | head -1 | grep -q PAUSED'
+$T send-keys -t fabtop p
+wait_for 3 eval '! cap | head -1 | grep -q PAUSED'
+ktap_check "P shows the probe matrix, Esc closes it" opens_and_closes P '^Probe matrix' Escape
+$T send-keys -t fabtop '?'
+wait_for 3 cap_has 'this help'
+$T send-keys -t fabtop C-l
+ktap_check "? shows the help (Ctrl-L closes it as any key); Ctrl-L redraws, fabtop runs on" \
+	eval 'wait_for 3 cap_lacks "this help" && $T send-keys -t fabtop C-l && sleep 0.3 && cap_has "^NIC " && $T has-session -t fabtop 2>/dev/null'
 
+# the flaps of mlx5_0/1 the Events pane shows: a row each, or a run folded
+# into one row "xN over S" (identical events in a row fold)
+flaps_shown() {
+	cap | awk '/ link_flap +mlx5_0\/1( |$)/ { k = match($0, / x[0-9]+ over /) ? substr($0, RSTART + 2, RLENGTH - 8) : 1; n += k }
+		END { print n + 0 }'
+}
 # a flap in the fixture: an event row (from /api/v1/events, or derived by fabtop)
-before=$(cap | grep -cE ' link_flap +mlx5_0/1 ')
+before=$(flaps_shown)
 FLAPS0=3
 snap mlx5_0 ens1f0np0 $FLAPS0 0 \
 	"$(awk '$2 == "out_of_sequence" { print $3 }' "$ROOT/sys/kernel/fabtel/mlx5_0/ports/1/snapshot")"
 ktap_check "a flap written to the fixture appears in the Events pane" \
-	wait_for 5 eval '(($(cap | grep -cE " link_flap +mlx5_0/1 ") > before))'
+	wait_for 5 eval '(($(flaps_shown) > before))'
 
 kill $dpid
 wait $dpid 2>/dev/null
@@ -211,7 +274,6 @@ ktap_check "fabteld back: the message goes within 3 refreshes (-d 0.5)" \
 	wait_for 2 cap_lacks 'unreachable'
 
 # the restarted fabteld numbers its events from 1 again (a new log_started)
-flaps_shown() { cap | grep -cE " link_flap +mlx5_0/1 "; }
 before=$(flaps_shown)
 FLAPS0=4
 snap mlx5_0 ens1f0np0 $FLAPS0 0 $OOS0
@@ -254,7 +316,11 @@ now=$(date +%s)
 curl -sf "$URL/api/v1/snapshot" | jq '.qps = [
 	{device: "mlx5_0", port: 1, qpn: 4711, dest_qpn: 812, pid: 3131, comm: "all_reduce", state: 3, job_id: "4242"},
 	{device: "mlx5_0", port: 1, qpn: 4712, dest_qpn: 813, pid: 3131, comm: "all_reduce", state: 6, job_id: "4242"},
-	{device: "mlx5_1", port: 1, qpn: 99, dest_qpn: 98, pid: 77, comm: "other", state: 3, job_id: "77"}]' >"$W/snapshot"
+	{device: "mlx5_1", port: 1, qpn: 99, dest_qpn: 98, pid: 77, comm: "other", state: 3, job_id: "77"}]
+	| walk(if type == "object" then with_entries(if (.key | endswith("_rate")) and (.value | type) == "number"
+		then .value = 0 else . end) else . end)
+	| .ports[].rates |= map_values(if . == null then null else 0 end)
+	| (.ports[] | select(.device == "mlx5_0") | .rates.out_of_sequence) = 1200' >"$W/snapshot"
 R='{"reason": "qp_error", "severity": "failing", "device": "mlx5_0", "port": 1, "at": '$now', "count": 1, "shared": false}'
 cat >"$W/jobs" <<EOF
 {"sample_time": $now, "jobs": [
@@ -264,11 +330,26 @@ cat >"$W/jobs" <<EOF
   "reasons": [{"reason": "out_of_sequence", "severity": "degraded", "device": "mlx5_0", "port": 1, "at": $now, "count": 12, "shared": true}, $R],
   "ports": [{"device": "mlx5_0", "port": 1, "netdev": "ens1f0np0", "shared": false, "link_flaps": 0, "qp_events": {}}]}]}
 EOF
-cat >"$W/events" <<EOF
-{"next_seq": 3, "events": [
- {"seq": 1, "time": $now, "kind": "link_flap", "device": "mlx5_0", "port": 1, "job_id": null, "count": 1},
- {"seq": 2, "time": $now, "kind": "qp_error", "device": "mlx5_0", "port": 1, "qpn": 4712, "job_id": "4242"}]}
-EOF
+# a flap with its down time, a QP error, then 12 bursts of one counter over
+# 17 s (they fold into one row), each with the job on the port
+{
+	echo '{"next_seq": 15, "events": ['
+	echo " {\"seq\": 1, \"time\": $((now - 30)), \"kind\": \"link_flap\", \"device\": \"mlx5_0\", \"port\": 1, \"job_id\": null, \"count\": 1, \"down_seconds\": 0.3, \"jobs\": [\"4242\"]},"
+	echo " {\"seq\": 2, \"time\": $((now - 20)), \"kind\": \"qp_error\", \"device\": \"mlx5_0\", \"port\": 1, \"qpn\": 4712, \"job_id\": \"4242\"}"
+	for i in $(seq 3 14); do
+		echo ", {\"seq\": $i, \"time\": $((now - 17 + (i - 3) * 17 / 11)), \"kind\": \"error_burst\", \"device\": \"mlx5_0\", \"port\": 1, \"count\": 1, \"counter\": \"nak_seq_err_rcvd\", \"amount\": $((i * 10)), \"span_seconds\": 0.1, \"jobs\": [\"4242\"]}"
+	done
+	echo ']}'
+} >"$W/events"
+# the rates' history (busybox answers any query with the file): 60 points
+# of mlx5_0/1, rx rising 0.1 Gb/s a second, out_of_sequence 0 then 40/s
+{
+	echo '{"sample_time": '$now', "interval_seconds": 1, "kept": 300, "series": ["rx_gbps", "tx_gbps", "out_of_sequence", "nak_seq_err_rcvd", "local_ack_timeout", "retry_exceeded", "cnp_handled", "ecn_marked_rx", "pause_tx", "pause_rx"], "ports": [{"device": "mlx5_0", "port": 1, "points": ['
+	for i in $(seq 1 60); do
+		echo "$( ((i > 1)) && echo ,)[$((now - 60 + i)), $(awk -v i="$i" 'BEGIN { printf "%.1f", i / 10 }'), 1.0, $(( i > 50 ? 40 : 0 )), 0, 0, 0, 5, 0, null, null]"
+	done
+	echo ']}]}'
+} >"$W/history"
 BPORT=$(free_port)
 busybox httpd -f -p "127.0.0.1:$BPORT" -h "$TMP/www" &
 bpid=$!
@@ -276,9 +357,46 @@ BURL=http://127.0.0.1:$BPORT
 wait_for 10 curl -sf "$BURL/api/v1/jobs"
 json=$("$FABTOP" --once --json --url "$BURL" 2>>"$ERR")
 ktap_eq "fixture jobs: failing first, worst reason = culprit; events from /api/v1/events" \
-	"$(jq -c '[.display.Jobs[] | [.JOB, .VERDICT, .REASON]], [.events[] | [.seq, .kind]]' <<<"$json" | tr '\n' ' ')" \
-	'[["4242","failing","qp_error mlx5_0/1 x1"],["77","healthy","-"]] [[1,"link_flap"],[2,"qp_error"]] '
+	"$(jq -c '[.display.Jobs[] | [.JOB, .VERDICT, .REASON]], [.events[] | [.seq, .kind]][:3]' <<<"$json" | tr '\n' ' ')" \
+	'[["4242","failing","qp_error mlx5_0/1"],["77","healthy","-"]] [[1,"link_flap"],[2,"qp_error"],[3,"error_burst"]] '
+out=$("$FABTOP" --once --url "$BURL" --width 160 2>>"$ERR")
+ktap_info "$(grep -E 'error_burst|link_flap' <<<"$out")"
+bursts=$(jq '[.events[] | select(.kind == "error_burst") | .count] | add' "$W/events")
+sum=$(jq '[.events[] | select(.kind == "error_burst") | .amount] | add' "$W/events")
+ktap_check "events: the 12 bursts fold into one row: x$bursts (the API's bursts) over 17 s, the counter, +$sum, job 4242" \
+	grep -qE "error_burst +mlx5_0/1 +x$bursts over 17 s: nak_seq_err_rcvd \+$sum +4242\$" <<<"$out"
+ktap_check "events: the flap says how long the link was down and names job 4242" \
+	grep -qE "link_flap +mlx5_0/1 +down 300 ms +4242\$" <<<"$out"
 
+ktap_eq "sparklines: the last value of TRAFFIC (rx + tx Gb/s) and ERRORS (OOS+NAK+ACKTO+RETRY/s) as the history's last point" \
+	"$("$FABTOP" --once --json --url "$BURL" 2>>"$ERR" | jq -c '.rows.nics[] | select(.device == "mlx5_0") | .history_last')" \
+	'{"traffic_gbps":7,"errors_per_s":40,"points":60}'
+out=$("$FABTOP" --once --url "$BURL" --width 200 2>>"$ERR")
+ktap_info "$(grep -E '^(NIC|mlx5_0/1) ' <<<"$out")"
+ktap_check "200 columns: the NICs pane draws the sparklines, rising traffic, errors in the last 10 samples" \
+	grep -qE '^mlx5_0/1 .* [.,:=+*#@-]{20} 7\.00 +_{10}@{10} 40$' <<<"$out"
+# Golden screens: the fixture's frame at 80x24 and 200x50, the clock,
+# times, data age and the server's port masked.  After an intended change:
+#   UPDATE_GOLDEN=1 selftests/run.sh --host-only test_fabtop.sh  (then review git diff)
+golden_screen() { # COLS ROWS
+	local g=$REPO/selftests/host/golden/fabtop-$1x$2.txt
+	$T new-session -d -s golden -x "$1" -y "$2" "$FABTOP --url $BURL 2>>$ERR"
+	wait_for 10 eval '$T capture-pane -p -t golden | grep -q "^4242 "'
+	sleep 1.5	# a second frame: rates, history and events settled
+	$T capture-pane -p -t golden | sed -E 's/[0-9]{2}:[0-9]{2}:[0-9]{2}/HH:MM:SS/g;
+		s/127\.0\.0\.1:[0-9]+/127.0.0.1:PORT/; s/data [0-9.]+ s old/data N s old/' >"$TMP/screen"
+	$T kill-session -t golden
+	if [[ ${UPDATE_GOLDEN:-0} == 1 ]]; then
+		cp "$TMP/screen" "$g"
+		ktap_pass "$1x$2: golden/fabtop-$1x$2.txt rewritten"
+	elif diff -u "$g" "$TMP/screen" >"$TMP/diff"; then
+		ktap_pass "$1x$2: the screen is golden/fabtop-$1x$2.txt (masked: clock, times, age, port)"
+	else
+		ktap_fail "$1x$2: the screen differs from golden/fabtop-$1x$2.txt" "$(head -60 "$TMP/diff")"
+	fi
+}
+golden_screen 80 24
+golden_screen 200 50
 $T new-session -d -s fabtop -x 100 -y 30 "$FABTOP --url $BURL 2>>$ERR"
 wait_for 10 cap_has '^4242 '
 # escape sequences with red (31) or green (32) as <R>, <G>; the others dropped
@@ -287,15 +405,31 @@ colors=$(cap -e | sed -E 's/\x1b\[([0-9]+;)*31(;[0-9]+)*m/<R>/g; s/\x1b\[([0-9]+
 ktap_check "verdict colors: failing red (SGR 31), healthy green (SGR 32)" \
 	bash -c 'grep -qE "^4242 +(<.>)*<R>(<.>)*failing" <<<"$1" && grep -qE "^77 +(<.>)*<G>(<.>)*healthy" <<<"$1"' \
 	_ "$colors"
+ktap_check "the reason coloured by its severity: the failing culprit red" \
+	grep -qE "^4242 .*<R>qp_error mlx5_0/1" <<<"$colors"
+# Tab to Events: the cursor is on the newest row, the folded bursts; Enter unfolds
+$T send-keys -t fabtop Tab Tab
+wait_for 3 status_has '^\[Events\]'
+$T send-keys -t fabtop Enter
+ktap_check "Enter on the folded bursts: the 12 show, each with its rise in 100 ms" \
+	wait_for 3 eval '(($(cap | grep -cE "\| nak_seq_err_rcvd \+[0-9]+ in 100 ms") == 12))'
+$T send-keys -t fabtop Enter
+ktap_check "Enter again: folded" wait_for 3 eval '(($(cap | grep -c "| nak_seq_err_rcvd") == 0))'
+$T send-keys -t fabtop Tab
 $T send-keys -t fabtop Tab Enter
 wait_for 5 cap_has '^Job 4242'
 ktap_eq "Enter on job 4242: its QPs (4711 RTS, 4712 ERR), not job 77's" \
 	"$(cap | awk '$1 ~ /^(4711|4712|99)$/ { print $1, $3 }' | tr '\n' ' ')" \
 	"4711 RTS 4712 ERR "
+ktap_info "$(cap | grep -E '^(PORT +SERIES|mlx5_0/1 +(Gb/s|errors/s))')"
+ktap_check "the job's page graphs its port: Gb/s and errors/s, newest on the right, LAST = the last point" \
+	eval 'cap | grep -qE "^mlx5_0/1 +Gb/s +7\.0 .*[#@]$" && cap | grep -qE "^mlx5_0/1 +errors/s +40 .*@$"'
 # t: the fixture server has no trace endpoint; fabtop says so (the lab saves one)
 $T send-keys -t fabtop t
 ktap_check "t without a trace endpoint: 'not saved' and why, on the status line" \
 	wait_for 10 cap_has 'trace of job 4242 not saved: fabteld has no job 4242 \(or no trace export\)'
+$T send-keys -t fabtop F10
+ktap_check "F10 on a job's page: fabtop quits" wait_for 5 eval '! $T has-session -t fabtop 2>/dev/null'
 $T kill-server 2>/dev/null
 
 # ---- hostile names: control characters never reach the terminal ----

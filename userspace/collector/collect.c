@@ -64,9 +64,9 @@ void collect_start_events(struct model *m)
 	source_bpf_start_events(m);
 }
 
-void collect_wait(struct model *m, int ms)
+void collect_wait(struct model *m, int ms, int wake_fd)
 {
-	source_bpf_wait(m, ms);
+	source_bpf_wait(m, ms, wake_fd);
 }
 
 void collect_fini(struct model *m)

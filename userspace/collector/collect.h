@@ -25,8 +25,8 @@ void collect_detach_wire(struct model *m);
 void collect_sample(struct model *m);
 /* Poll BPF events in a thread of their own from now on (fabteld's loop). */
 void collect_start_events(struct model *m);
-/* Wait up to ms for BPF events (handled), or just sleep. */
-void collect_wait(struct model *m, int ms);
+/* Wait up to ms for BPF events (handled), or until wake_fd is readable (-1: sleep). */
+void collect_wait(struct model *m, int ms, int wake_fd);
 void collect_fini(struct model *m);
 
 #endif /* FABTEL_COLLECT_H */

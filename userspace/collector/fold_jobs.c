@@ -89,13 +89,13 @@ static bool job_live(struct model *m, unsigned int i, uint64_t now)
 
 	if (!j->nr_qps && j->last_qp_ns + (uint64_t)m->opts.job_linger_s * NS_PER_S < now) {
 		j->present = false;	/* ended: its series go away */
-		for (k = 0; k < MODEL_MAX_QPS; k++)
+		for (k = 0; k < m->qp_slots; k++)
 			if (m->qps[k].job == (int)i)
 				m->qps[k].job = -1;
 		return false;
 	}
 	/* the ports its live QPs use */
-	for (k = 0; k < MODEL_MAX_QPS; k++)
+	for (k = 0; k < m->qp_slots; k++)
 		if (m->qps[k].present && m->qps[k].job == (int)i && m->qps[k].port &&
 		    (p = model_port_get(m, m->qps[k].device, m->qps[k].port)))
 			model_job_port(j, p);

@@ -233,12 +233,28 @@ static void fold_pfc(struct model *m, struct model_port *p, const struct raw_por
 static void fold_bursts(struct model *m, struct model_port *p, const struct raw_port *rp,
 			bool rebase, uint64_t now)
 {
+	struct model_event *ev;
+	unsigned int i, first;
 	uint64_t n;
 
 	p->have_bursts = rp->have_bursts;
 	/* fabtel.ko's events_seq and events_dropped are 64-bit */
-	if (rp->have_bursts && (n = count_rise(&p->bursts, rp->bursts, true, rebase)))
-		model_log_event(m, EV_ERROR_BURST, p->device, p->port, now)->count = n;
+	if (rp->have_bursts && (n = count_rise(&p->bursts, rp->bursts, true, rebase))) {
+		/* one for the oldest, not detailed (past the 8 read), then each detailed */
+		first = rp->nr_burst_ev > n ? rp->nr_burst_ev - (unsigned int)n : 0;
+		if (n > rp->nr_burst_ev - first)
+			model_log_event(m, EV_ERROR_BURST, p->device, p->port,
+					rp->nr_burst_ev ? rp->burst_ev[first].at_ns : now)->count =
+				n - (rp->nr_burst_ev - first);
+		for (i = first; i < rp->nr_burst_ev; i++) {
+			const struct raw_burst *b = &rp->burst_ev[i];
+
+			ev = model_log_event(m, EV_ERROR_BURST, p->device, p->port, b->at_ns);
+			snprintf(ev->counter, sizeof(ev->counter), "%s", b->counter);
+			ev->amount = b->amount;
+			ev->span_ns = b->span_ns;
+		}
+	}
 	p->have_events_dropped = rp->have_events_dropped;
 	if (rp->have_events_dropped)
 		fold_count(&p->events_dropped, NULL, rp->events_dropped, true, rebase, 0);
@@ -282,6 +298,7 @@ static void fold_speed(struct model_port *p, const struct raw_port *rp, uint64_t
 static void fold_flaps(struct model *m, struct model_port *p, const struct raw_port *rp,
 		       bool ko, bool rebase, uint64_t now)
 {
+	struct model_event *ev;
 	uint64_t n;
 
 	p->have_flaps = rp->have_flaps;
@@ -290,7 +307,10 @@ static void fold_flaps(struct model *m, struct model_port *p, const struct raw_p
 		return;
 	if (!p->last_flap_ns || p->last_flap_ns + 30 * NS_PER_S < now)
 		p->last_flap_ns = now;	/* BPF did not time it */
-	model_log_event(m, EV_LINK_FLAP, p->device, p->port, p->last_flap_ns)->count = n;
+	ev = model_log_event(m, EV_LINK_FLAP, p->device, p->port, p->last_flap_ns);
+	ev->count = n;
+	ev->have_down = rp->have_flap_down;
+	ev->down_ns = rp->flap_down_ns;
 }
 
 void fold_ports(struct model *m, const struct raw *r, uint64_t now)

@@ -29,6 +29,8 @@ static struct model_qp *new_qp(struct model *m, const struct raw_qp *rq, unsigne
 		return NULL;
 	}
 	q = &m->qps[k];
+	if (k + 1 > m->qp_slots)
+		m->qp_slots = k + 1;
 	memset(q, 0, sizeof(*q));
 	q->present = true;
 	q->dev_index = rq->nl.dev_index;
@@ -109,9 +111,11 @@ void fold_qps(struct model *m, const struct raw *r, uint64_t now)
 		j->last_qp_ns = now;
 		check_qp_error(m, q, j, now);
 	}
-	for (i = 0; i < MODEL_MAX_QPS; i++)
+	for (i = 0; i < m->qp_slots; i++)
 		if (m->qps[i].present && !seen[i])
 			m->qps[i].present = false;
+	while (m->qp_slots && !m->qps[m->qp_slots - 1].present)
+		m->qp_slots--;
 	model_qp_index_rebuild(m);
 }
 
@@ -219,6 +223,6 @@ void fold_bpf(struct model *m, const struct raw *r, uint64_t now)
 		wire[i].pkts = r->wire[i].pkts;
 	}
 	qsort(wire, r->nr_wire, sizeof(wire[0]), cmp_wire_ent);
-	for (i = 0; i < MODEL_MAX_QPS; i++)
+	for (i = 0; i < m->qp_slots; i++)
 		fold_wire_qp(m, &m->qps[i], wire, r->nr_wire, now);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "fsread.h"
 
@@ -224,18 +225,47 @@ static int port_names(const char *path, bool cache, struct names *ports)
 	return 0;
 }
 
+/*
+ * The devices of DIR: listed again when DIR's link count or mtime moved
+ * (on sysfs a device directory added or removed changes its parent's link
+ * count), when the root changed, or WALK_TTL walks on; else the last
+ * listing.  A device that went is skipped by the walk when its files fail;
+ * one that came under a parent whose count does not move (the symlinks of
+ * /sys/class/infiniband) is seen within WALK_TTL walks.
+ */
+static int device_names(const char *dir, bool cache, struct names *devs)
+{
+	static char last[300];
+	static struct stat last_st;
+	static unsigned int age;
+	struct stat st;
+	int err;
+
+	if (cache && !stat(dir, &st) && !strcmp(last, dir) && st.st_nlink == last_st.st_nlink &&
+	    st.st_mtim.tv_sec == last_st.st_mtim.tv_sec &&
+	    st.st_mtim.tv_nsec == last_st.st_mtim.tv_nsec && ++age < WALK_TTL)
+		return 0;	/* devs still holds the last listing */
+	last[0] = '\0';
+	err = sorted_names(dir, devs);
+	if (!cache || err || strlen(dir) >= sizeof(last) || stat(dir, &last_st))
+		return err;
+	snprintf(last, sizeof(last), "%s", dir);
+	age = 0;
+	return 0;
+}
+
 int fs_walk_ports(const char *dir, int (*fn)(void *ctx, const char *base, const char *dev,
 					     const char *port), void *ctx)
 {
 	static char devs_buf[WALK_MAX_DEVS][256], ports_buf[WALK_MAX_PORTS][256];
-	struct names devs = { devs_buf, 0, WALK_MAX_DEVS };
+	static struct names devs = { devs_buf, 0, WALK_MAX_DEVS };
 	struct names ports = { ports_buf, 0, WALK_MAX_PORTS };
 	char path[900];
 	bool cache = fs_kept_kernel_path(dir);
 	size_t d, p;
 	int err;
 
-	err = sorted_names(dir, &devs);
+	err = device_names(dir, cache, &devs);
 	if (err)
 		return err;
 	for (d = 0; d < devs.n; d++) {

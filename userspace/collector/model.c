@@ -149,6 +149,31 @@ const struct model_event *model_event_get(const struct model *m, uint64_t seq)
 	return ev->seq == seq ? ev : NULL;
 }
 
+/* the jobs on device/port into ev->jobs (see model.h) */
+static void event_jobs(const struct model *m, struct model_event *ev)
+{
+	size_t len = 0, idl;
+	unsigned int i, k;
+
+	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+		const struct model_job *j = &m->jobs[i];
+
+		for (k = 0; j->present && k < j->nr_ports; k++)
+			if (j->ports[k].port == ev->port && !strcmp(j->ports[k].device, ev->device))
+				break;
+		if (!j->present || k == j->nr_ports)
+			continue;
+		idl = strlen(j->id.id) + 1;
+		if (len + idl > sizeof(ev->jobs)) {
+			ev->jobs_more++;
+			continue;
+		}
+		memcpy(ev->jobs + len, j->id.id, idl);
+		len += idl;
+		ev->nr_jobs++;
+	}
+}
+
 struct model_event *model_log_event(struct model *m, enum model_event_kind kind,
 				    const char *device, uint32_t port, uint64_t at_ns)
 {
@@ -166,6 +191,8 @@ struct model_event *model_log_event(struct model *m, enum model_event_kind kind,
 	ev->priority = -1;
 	ev->qpn = -1;
 	ev->count = 1;
+	if (device[0])
+		event_jobs(m, ev);
 	if (m->on_event)
 		m->on_event(m->on_event_arg, m->next_event_seq);
 	return ev;
@@ -192,7 +219,7 @@ void model_qp_index_rebuild(struct model *m)
 	unsigned int i;
 
 	memset(m->qp_index, 0, sizeof(m->qp_index));
-	for (i = 0; i < MODEL_MAX_QPS; i++)
+	for (i = 0; i < m->qp_slots; i++)
 		if (m->qps[i].present)
 			model_qp_index_add(m, i);
 }

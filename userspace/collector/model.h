@@ -246,7 +246,18 @@ struct model_event {
 	char job_id[JOB_ID_LEN];	/* "" if none */
 	uint64_t count;			/* flaps or bursts folded into this one */
 	bool restored;			/* read back from fabtel.ko at start (past.c) */
-	char counter[32];		/* restored error bursts: the counter, else "" */
+	char counter[32];		/* error bursts fabtel.ko detailed: the counter, else "" */
+	uint64_t amount;		/* ... its rise (0: not known) */
+	uint64_t span_ns;		/* ... within (fabtel.ko's sample period; 0: not known) */
+	uint64_t down_ns;		/* flaps fabtel.ko timed: how long the link was down */
+	bool have_down;
+	/*
+	 * The jobs with QPs on the port when it was logged, as the last pass
+	 * saw them: nr_jobs ids one after the other, each ended by its NUL;
+	 * jobs_more: those that did not fit.
+	 */
+	char jobs[160];
+	unsigned int nr_jobs, jobs_more;
 };
 
 struct model {
@@ -264,6 +275,7 @@ struct model {
 	unsigned int kept_files;	/* kernel files the collector keeps open */
 	struct model_port ports[MODEL_MAX_PORTS];
 	struct model_qp qps[MODEL_MAX_QPS];
+	unsigned int qp_slots;		/* qps[] from here on are all free: loops stop there */
 	/* (dev_index, qpn) -> 1 + index in qps; 0 empty (open addressing) */
 	uint16_t qp_index[MODEL_QP_INDEX];
 	struct model_job jobs[MODEL_MAX_JOBS];

@@ -55,17 +55,18 @@ static struct port_rate *slot_of(const struct raw_port *p)
 	return &rates[next_victim];
 }
 
-static void read_rate(const char *base, struct raw_port *p)
+static void read_rate(const struct collect_opts *o, struct raw_port *p)
 {
 	char path[PLAN_BASE_LEN + 16], buf[64];
 
-	snprintf(path, sizeof(path), "%s/rate", base);
+	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/rate",
+		p->device, p->port);
 	if (fs_read_kept(path, buf, sizeof(buf)) > 0 &&
 	    !sysfs_parse_rate(buf, &p->rate_mbps, &p->lanes))
 		p->have_rate = true;
 }
 
-void port_rate_read(const char *base, struct raw_port *p)
+void port_rate_read(const struct collect_opts *o, struct raw_port *p)
 {
 	struct port_rate *r = slot_of(p);
 
@@ -76,7 +77,7 @@ void port_rate_read(const char *base, struct raw_port *p)
 		p->have_rate = r->have_rate;
 		return;
 	}
-	read_rate(base, p);
+	read_rate(o, p);
 	snprintf(r->device, sizeof(r->device), "%s", p->device);
 	r->port = p->port;
 	snprintf(r->state, sizeof(r->state), "%s", p->state);

@@ -182,17 +182,18 @@ void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p);
  */
 void ko_events_read(const struct collect_opts *o, const char *base, struct raw_port *p);
 /*
- * port_rate_read: ports/<n>/rate (base: that directory) into p, whose
- * state, netdev speed and flap count are read already; the last reading
- * again while they are unchanged, up to 10 samples (port_rate.c).
+ * port_rate_read: the port's /sys/class/infiniband/<dev>/ports/<n>/rate
+ * into p, whose state, netdev speed and flap count are read already; the
+ * last reading again while they are unchanged, up to 10 samples
+ * (port_rate.c).
  */
-void port_rate_read(const char *base, struct raw_port *p);
+void port_rate_read(const struct collect_opts *o, struct raw_port *p);
 /* "100 Gb/sec (4X EDR)" -> 100000 Mb/s and 4 lanes; 0, or -1 if not that shape */
 int sysfs_parse_rate(const char *s, uint64_t *mbps, unsigned int *width);
 void source_bpf_attach_wire(struct model *m);
 void source_bpf_detach_wire(struct model *m);
 void source_bpf_start_events(struct model *m);
-void source_bpf_wait(struct model *m, int ms);
+void source_bpf_wait(struct model *m, int ms, int wake_fd);
 /* Map entries of gone QPs deleted so far: which 0 rxe, 1 wire. */
 uint64_t source_bpf_pruned(const struct model *m, int which);
 

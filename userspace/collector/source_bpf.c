@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -218,15 +219,20 @@ void source_bpf_start_events(struct model *m)
 	m->bpf->events_running = !pthread_create(&m->bpf->events, NULL, events_thread, m->bpf);
 }
 
-void source_bpf_wait(struct model *m, int ms)
+void source_bpf_wait(struct model *m, int ms, int wake_fd)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+	struct pollfd pfd = { .fd = wake_fd, .events = POLLIN };
 
 	if (rings_up(m) && !m->bpf->events_running) {
-		fabbpf_poll(m->bpf->fb, ms);
+		/* the rings, not wake_fd: a stop is seen within 200 ms */
+		fabbpf_poll(m->bpf->fb, ms < 200 ? ms : 200);
 		return;
 	}
-	nanosleep(&ts, NULL);
+	if (wake_fd >= 0)
+		poll(&pfd, 1, ms);	/* one wakeup a sample, or at once on a stop */
+	else
+		nanosleep(&ts, NULL);
 }
 
 static void bpf_close(struct model *m)

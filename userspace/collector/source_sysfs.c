@@ -134,13 +134,13 @@ void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p)
 	char base[PLAN_BASE_LEN];
 	struct port_plan *pl;
 
-	fs_path(o->sysfs_root, base, sizeof(base), "/sys/class/infiniband/%s/ports/%u", p->device,
-		p->port);
 	if (!p->speed_by_ko)
 		read_netdev_speed(o, p);
-	port_rate_read(base, p);
+	port_rate_read(o, p);
 	if (p->pma_known)
 		return;		/* fabtel.ko's snapshot had them, or said there are none */
+	fs_path(o->sysfs_root, base, sizeof(base), "/sys/class/infiniband/%s/ports/%u", p->device,
+		p->port);
 	pl = sysfs_plan_get(base, false);
 	if (pl)
 		read_pma(pl, p);

@@ -197,7 +197,7 @@ static int once_probes(struct prober *pr)
 	while (pr && mono_ms() < end && !stop) {
 		collect_sample(&model);
 		prober_sync(pr, &model);
-		collect_wait(&model, (int)cfg.interval_ms);
+		collect_wait(&model, (int)cfg.interval_ms, -1);
 	}
 	o = render_probes(pr);
 	print_probes(o, stdout);
@@ -330,7 +330,7 @@ int main(int argc, char **argv)
 							      now + cfg.interval_ms;
 			continue;
 		}
-		collect_wait(&model, (int)(next - now < 200 ? next - now : 200));
+		collect_wait(&model, (int)(next - now), stop_wake_fd());
 	}
 	http_stop(h);
 	ret = 0;

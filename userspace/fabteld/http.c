@@ -152,6 +152,29 @@ static int arg_u64(struct MHD_Connection *c, const char *name, unsigned long lon
 	return 0;
 }
 
+/* /api/v1/history[?since=UNIX_SECONDS][&seconds=N] (render_history.c) */
+static enum MHD_Result history(struct http *h, struct MHD_Connection *c)
+{
+	const char *arg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
+	unsigned long long seconds = 300;
+	struct json_object *o;
+	double since = 0;
+	char *end;
+
+	if (arg) {
+		errno = 0;
+		since = strtod(arg, &end);
+		if (!isdigit((unsigned char)arg[0]) || *end || errno || !(since < 1e11))
+			return text(c, MHD_HTTP_BAD_REQUEST, "since: want Unix seconds\n");
+	}
+	if (arg_u64(c, "seconds", 3600, &seconds) || !seconds)
+		return text(c, MHD_HTTP_BAD_REQUEST, "seconds: want whole seconds, 1 to 3600\n");
+	pthread_mutex_lock(&h->m->lock);
+	o = render_history(h->m, since, (unsigned int)seconds);
+	pthread_mutex_unlock(&h->m->lock);
+	return json(c, o);
+}
+
 /* /api/v1/events[?since=SEQ][&wait=SECONDS] */
 static enum MHD_Result events(struct http *h, struct MHD_Connection *c, void **state)
 {
@@ -316,6 +339,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	if (!strcmp(url, "/api/v1/events"))
 		return events(h, c, state);
+	if (!strcmp(url, "/api/v1/history"))
+		return history(h, c);
 	if (!strncmp(url, JOBS_PREFIX, strlen(JOBS_PREFIX)))
 		return job_trace(h, c, url + strlen(JOBS_PREFIX));
 	/* ready: sampling (Prometheus's /-/ready; /healthz as before) */
@@ -333,7 +358,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	}
 	if (!strcmp(url, "/"))
 		return text(c, MHD_HTTP_OK,
-			    "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /api/v1/jobs/<id>/trace /api/v1/events /api/v1/probes /api/v1/probe/endpoints /healthz /-/healthy /-/ready\n");
+			    "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /api/v1/jobs/<id>/trace /api/v1/events /api/v1/history /api/v1/probes /api/v1/probe/endpoints /healthz /-/healthy /-/ready\n");
 	return text(c, MHD_HTTP_NOT_FOUND, "not found\n");
 }
 

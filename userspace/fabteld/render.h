@@ -37,6 +37,11 @@ const char *render_source_state(const struct model *m, enum model_source s);
 void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns);
 struct json_object *render_snapshot(const struct model *m);
 struct json_object *render_jobs(const struct model *m);
+/*
+ * The ports' rate history (render_history.c): points after since (Unix
+ * seconds, 0 all) and within seconds of the newest sample.
+ */
+struct json_object *render_history(const struct model *m, double since, unsigned int seconds);
 /* The event log, only events with seq > since. */
 struct json_object *render_events(const struct model *m, uint64_t since);
 /*

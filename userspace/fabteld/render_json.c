@@ -194,7 +194,7 @@ struct json_object *render_snapshot(const struct model *m)
 			json_object_array_add(a, jport(m, &m->ports[i]));
 	json_object_object_add(o, "ports", a);
 	a = json_object_new_array();
-	for (i = 0; i < MODEL_MAX_QPS; i++) {
+	for (i = 0; i < m->qp_slots; i++) {
 		const struct model_qp *p = &m->qps[i];
 
 		if (!p->present)
@@ -281,6 +281,28 @@ struct json_object *render_jobs(const struct model *m)
 	return o;
 }
 
+/* what fabtel.ko measured of it, and the jobs on its port (Documentation/fabteld.rst) */
+static void event_evidence(struct json_object *e, const struct model_event *ev)
+{
+	struct json_object *jobs = json_object_new_array();
+	const char *id = ev->jobs;
+	unsigned int i;
+
+	if (ev->amount)
+		json_object_object_add(e, "amount", json_object_new_uint64(ev->amount));
+	if (ev->amount && ev->span_ns)
+		json_object_object_add(e, "span_seconds",
+				       json_object_new_double((double)ev->span_ns / NS_PER_S));
+	if (ev->have_down)
+		json_object_object_add(e, "down_seconds",
+				       json_object_new_double((double)ev->down_ns / NS_PER_S));
+	for (i = 0; i < ev->nr_jobs; i++, id += strlen(id) + 1)
+		json_object_array_add(jobs, jstr(id));
+	json_object_object_add(e, "jobs", jobs);
+	if (ev->jobs_more)
+		json_object_object_add(e, "jobs_more", json_object_new_int((int)ev->jobs_more));
+}
+
 struct json_object *render_events(const struct model *m, uint64_t since)
 {
 	struct json_object *o = json_object_new_object(), *a = json_object_new_array(), *e;
@@ -311,6 +333,7 @@ struct json_object *render_events(const struct model *m, uint64_t since)
 		json_object_object_add(e, "restored", json_object_new_boolean(ev->restored));
 		if (ev->counter[0])
 			json_object_object_add(e, "counter", jstr(ev->counter));
+		event_evidence(e, ev);
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "events", a);

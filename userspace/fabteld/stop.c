@@ -19,11 +19,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/eventfd.h>
 
 #include "stop.h"
 
 static sigset_t stop_sigs;
 static sem_t done;
+static int wake_fd = -1;
 static volatile sig_atomic_t *stop_flag;
 static void (*stop_last_words)(void *);
 static void *stop_arg;
@@ -37,6 +39,8 @@ static void *stop_thread(void *unused)
 	while (sigwait(&stop_sigs, &sig))
 		;
 	*stop_flag = 1;
+	if (wake_fd >= 0)	/* failing, the main thread wakes at its next sample */
+		(void)!eventfd_write(wake_fd, 1);
 	clock_gettime(CLOCK_REALTIME, &dl);
 	dl.tv_sec += STOP_GRACE_MS / 1000;
 	dl.tv_nsec += (long)(STOP_GRACE_MS % 1000) * 1000000L;
@@ -66,6 +70,7 @@ int stop_init(volatile sig_atomic_t *flag, void (*last_words)(void *), void *arg
 	stop_last_words = last_words;
 	stop_arg = arg;
 	sem_init(&done, 0, 0);
+	wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	sigemptyset(&stop_sigs);
 	sigaddset(&stop_sigs, SIGINT);
 	sigaddset(&stop_sigs, SIGTERM);
@@ -79,6 +84,11 @@ int stop_init(volatile sig_atomic_t *flag, void (*last_words)(void *), void *arg
 		return -1;
 	}
 	return 0;
+}
+
+int stop_wake_fd(void)
+{
+	return wake_fd;
 }
 
 void stop_done(void)

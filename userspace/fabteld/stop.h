@@ -18,6 +18,8 @@
  * starts.  0, or -1 having said why on stderr.
  */
 int stop_init(volatile sig_atomic_t *flag, void (*last_words)(void *), void *arg);
+/* Readable once the flag is set: the main thread waits on it between samples (-1: none). */
+int stop_wake_fd(void);
 /* The main thread has finished its cleanup. */
 void stop_done(void);
 

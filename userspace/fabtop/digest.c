@@ -47,6 +47,7 @@ static struct event *ring_push(struct digest *d)
 	memset(e, 0, sizeof(*e));
 	e->port = e->priority = -1;
 	e->qpn = -1;
+	e->down = -1;
 	return e;
 }
 
@@ -80,13 +81,15 @@ static void derive_burst(struct digest *d, struct json_object *port, const char 
 			break;
 		if (!strcmp(e->kind, "error_burst") && !strcmp(e->counter, ctr) && e->port == pn &&
 		    !strcmp(e->device, fj_str(port, "device") ? fj_str(port, "device") : "")) {
-			e->count += n;
+			e->amount += n;
+			e->span += t - e->time;
 			e->time = t;
 			return;
 		}
 	}
 	e = derive(d, "error_burst", port, t);
-	e->count = n;
+	e->amount = n;
+	e->span = t - prev_t;
 	snprintf(e->counter, sizeof(e->counter), "%s", ctr);
 }
 
@@ -186,6 +189,28 @@ uint64_t digest_events_since(const struct digest *d)
 	return d->from_api ? d->api_seq : 0;
 }
 
+/* an event's numbers and the jobs on its port (fabteld's events API) */
+static void take_evidence(struct event *e, struct json_object *o)
+{
+	struct json_object *jobs = fj_get(o, "jobs");
+	size_t i, at = 0;
+	uint64_t more = 0;
+
+	fj_u64(o, "amount", &e->amount);
+	fj_num(o, "span_seconds", &e->span);
+	fj_num(o, "down_seconds", &e->down);
+	for (i = 0; i < fj_len(jobs) && at + 1 < sizeof(e->jobs); i++) {
+		const char *id = json_object_get_string(json_object_array_get_idx(jobs, i));
+
+		at += (size_t)snprintf(e->jobs + at, sizeof(e->jobs) - at, "%s%s",
+				       at ? "," : "", id ? id : "?");
+	}
+	if (fj_u64(o, "jobs_more", &more) && more && at + 1 < sizeof(e->jobs))
+		snprintf(e->jobs + at, sizeof(e->jobs) - at, "%s+%llu", at ? "," : "",
+			 (unsigned long long)more);
+	ascii_copy(e->jobs, sizeof(e->jobs), e->jobs);
+}
+
 /* fabteld's /api/v1/events answer into the log: only what is newer */
 static void take_events(struct digest *d, struct json_object *resp)
 {
@@ -228,6 +253,7 @@ static void take_events(struct digest *d, struct json_object *resp)
 		ascii_copy(e->job_id, sizeof(e->job_id), fj_str(o, "job_id"));
 		fj_u64(o, "count", &e->count);
 		ascii_copy(e->counter, sizeof(e->counter), fj_str(o, "counter"));
+		take_evidence(e, o);
 	}
 }
 
@@ -367,6 +393,14 @@ static struct json_object *event_json(const struct event *e)
 		json_object_object_add(o, "count", json_object_new_uint64(e->count));
 	if (e->counter[0])
 		json_object_object_add(o, "counter", json_object_new_string(e->counter));
+	if (e->amount)
+		json_object_object_add(o, "amount", json_object_new_uint64(e->amount));
+	if (e->amount && e->span > 0)
+		json_object_object_add(o, "span_seconds", json_object_new_double(e->span));
+	if (e->down >= 0)
+		json_object_object_add(o, "down_seconds", json_object_new_double(e->down));
+	if (e->jobs[0])
+		json_object_object_add(o, "jobs", json_object_new_string(e->jobs));
 	return o;
 }
 
@@ -388,12 +422,26 @@ void digest_init(struct digest *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->state = json_object_new_object();
+	d->hist = hist_new();
+}
+
+void digest_history(struct digest *d, struct json_object *resp)
+{
+	if (d->hist && resp)
+		hist_take(d->hist, resp);
+	json_object_put(resp);
+}
+
+double digest_history_since(const struct digest *d)
+{
+	return d->hist ? d->hist->last_t : 0;
 }
 
 void digest_fini(struct digest *d)
 {
 	json_object_put(d->prev);
 	json_object_put(d->state);
+	hist_free(d->hist);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -422,6 +470,7 @@ struct frame *digest_frame(struct digest *d, struct json_object *snap, struct js
 		d->from_api = false;
 	fold_snapshot(d, snap, f);
 	events_json(d, f);
+	f->hist = d->hist ? hist_copy(d->hist) : NULL;
 	panes_build(d, f);
 	if (f->rates_from && !strcmp(f->rates_from, "fabtop")) {
 		f->basis[0] = d->basis[0];
@@ -443,6 +492,7 @@ void frame_free(struct frame *f)
 	json_object_put(f->events);
 	json_object_put(f->probes);
 	json_object_put(f->rows);
+	hist_free(f->hist);
 	free(f);
 }
 

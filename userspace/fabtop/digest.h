@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hist.h"
 #include "table.h"
 
 #define EVENT_RING	512
@@ -23,7 +24,7 @@
 struct json_object;
 
 enum { TAB_NICS, TAB_JOBS, TAB_EVENTS, TAB_NR };
-enum { DTAB_REASONS, DTAB_QPS, DTAB_EVENTS, DTAB_NR };
+enum { DTAB_REASONS, DTAB_HISTORY, DTAB_QPS, DTAB_EVENTS, DTAB_NR };
 
 struct event {
 	uint64_t seq;			/* fabteld's, or fabtop's own when derived */
@@ -35,7 +36,11 @@ struct event {
 	long long qpn;			/* -1: none */
 	char job_id[TABLE_ID_LEN];	/* "": none */
 	uint64_t count;			/* 0: not given */
-	char counter[32];		/* derived error bursts: which counter */
+	char counter[32];		/* error bursts: which counter, "" not known */
+	uint64_t amount;		/* ... its rise, 0 not known */
+	double span;			/* ... within (s), 0 not known */
+	double down;			/* flaps: how long the link was down (s), -1 not known */
+	char jobs[TABLE_ID_LEN];	/* the jobs on the port then, ','-joined; "" none */
 };
 
 struct frame {
@@ -49,6 +54,7 @@ struct frame {
 	struct json_object *probes;	/* /api/v1/probes; NULL: none (standalone, older fabteld) */
 	struct table tab[TAB_NR];
 	char port_source[32];		/* "fabtel_ko", "sysfs" or "none" */
+	struct hist *hist;		/* the ports' rate history then; NULL none */
 };
 
 struct digest {
@@ -61,10 +67,15 @@ struct digest {
 	uint64_t api_seq;		/* newest fabteld event seen */
 	double log_started;		/* which fabteld log api_seq is in, 0 unknown */
 	bool from_api;
+	struct hist *hist;		/* the ports' rate history (hist.c) */
 };
 
 void digest_init(struct digest *d);
 void digest_fini(struct digest *d);
+
+/* Merge an /api/v1/history answer (takes the reference); the since= to ask it with. */
+void digest_history(struct digest *d, struct json_object *resp);
+double digest_history_since(const struct digest *d);
 
 /* The since= to ask /api/v1/events with. */
 uint64_t digest_events_since(const struct digest *d);

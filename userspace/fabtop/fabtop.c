@@ -141,7 +141,7 @@ static void print_table(const struct table *t, unsigned int width)
 	table_line(t, NULL, w, line, sizeof(line));
 	puts(line);
 	idx = calloc(t->nrows ? t->nrows : 1, sizeof(*idx));
-	n = idx ? table_view(t, t->sort_col, false, NULL, idx) : 0;
+	n = idx ? table_fold(t, idx, table_view(t, t->sort_col, false, NULL, idx), NULL, 0) : 0;
 	if (!t->nrows) {
 		snprintf(line, sizeof(line), "  (%s)", t->empty);
 		line[width] = '\0';
@@ -195,6 +195,8 @@ static struct json_object *display_rows(const struct table *t)
 
 	n = idx ? table_view(t, t->sort_col, false, NULL, idx) : 0;
 	for (i = 0; i < n; i++) {
+		if (t->row[idx[i]].group && !t->row[idx[i]].member)
+			continue;	/* a fold's head: its members are the rows */
 		o = json_object_new_object();
 		for (c = 0; c < t->ncols; c++)
 			json_object_object_add(o, t->col[c].name,

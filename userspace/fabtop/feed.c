@@ -47,14 +47,16 @@ const char *feed_source(const struct feed *f)
 
 static struct frame *fetch_standalone(struct feed *f)
 {
-	struct json_object *snap, *jobs, *events;
+	struct json_object *snap, *jobs, *events, *hist;
 
 	collect_sample(f->model);
 	pthread_mutex_lock(&f->model->lock);
 	snap = render_snapshot(f->model);
 	jobs = render_jobs(f->model);
 	events = render_events(f->model, digest_events_since(&f->dg));
+	hist = render_history(f->model, digest_history_since(&f->dg), 300);
 	pthread_mutex_unlock(&f->model->lock);
+	digest_history(&f->dg, hist);
 	return digest_frame(&f->dg, snap, jobs, events);
 }
 

@@ -156,7 +156,7 @@ int feed_http_json(struct feed *f, const char *path, struct json_object **out,
 struct frame *feed_fetch_http(struct feed *f, struct feed_status *st)
 {
 	struct json_object *snap, *jobs, *events = NULL;
-	struct json_object *probes = NULL;
+	struct json_object *probes = NULL, *hist = NULL;
 	struct feed_status pst = { 0 };
 	struct frame *fr;
 	char path[64], *snap_body = NULL, *jobs_body = NULL;
@@ -190,6 +190,11 @@ struct frame *feed_fetch_http(struct feed *f, struct feed_status *st)
 			memset(st, 0, sizeof(*st));
 		f->events_api = rc == 0;
 	}
+	/* the rates' history since the last point (404: an older fabteld) */
+	snprintf(path, sizeof(path), "/api/v1/history?since=%.3f", digest_history_since(&f->dg));
+	if (feed_http_get(f, &f->fetch, path, &hist, &pst, NULL) == 0)
+		digest_history(&f->dg, hist);
+	memset(&pst, 0, sizeof(pst));
 	fr = digest_frame(&f->dg, snap, jobs, events);
 	/* the probe matrix, when this fabteld has one (404: older, or none) */
 	if (fr && feed_http_get(f, &f->fetch, "/api/v1/probes", &probes, &pst, NULL) == 0)

@@ -26,5 +26,7 @@ double verdict_rank(const char *v);
 
 /* The NICs pane of f (panes_nics.c). */
 void panes_build_nics(const struct digest *d, struct frame *f);
+/* The Events pane of f (panes_events.c). */
+void panes_build_events(const struct digest *d, struct frame *f);
 
 #endif /* FABTOP_PANES_INT_H */

@@ -16,27 +16,35 @@
 
 enum {
 	N_NIC, N_NETDEV, N_LINK, N_FLAPS, N_LASTFLAP, N_RX, N_TX, N_OOS, N_NAK, N_ACKTO,
-	N_RETRY, N_CNP, N_ECN, N_PAUSE, N_STORM, N_ISSUES, N_NR,
+	N_RETRY, N_CNP, N_ECN, N_PAUSE, N_STORM, N_ISSUES, N_TRAFFIC, N_ERRHIST, N_NR,
 };
+
+/* the sparklines: the last SPARK_W samples, then the newest value */
+#define SPARK_W		20
+#define HIST_TRAFFIC	(1u << HSER_RX | 1u << HSER_TX)
+#define HIST_ERRORS	(1u << HSER_OOS | 1u << HSER_NAK | 1u << HSER_ACKTO | 1u << HSER_RETRY)
 
 /* name, min, max, prio, right, flex, desc */
 static const struct column nic_cols[N_NR] = {
-	[N_NIC] = { "NIC", 6, 24, 100, false, false, false },
-	[N_NETDEV] = { "NETDEV", 6, 15, 55, false, false, false },
-	[N_LINK] = { "LINK", 4, 8, 92, false, false, false },
-	[N_FLAPS] = { "FLAPS", 5, 8, 88, true, false, true },
-	[N_LASTFLAP] = { "LASTFLAP", 8, 11, 40, false, false, true },
-	[N_RX] = { "RxGb/s", 6, 8, 70, true, false, true },
-	[N_TX] = { "TxGb/s", 6, 8, 69, true, false, true },
-	[N_OOS] = { "OOS/s", 5, 8, 85, true, false, true },
-	[N_NAK] = { "NAK/s", 5, 8, 75, true, false, true },
-	[N_ACKTO] = { "ACKTO/s", 7, 8, 80, true, false, true },
-	[N_RETRY] = { "RETRY/s", 7, 8, 83, true, false, true },
-	[N_CNP] = { "CNP/s", 5, 8, 50, true, false, true },
-	[N_ECN] = { "ECN/s", 5, 8, 45, true, false, true },
-	[N_PAUSE] = { "PAUSE/s", 7, 48, 60, false, true, false },
-	[N_STORM] = { "STORM", 5, 16, 90, false, false, true },
-	[N_ISSUES] = { "ISSUES", 6, 30, 91, false, false, true },
+	[N_NIC] = { "NIC", 6, 24, 100, false, false, false, false },
+	[N_NETDEV] = { "NETDEV", 6, 15, 55, false, false, false, false },
+	[N_LINK] = { "LINK", 4, 8, 92, false, false, false, false },
+	[N_FLAPS] = { "FLAPS", 5, 8, 88, true, false, true, false },
+	[N_LASTFLAP] = { "LASTFLAP", 8, 11, 40, false, false, true, false },
+	[N_RX] = { "RxGb/s", 6, 8, 70, true, false, true, false },
+	[N_TX] = { "TxGb/s", 6, 8, 69, true, false, true, false },
+	[N_OOS] = { "OOS/s", 5, 8, 85, true, false, true, false },
+	[N_NAK] = { "NAK/s", 5, 8, 75, true, false, true, false },
+	[N_ACKTO] = { "ACKTO/s", 7, 8, 80, true, false, true, false },
+	[N_RETRY] = { "RETRY/s", 7, 8, 83, true, false, true, false },
+	[N_CNP] = { "CNP/s", 5, 8, 50, true, false, true, false },
+	[N_ECN] = { "ECN/s", 5, 8, 45, true, false, true, false },
+	[N_PAUSE] = { "PAUSE/s", 7, 48, 60, false, true, false, false },
+	[N_STORM] = { "STORM", 5, 16, 90, false, false, true, false },
+	[N_ISSUES] = { "ISSUES", 6, 30, 91, false, false, true, false },
+	/* history: only where the screen has room for it (200 columns) */
+	[N_TRAFFIC] = { "TRAFFIC", SPARK_W + 7, SPARK_W + 7, 20, false, false, true, false },
+	[N_ERRHIST] = { "ERRORS", SPARK_W + 7, SPARK_W + 7, 19, false, false, true, false },
 };
 
 struct nic_vals {
@@ -267,11 +275,37 @@ static void nic_gbps_cell(struct row *r, unsigned int c, const struct nic_vals *
 	json_object_object_add(jrow, jname, json_object_new_double(v->bps[dir] * 8 / 1e9));
 }
 
+/*
+ * A sparkline of the port's history and its newest value: Gb/s of rx + tx,
+ * or errors/s (OOS, NAK, ACK timeouts, retries); "-" without history.
+ */
+static void nic_spark_cell(struct row *r, unsigned int c, const struct hist_port *h,
+			   unsigned int mask, struct json_object *jhist, const char *jname)
+{
+	char spark[SPARK_W + 1], val[16];
+	double last;
+
+	if (!h || !h->count) {
+		row_num(r, c, false, 0, "-");
+		return;
+	}
+	hist_spark(spark, SPARK_W, h, mask, &last);
+	if (isnan(last))
+		snprintf(val, sizeof(val), "-");
+	else if (mask == HIST_TRAFFIC)
+		snprintf(val, sizeof(val), "%.*f", last < 10 ? 2 : 1, last);
+	else
+		fmt_rate(val, sizeof(val), last);
+	row_num(r, c, !isnan(last), isnan(last) ? 0 : last, "%s %s", spark, val);
+	json_object_object_add(jhist, jname, fj_double_or_null(!isnan(last), last));
+}
+
 static void nic_row(const struct digest *d, struct frame *f, struct json_object *p,
 		    struct json_object *jrows)
 {
 	struct json_object *jrow = json_object_new_object(), *rates = json_object_new_object();
-	struct json_object *st;
+	struct json_object *st, *jhist = json_object_new_object();
+	const struct hist_port *hist;
 	struct nic_vals v;
 	const char *netdev = fj_str(p, "netdev");
 	char key[96], buf[32];
@@ -286,6 +320,7 @@ static void nic_row(const struct digest *d, struct frame *f, struct json_object 
 	if (!r) {
 		json_object_put(jrow);
 		json_object_put(rates);
+		json_object_put(jhist);
 		return;
 	}
 	row_set(r, N_NIC, "%s", key);
@@ -306,6 +341,11 @@ static void nic_row(const struct digest *d, struct frame *f, struct json_object 
 	nic_rate_cell(r, N_ECN, &v, "ecn_marked_rx", NULL);
 	nic_pfc(r, st, p, jrow);
 	nic_issues(r, p, jrow);
+	hist = hist_find(f->hist, key);
+	nic_spark_cell(r, N_TRAFFIC, hist, HIST_TRAFFIC, jhist, "traffic_gbps");
+	nic_spark_cell(r, N_ERRHIST, hist, HIST_ERRORS, jhist, "errors_per_s");
+	json_object_object_add(jhist, "points", json_object_new_int(hist ? (int)hist->count : 0));
+	json_object_object_add(jrow, "history_last", jhist);
 
 	json_object_object_add(jrow, "device", json_object_get(fj_get(p, "device")));
 	json_object_object_add(jrow, "port", json_object_get(fj_get(p, "port")));

@@ -61,6 +61,7 @@ struct row *table_add(struct table *t)
 	r = &t->row[t->nrows];
 	memset(r, 0, sizeof(*r));
 	r->color_col = -1;
+	r->color_col2 = -1;
 	for (c = 0; c < TABLE_MAX_COLS; c++)
 		r->key[c] = NAN;
 	for (c = 0; c < t->ncols; c++) {
@@ -316,7 +317,13 @@ void table_line(const struct table *t, const struct row *r, const unsigned int *
 		if (t->col[c].right)
 			for (; pad && at + 1 < len; pad--)
 				buf[at++] = ' ';
-		if (l > w[c]) {
+		if (l > w[c] && t->col[c].tail) {
+			/* cut from the left: the first visible character says so */
+			if (at + 1 < len)
+				buf[at++] = '~';
+			for (l = l - w[c] + 1; s[l] && at + 1 < len; l++)
+				buf[at++] = s[l];
+		} else if (l > w[c]) {
 			/* cut: the last visible character says so */
 			for (l = 0; l + 1 < w[c] && at + 1 < len; l++)
 				buf[at++] = s[l];
@@ -332,4 +339,21 @@ void table_line(const struct table *t, const struct row *r, const unsigned int *
 	while (at && buf[at - 1] == ' ')
 		at--;
 	buf[at] = '\0';
+}
+
+unsigned int table_fold(const struct table *t, unsigned int *idx, unsigned int n,
+			const uint64_t *open, unsigned int nopen)
+{
+	unsigned int i, k, out = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct row *r = &t->row[idx[i]];
+		bool show = !r->member;
+
+		for (k = 0; !show && k < nopen; k++)
+			show = open[k] == r->group;
+		if (show)
+			idx[out++] = idx[i];
+	}
+	return out;
 }

@@ -16,8 +16,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#define TABLE_MAX_COLS	16
+#define TABLE_MAX_COLS	24
 #define TABLE_ID_LEN	128
 
 enum row_color {
@@ -35,6 +36,7 @@ struct column {
 	bool right;		/* right-aligned (numbers) */
 	bool flex;		/* shrinks first, takes the spare width */
 	bool desc;		/* sorts descending (numbers: worst first) */
+	bool tail;		/* cut from the left, keeping the end (a graph's newest) */
 };
 
 struct row {
@@ -42,7 +44,16 @@ struct row {
 	double key[TABLE_MAX_COLS];	/* sort key; NAN: sort by text */
 	enum row_color color;
 	int color_col;			/* the cell that gets the color, -1 all */
+	enum row_color color2;		/* a second cell's (a job's reason: its severity) */
+	int color_col2;			/* -1: none */
 	char id[TABLE_ID_LEN];		/* what Enter opens (a job's id) */
+	/*
+	 * Folded rows (the Events pane): a run of identical rows is shown as
+	 * one head row; its members are hidden until the run is unfolded.
+	 * group: the run's number (0: not in one); member: hidden when folded.
+	 */
+	uint64_t group;
+	bool member;
 };
 
 struct table {
@@ -74,6 +85,14 @@ void row_num(struct row *r, unsigned int c, bool valid, double key, const char *
  */
 unsigned int table_view(const struct table *t, int sort_col, bool reverse, const char *filter,
 			unsigned int *idx);
+
+/*
+ * The view without the members of folded runs: idx (n rows) compacted,
+ * keeping members of the open groups (open: nopen group numbers).  Returns
+ * how many are left.
+ */
+unsigned int table_fold(const struct table *t, unsigned int *idx, unsigned int n,
+			const uint64_t *open, unsigned int nopen);
 
 /* Column widths for a screen width; 0 = column dropped.  Returns the line width. */
 unsigned int table_fit(const struct table *t, unsigned int width, unsigned int *w);

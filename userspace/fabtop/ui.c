@@ -18,7 +18,6 @@
 #include <time.h>
 
 #include "ui_int.h"
-#include "probes_view.h"
 
 static volatile sig_atomic_t quit_signal;
 
@@ -53,7 +52,7 @@ int *focus(struct ui *u)
 }
 
 static const char *const main_names[TAB_NR] = { "NICs", "Jobs", "Events" };
-static const char *const det_names[DTAB_NR] = { "Reasons", "QPs", "Events" };
+static const char *const det_names[DTAB_NR] = { "Reasons", "History", "QPs", "Events" };
 
 static const char *pane_name(const struct ui *u, unsigned int i)
 {
@@ -80,7 +79,13 @@ unsigned int pane_view(struct ui *u, unsigned int i)
 		u->idx = n;
 		u->idx_cap = t->nrows;
 	}
-	return table_view(t, p->sort_col, p->reverse, p->filter, u->idx);
+	return table_fold(t, u->idx, table_view(t, p->sort_col, p->reverse, p->filter, u->idx),
+			  u->unfolded, pane_folds(u, i) ? u->nr_unfolded : 0);
+}
+
+bool pane_folds(const struct ui *u, unsigned int i)
+{
+	return u->detail ? i == DTAB_EVENTS : i == TAB_EVENTS;
 }
 
 void rebuild_detail(struct ui *u)
@@ -123,7 +128,7 @@ static void take_frame(struct ui *u)
  * and errors come from fabteld (or the kernel) and must never move the
  * cursor or set terminal modes.
  */
-static void put_line(int y, const char *raw, attr_t attr, short pair)
+void put_line(int y, const char *raw, attr_t attr, short pair)
 {
 	char s[1024];
 	int n = COLS;
@@ -140,7 +145,7 @@ static void put_line(int y, const char *raw, attr_t attr, short pair)
 	attr_set(A_NORMAL, 0, NULL);
 }
 
-static void paint(int y, int x, int w, attr_t attr, short pair)
+void paint(int y, int x, int w, attr_t attr, short pair)
 {
 	if (y < 0 || y >= LINES || x >= COLS || w <= 0)
 		return;
@@ -150,32 +155,38 @@ static void paint(int y, int x, int w, attr_t attr, short pair)
 		mvchgat(y, x, w, attr, pair, NULL);
 }
 
-static short color_pair(const struct ui *u, enum row_color c)
+short color_pair(const struct ui *u, enum row_color c)
 {
 	if (!u->colors)
 		return 0;
 	return c == RC_GOOD ? CP_GOOD : c == RC_WARN ? CP_WARN : c == RC_BAD ? CP_BAD : 0;
 }
 
+/* a cell (col -1: the line) in c; without colors only the bad ones stand out, in bold */
+static void paint_cell(struct ui *u, const struct table *t, const struct pane *p, int y,
+		       int col, enum row_color c)
+{
+	int x = 0, w = COLS;
+
+	if (c == RC_NONE || (!u->colors && c != RC_BAD))
+		return;
+	if (col >= 0) {
+		x = table_col_x(t, p->w, (unsigned int)col);
+		w = x < 0 ? 0 : (int)p->w[col];
+	}
+	paint(y, x, w, A_BOLD, color_pair(u, c));
+}
+
 static void draw_row(struct ui *u, const struct table *t, const struct pane *p,
 		     const struct row *r, int y, bool selected)
 {
 	char line[1024];
-	int x, w;
 
 	table_line(t, r, p->w, line, sizeof(line));
 	put_line(y, line, A_NORMAL, 0);
-	/* without colors only the bad ones stand out, in bold */
-	if (r->color != RC_NONE && (u->colors || r->color == RC_BAD)) {
-		if (r->color_col < 0) {
-			x = 0;
-			w = COLS;
-		} else {
-			x = table_col_x(t, p->w, (unsigned int)r->color_col);
-			w = x < 0 ? 0 : (int)p->w[r->color_col];
-		}
-		paint(y, x, w, A_BOLD, color_pair(u, r->color));
-	}
+	paint_cell(u, t, p, y, r->color_col, r->color);
+	if (r->color_col2 >= 0)
+		paint_cell(u, t, p, y, r->color_col2, r->color2);
 	if (selected)
 		paint(y, 0, COLS, A_REVERSE, 0);
 }
@@ -261,7 +272,9 @@ static int pane_need(struct ui *u, unsigned int i)
  */
 static void layout(struct ui *u, int avail, int *h)
 {
-	static const int share[] = { 45, 30 };
+	static const int share_main[TAB_NR - 1] = { 45, 30 };
+	static const int share_det[DTAB_NR - 1] = { 25, 25, 25 };
+	const int *share = u->detail ? share_det : share_main;
 	unsigned int n = nr_panes(u), i;
 	int total = avail, more;
 
@@ -327,9 +340,21 @@ static void draw_title(struct ui *u)
 	if (localtime_r(&now, &tm))
 		strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	age_text(age, sizeof(age), data_age(u));
+	/* narrower screens drop the version, then the source's address, then the port source */
 	snprintf(line, sizeof(line), "fabtop %s  %s  %s  data %s old  ports via %s%s",
 		 FABTEL_VERSION, clock, feed_source(u->feed), u->fr ? age : "-",
 		 u->fr ? u->fr->port_source : "-", u->paused ? "  PAUSED (p)" : "");
+	if ((int)strlen(line) > COLS)
+		snprintf(line, sizeof(line), "fabtop  %s  %s  data %s old  ports via %s%s", clock,
+			 feed_source(u->feed), u->fr ? age : "-",
+			 u->fr ? u->fr->port_source : "-", u->paused ? "  PAUSED (p)" : "");
+	if ((int)strlen(line) > COLS)
+		snprintf(line, sizeof(line), "fabtop  %s  data %s old  ports via %s%s", clock,
+			 u->fr ? age : "-", u->fr ? u->fr->port_source : "-",
+			 u->paused ? "  PAUSED" : "");
+	if ((int)strlen(line) > COLS)
+		snprintf(line, sizeof(line), "fabtop %s data %s%s", clock, u->fr ? age : "-",
+			 u->paused ? " PAUSED" : "");
 	put_line(0, line, A_BOLD, 0);
 }
 
@@ -368,52 +393,6 @@ static void draw_status(struct ui *u)
 	put_line(y, line, A_NORMAL, 0);
 }
 
-static const char *const help_text[] = {
-	"fabtop - fabric health of this host, live (fabteld's view)",
-	"",
-	"  Tab, Shift-Tab     next, previous pane",
-	"  Up Down PgUp PgDn  move in the pane (also Home, End)",
-	"  Enter              on a job: its reasons, QPs and events (Esc: back)",
-	"  t                  on a job: save its fabric timeline (Chrome trace JSON)",
-	"  s, F6, S           sort by the next column, reverse the order",
-	"  /, F3              filter the pane: rows containing the text",
-	"  Esc                clear the filter (in a job: back)",
-	"  p                  pause: keep showing this frame",
-	"  P                  the probe matrix: this host's peers, RTT, loss (Esc: back)",
-	"  h, ?, F1           this help (any key closes it)",
-	"  Ctrl-L             redraw the whole screen",
-	"  q                  quit (in a job or the probes: back); F10 quits anywhere",
-	"",
-	"NICs: LINK, FLAPS (link flaps) and LASTFLAP, RxGb/s TxGb/s, OOS/s",
-	"(out_of_sequence), NAK/s (nak_seq_err_rcvd), ACKTO/s (local_ack_timeout),",
-	"RETRY/s (retry_exceeded), CNP/s (cnp_handled), ECN/s (ecn_marked_rx),",
-	"PAUSE/s (PFC pause frames tx/rx per enabled priority), STORM (priorities",
-	"in a pause storm).  '-' means unknown, never zero.",
-	"Jobs: VERDICT healthy/degraded/failing and the worst REASON.",
-	"Narrow terminals drop the least important columns first.",
-};
-
-static void draw_help(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < sizeof(help_text) / sizeof(help_text[0]); i++)
-		put_line((int)i, help_text[i], i ? A_NORMAL : A_BOLD, 0);
-}
-
-/* the probe matrix over the panes; the suspect port and the pairs in trouble coloured */
-static void draw_probes(struct ui *u)
-{
-	static struct probe_line l[PROBES_MAX_LINES];
-	unsigned int i, n = probes_lines(u->fr ? u->fr->probes : NULL, l, PROBES_MAX_LINES);
-
-	put_line(0, "Probe matrix  (Esc: back)", A_BOLD, 0);
-	for (i = 0; i < n && (int)i + 1 < LINES; i++)
-		put_line((int)i + 1, l[i].text, l[i].kind == PL_HEAD ? A_BOLD : A_NORMAL,
-			 l[i].kind == PL_CULPRIT ? color_pair(u, RC_BAD) :
-			 l[i].kind == PL_TROUBLE ? color_pair(u, RC_WARN) : 0);
-}
-
 static void draw_detail_title(struct ui *u, int y)
 {
 	char line[512];
@@ -445,6 +424,11 @@ static void draw(struct ui *u)
 		refresh();
 		return;
 	}
+	if (u->sortmenu) {
+		draw_sort_menu(u);
+		refresh();
+		return;
+	}
 	draw_title(u);
 	if (u->detail) {
 		draw_detail_title(u, 1);
@@ -453,6 +437,8 @@ static void draw(struct ui *u)
 	layout(u, LINES - top - 1, h);
 	for (i = 0; i < nr_panes(u); i++) {
 		draw_pane(u, i, y, h[i]);
+		u->pane_y[i] = y;	/* where a mouse click lands */
+		u->pane_h[i] = h[i];
 		y += h[i];
 	}
 	if (!u->fr && LINES > 2)
@@ -493,6 +479,8 @@ int ui_run(struct feed *feed)
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED, NULL);	/* a click selects a row */
+	mouseinterval(0);
 	curs_set(0);
 	set_escdelay(25);
 	timeout(100);

@@ -13,6 +13,7 @@
 #include "ui.h"
 
 #define FILTER_LEN	64
+#define UNFOLD_MAX	16
 #define IDLE_REDRAW_S	0.5
 
 enum { CP_GOOD = 1, CP_WARN, CP_BAD, CP_HEAD, CP_FOCUS };
@@ -35,6 +36,8 @@ struct ui {
 	struct feed_status st;
 	bool paused, help, editing, detail, gone, colors;
 	bool probes;			/* the probe matrix overlay (P) */
+	bool sortmenu;			/* the sort menu overlay (F6, o) */
+	unsigned int menu_cursor;
 	char job[TABLE_ID_LEN];		/* detail: whose */
 	struct table dtab[DTAB_NR];
 	bool have_dtab;
@@ -42,6 +45,9 @@ struct ui {
 	int focus_main, focus_det;
 	unsigned int *idx;		/* a pane's visible rows, scratch */
 	unsigned int idx_cap;
+	uint64_t unfolded[UNFOLD_MAX];	/* the event runs Enter opened, oldest first */
+	unsigned int nr_unfolded;
+	int pane_y[TAB_NR + DTAB_NR], pane_h[TAB_NR + DTAB_NR];	/* the last layout */
 };
 
 /* ui.c: the panes on screen (the main three, or a job's detail) */
@@ -53,6 +59,20 @@ int *focus(struct ui *u);
 unsigned int pane_view(struct ui *u, unsigned int i);
 /* The open job's detail tables, again from the frame shown. */
 void rebuild_detail(struct ui *u);
+
+/* ui.c: drawing; every line cut to the width, printable ASCII only */
+void put_line(int y, const char *raw, attr_t attr, short pair);
+void paint(int y, int x, int w, attr_t attr, short pair);
+short color_pair(const struct ui *u, enum row_color c);
+
+/* ui_overlay.c: the help, the probe matrix, the sort menu */
+void draw_help(void);
+void draw_probes(struct ui *u);
+void draw_sort_menu(struct ui *u);
+int sort_menu_column(struct ui *u);
+
+/* Is the i-th pane an Events pane (its runs fold)? */
+bool pane_folds(const struct ui *u, unsigned int i);
 
 /* ui_keys.c: handle a key; false: quit */
 bool ui_key(struct ui *u, int ch);

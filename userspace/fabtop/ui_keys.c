@@ -48,6 +48,36 @@ static void next_sort(struct ui *u)
 	p->reverse = false;
 }
 
+/* Enter on an Events pane: fold or unfold the run under the cursor; false: none */
+static bool toggle_fold(struct ui *u)
+{
+	unsigned int i = (unsigned int)*focus(u), n, k;
+	struct pane *p = pane_of(u, i);
+	struct table *t = pane_table(u, i);
+	uint64_t g;
+
+	if (!pane_folds(u, i) || !t || !(n = pane_view(u, i)) || p->cursor >= n)
+		return false;
+	g = t->row[u->idx[p->cursor]].group;
+	if (!g)
+		return false;
+	for (k = 0; k < u->nr_unfolded && u->unfolded[k] != g; k++)
+		;
+	if (k < u->nr_unfolded) {		/* open: fold it */
+		memmove(&u->unfolded[k], &u->unfolded[k + 1],
+			(u->nr_unfolded - k - 1) * sizeof(u->unfolded[0]));
+		u->nr_unfolded--;
+		return true;
+	}
+	if (u->nr_unfolded == UNFOLD_MAX) {	/* the oldest opened folds again */
+		memmove(&u->unfolded[0], &u->unfolded[1],
+			(UNFOLD_MAX - 1) * sizeof(u->unfolded[0]));
+		u->nr_unfolded--;
+	}
+	u->unfolded[u->nr_unfolded++] = g;
+	return true;
+}
+
 static void open_detail(struct ui *u)
 {
 	struct pane *p = &u->main[TAB_JOBS];
@@ -107,20 +137,61 @@ static void edit_key(struct ui *u, int ch)
 	p->sel[0] = '\0';
 }
 
-/* false: quit */
-bool ui_key(struct ui *u, int ch)
+/* the sort menu's keys: move, pick, reverse, close */
+static void menu_key(struct ui *u, int ch)
 {
 	struct pane *p = pane_of(u, (unsigned int)*focus(u));
-	int page = LINES > 8 ? LINES / 3 : 1;
+	int c;
 
-	if (u->editing) {
-		edit_key(u, ch);
-		return true;
+	switch (ch) {
+	case KEY_UP: case 'k':
+		if (u->menu_cursor)
+			u->menu_cursor--;
+		break;
+	case KEY_DOWN: case 'j':
+		if (sort_menu_column(u) >= 0 && (u->menu_cursor++, sort_menu_column(u) < 0))
+			u->menu_cursor--;
+		break;
+	case '\n': case '\r': case KEY_ENTER:
+		c = sort_menu_column(u);
+		if (c >= 0) {
+			p->reverse = p->sort_col == c ? p->reverse : false;
+			p->sort_col = c;
+		}
+		u->sortmenu = false;
+		break;
+	case 'S':
+		p->reverse = !p->reverse;
+		break;
+	case 27: case 'q': case 'Q': case KEY_LEFT: case KEY_BACKSPACE: case KEY_F(6): case 'o':
+		u->sortmenu = false;
+		break;
+	default:
+		break;
 	}
-	if (ch == KEY_F(10))		/* htop's habit: F10 quits from anywhere */
-		return false;
+}
+
+static void open_sort_menu(struct ui *u)
+{
+	struct pane *p = pane_of(u, (unsigned int)*focus(u));
+	unsigned int c, k = 0;
+
+	u->menu_cursor = 0;
+	for (c = 0; pane_table(u, (unsigned int)*focus(u)) && (int)c < p->sort_col; c++)
+		k += p->w[c] != 0;
+	u->menu_cursor = k;	/* on the column it sorts by now */
+	u->sortmenu = true;
+}
+
+/* the help, the sort menu and the probe matrix take their keys first; true: taken */
+static bool overlay_key(struct ui *u, int ch)
+{
 	if (u->help) {			/* any key closes the help, q included */
 		u->help = false;
+		return true;
+	}
+	if (u->sortmenu) {
+		menu_key(u, ch);
 		return true;
 	}
 	if (u->probes && (ch == 27 || ch == 'P' || ch == 'q' || ch == 'Q' ||
@@ -128,6 +199,75 @@ bool ui_key(struct ui *u, int ch)
 		u->probes = false;
 		return true;
 	}
+	return false;
+}
+
+/* a click on a pane's row: focus there, the cursor on the row */
+static void click(struct ui *u)
+{
+	MEVENT ev;
+	unsigned int i, n, row;
+
+	if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)))
+		return;
+	for (i = 0; i < nr_panes(u); i++) {
+		if (ev.y <= u->pane_y[i] || ev.y >= u->pane_y[i] + u->pane_h[i])
+			continue;	/* its header, or another pane */
+		row = pane_of(u, i)->top + (unsigned int)(ev.y - u->pane_y[i] - 1);
+		n = pane_view(u, i);
+		if (row >= n)
+			return;
+		*focus(u) = (int)i;
+		move_cursor(u, (int)row - (int)pane_of(u, i)->cursor);
+		return;
+	}
+}
+
+/* the cursor keys; true: taken */
+static bool move_key(struct ui *u, int ch)
+{
+	int page = LINES > 8 ? LINES / 3 : 1;
+
+	switch (ch) {
+	case KEY_UP: case 'k':
+		move_cursor(u, -1);
+		return true;
+	case KEY_DOWN: case 'j':
+		move_cursor(u, 1);
+		return true;
+	case KEY_PPAGE:
+		move_cursor(u, -page);
+		return true;
+	case KEY_NPAGE: case ' ':
+		move_cursor(u, page);
+		return true;
+	case KEY_HOME: case 'g':
+		move_cursor(u, -1000000);
+		return true;
+	case KEY_END: case 'G':
+		move_cursor(u, 1000000);
+		return true;
+	case KEY_MOUSE:
+		click(u);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* false: quit */
+bool ui_key(struct ui *u, int ch)
+{
+	struct pane *p = pane_of(u, (unsigned int)*focus(u));
+
+	if (u->editing) {
+		edit_key(u, ch);
+		return true;
+	}
+	if (ch == KEY_F(10))		/* htop's habit: F10 quits from anywhere */
+		return false;
+	if (overlay_key(u, ch) || move_key(u, ch))
+		return true;
 	if (ch == 'q' || ch == 'Q') {	/* on a job's page: back; quits the main screen only */
 		if (!u->detail)
 			return false;
@@ -144,26 +284,11 @@ bool ui_key(struct ui *u, int ch)
 	case KEY_BTAB:
 		*focus(u) = (*focus(u) + (int)nr_panes(u) - 1) % (int)nr_panes(u);
 		break;
-	case KEY_UP: case 'k':
-		move_cursor(u, -1);
-		break;
-	case KEY_DOWN: case 'j':
-		move_cursor(u, 1);
-		break;
-	case KEY_PPAGE:
-		move_cursor(u, -page);
-		break;
-	case KEY_NPAGE: case ' ':
-		move_cursor(u, page);
-		break;
-	case KEY_HOME: case 'g':
-		move_cursor(u, -1000000);
-		break;
-	case KEY_END: case 'G':
-		move_cursor(u, 1000000);
-		break;
-	case 's': case KEY_F(6):
+	case 's':
 		next_sort(u);
+		break;
+	case 'o': case KEY_F(6):
+		open_sort_menu(u);
 		break;
 	case 'S':
 		p->reverse = !p->reverse;
@@ -179,7 +304,8 @@ bool ui_key(struct ui *u, int ch)
 		u->probes = true;
 		break;
 	case '\n': case '\r': case KEY_ENTER:
-		open_detail(u);
+		if (!toggle_fold(u))
+			open_detail(u);
 		break;
 	case 't':
 		save_trace(u);

@@ -2,9 +2,10 @@
 /*
  * fuzz_api_json - libFuzzer target: fabtop's reading of fabteld's JSON API.
  *
- * The input is up to three JSON texts one after the other: a snapshot
- * (/api/v1/snapshot), jobs (/api/v1/jobs) and events (/api/v1/events), as
- * fabtop fetches them from a daemon it does not control.  They go through
+ * The input is up to four JSON texts one after the other: a snapshot
+ * (/api/v1/snapshot), jobs (/api/v1/jobs), events (/api/v1/events) and the
+ * rates' history (/api/v1/history), as fabtop fetches them from a daemon
+ * it does not control.  They go through
  * digest_frame twice (the second time with rates and events against the
  * first), then every pane is sorted, filtered, fitted to a narrow and a wide
  * terminal and laid out line by line, and each job's drill-down is built.
@@ -89,7 +90,7 @@ static void lay_out_frame(const struct frame *f)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct json_object *snap, *jobs, *events;
+	struct json_object *snap, *jobs, *events, *hist;
 	struct json_tokener *tok;
 	struct digest d;
 	struct frame *f;
@@ -102,12 +103,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snap = next_doc(tok, data, size, &off);
 	jobs = next_doc(tok, data, size, &off);
 	events = next_doc(tok, data, size, &off);
+	hist = next_doc(tok, data, size, &off);
 	json_tokener_free(tok);
 	if (!snap)
 		snap = json_object_new_object();
 
 	digest_init(&d);
 	for (round = 0; round < 2; round++) {
+		digest_history(&d, json_object_get(hist));
 		f = digest_frame(&d, json_object_get(snap), json_object_get(jobs),
 				 json_object_get(events));
 		if (!f)
@@ -119,5 +122,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_object_put(snap);
 	json_object_put(jobs);
 	json_object_put(events);
+	json_object_put(hist);
 	return 0;
 }

@@ -15,18 +15,18 @@
 #include <json-c/json.h>
 
 #include "digest.h"
-#include "panes.h"
+#include "panes_int.h"
 #include "probes_view.h"
 #include "table.h"
 
 /* ---- table ---------------------------------------------------------------- */
 
 static const struct column cols[] = {
-	{ "NAME", 4, 20, 100, false, false, false },
-	{ "LOW", 3, 8, 10, true, false, true },
-	{ "MID", 3, 8, 50, true, false, true },
-	{ "WHY", 6, 40, 70, false, true, false },
-	{ "HIGH", 4, 8, 90, false, false, false },
+	{ "NAME", 4, 20, 100, false, false, false, false },
+	{ "LOW", 3, 8, 10, true, false, true, false },
+	{ "MID", 3, 8, 50, true, false, true, false },
+	{ "WHY", 6, 40, 70, false, true, false, false },
+	{ "HIGH", 4, 8, 90, false, false, false, false },
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 
@@ -272,7 +272,10 @@ static void digest_derives_events(void **state)
 	f = digest_frame(&d, snap(102.0, 3, 25, 3, false, true, 6), NULL, NULL);
 	assert_int_equal(json_object_array_length(f->events), 5);
 	assert_int_equal(json_object_get_int(json_object_object_get(
-		json_object_array_get_idx(f->events, 3), "count")), 15);
+		json_object_array_get_idx(f->events, 3), "amount")), 15);
+	/* 10 -> 15 -> 25 from 100 s to 102 s */
+	assert_true(json_object_get_double(json_object_object_get(
+		json_object_array_get_idx(f->events, 3), "span_seconds")) == 2.0);
 	frame_free(f);
 	digest_fini(&d);
 }
@@ -301,6 +304,101 @@ static void digest_takes_fabteld_events(void **state)
 	f = digest_frame(&d, snap(102.0, 3, 10, 3, true, false, 3), NULL,
 			 parse("{\"next_seq\": 1, \"events\": []}"));
 	assert_int_equal(digest_events_since(&d), 0);
+	frame_free(f);
+	digest_fini(&d);
+}
+
+/* the Events pane row whose DETAIL starts with text; NULL none */
+static const struct row *event_with(const struct frame *f, const char *text)
+{
+	const struct table *t = &f->tab[TAB_EVENTS];
+	unsigned int i;
+
+	for (i = 0; i < t->nrows; i++)
+		if (!strncmp(t->row[i].cell[3], text, strlen(text)))
+			return &t->row[i];
+	return NULL;
+}
+
+/*
+ * fabteld's evidence in words and numbers; identical events in a row fold
+ * into one head row (the sum of their bursts) whose members stay hidden
+ * until their group is open.
+ */
+static void events_evidence_and_folds(void **state)
+{
+	const struct table *t;
+	const struct row *head, *r;
+	unsigned int idx[32], n, i, members = 0;
+	struct digest d;
+	struct frame *f;
+	char evs[4096];
+	uint64_t g;
+
+	(void)state;
+	snprintf(evs, sizeof(evs), "{\"next_seq\": 8, \"events\": ["
+		 "{\"seq\": 1, \"time\": 100, \"kind\": \"error_burst\", \"device\": \"mlx5_0\", \"port\": 1,"
+		 " \"count\": 1, \"counter\": \"nak_seq_err_rcvd\", \"amount\": 100, \"span_seconds\": 0.1,"
+		 " \"jobs\": [\"1001\"]},"
+		 "{\"seq\": 2, \"time\": 101, \"kind\": \"error_burst\", \"device\": \"mlx5_0\", \"port\": 1,"
+		 " \"count\": 1, \"counter\": \"nak_seq_err_rcvd\", \"amount\": 200, \"span_seconds\": 0.1,"
+		 " \"jobs\": [\"1001\"]},"
+		 "{\"seq\": 3, \"time\": 117, \"kind\": \"error_burst\", \"device\": \"mlx5_0\", \"port\": 1,"
+		 " \"count\": 1, \"counter\": \"nak_seq_err_rcvd\", \"amount\": 300, \"span_seconds\": 0.1,"
+		 " \"jobs\": [\"1001\"]},"
+		 "{\"seq\": 4, \"time\": 118, \"kind\": \"link_flap\", \"device\": \"mlx5_0\", \"port\": 1,"
+		 " \"count\": 1, \"down_seconds\": 0.3, \"jobs\": [\"1001\", \"1002\"], \"jobs_more\": 2},"
+		 "{\"seq\": 5, \"time\": 120, \"kind\": \"pause_storm\", \"device\": \"mlx5_0\", \"port\": 1,"
+		 " \"priority\": 3, \"count\": 1, \"jobs\": []},"
+		 "{\"seq\": 6, \"time\": 122.1, \"kind\": \"pause_storm_end\", \"device\": \"mlx5_0\","
+		 " \"port\": 1, \"priority\": 3, \"count\": 1, \"jobs\": []},"
+		 "{\"seq\": 7, \"time\": 123, \"kind\": \"error_burst\", \"device\": \"mlx5_0\", \"port\": 1,"
+		 " \"count\": 3, \"jobs\": []}]}");
+	digest_init(&d);
+	f = digest_frame(&d, snap(130.0, 1, 10, 2, true, false, 3), NULL, parse(evs));
+	head = event_with(f, "x3 over 17 s: nak_seq_err_rcvd +600");
+	assert_non_null(head);
+	assert_false(head->member);
+	assert_string_equal(head->cell[4], "1001");
+	r = event_with(f, "  | nak_seq_err_rcvd +200 in 100 ms");
+	assert_non_null(r);
+	assert_true(r->member);
+	assert_true(r->group == head->group && head->group);
+	r = event_with(f, "down 300 ms");
+	assert_non_null(r);
+	assert_string_equal(r->cell[4], "1001,1002,+2");
+	assert_false(r->group);
+	assert_non_null(event_with(f, "prio 3 paused 2.1 s"));
+	assert_non_null(event_with(f, "3 bursts, counter not known"));
+	/* folded: 7 events, 1 head, 3 members hidden -> 5 rows; open: 8 */
+	t = &f->tab[TAB_EVENTS];
+	assert_int_equal(t->nrows, 8);
+	n = table_view(t, E_TIME, false, NULL, idx);
+	assert_int_equal(table_fold(t, idx, n, NULL, 0), 5);
+	g = head->group;
+	n = table_view(t, E_TIME, false, NULL, idx);
+	n = table_fold(t, idx, n, &g, 1);
+	assert_int_equal(n, 8);
+	for (i = 0; i < n; i++)
+		members += t->row[idx[i]].member;
+	assert_int_equal(members, 3);
+	frame_free(f);
+	digest_fini(&d);
+
+	/* under loss two counters burst in turn: still one run, a sum for each */
+	snprintf(evs, sizeof(evs), "{\"next_seq\": 5, \"events\": ["
+		 "{\"seq\": 1, \"time\": 100, \"kind\": \"error_burst\", \"device\": \"rxa\", \"port\": 1,"
+		 " \"count\": 1, \"counter\": \"out_of_sequence\", \"amount\": 10, \"span_seconds\": 1},"
+		 "{\"seq\": 2, \"time\": 100, \"kind\": \"error_burst\", \"device\": \"rxa\", \"port\": 1,"
+		 " \"count\": 1, \"counter\": \"nak_seq_err_rcvd\", \"amount\": 2, \"span_seconds\": 1},"
+		 "{\"seq\": 3, \"time\": 101, \"kind\": \"error_burst\", \"device\": \"rxa\", \"port\": 1,"
+		 " \"count\": 1, \"counter\": \"out_of_sequence\", \"amount\": 5, \"span_seconds\": 1},"
+		 "{\"seq\": 4, \"time\": 102, \"kind\": \"error_burst\", \"device\": \"rxa\", \"port\": 1,"
+		 " \"count\": 2}]}");
+	digest_init(&d);
+	f = digest_frame(&d, snap(130.0, 1, 10, 2, true, false, 3), NULL, parse(evs));
+	assert_non_null(event_with(f, "x5 over 2.0 s: out_of_sequence +15, nak_seq_err_rcvd +2, "
+				   "2 not detailed"));
 	frame_free(f);
 	digest_fini(&d);
 }
@@ -351,6 +449,7 @@ int main(void)
 		cmocka_unit_test(digest_prefers_fabteld_rates),
 		cmocka_unit_test(digest_derives_events),
 		cmocka_unit_test(digest_takes_fabteld_events),
+		cmocka_unit_test(events_evidence_and_folds),
 	};
 
 	return cmocka_run_group_tests_name("fabtop", tests, NULL, NULL);

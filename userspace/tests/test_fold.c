@@ -211,6 +211,61 @@ static void ko_counts_are_wide(void **state)
 }
 
 /*
+ * fabtel.ko's detail of bursts and flaps into the events: one event per
+ * detailed burst (counter, rise, span), one counting those the ring lost,
+ * a flap with its down time; each names the job with QPs on the port.
+ */
+static void events_carry_evidence(void **state)
+{
+	const struct model_event *ev;
+	struct raw_port *rp = &r.ports[0];
+	uint64_t s;
+	unsigned int detailed = 0, counted = 0, flaps = 0;
+
+	(void)state;
+	r.ko = true;
+	rp->have_bursts = true;
+	rp->bursts = 5;
+	pass();
+	pass();		/* job 7 known, with its QP on rxa/1 */
+	rp->bursts = 8;
+	rp->flaps = 1;
+	rp->nr_burst_ev = 2;
+	rp->burst_ev[0] = (struct raw_burst){ .seq = 7, .at_ns = T0, .amount = 412,
+					      .span_ns = 100000000 };
+	snprintf(rp->burst_ev[0].counter, sizeof(rp->burst_ev[0].counter), "nak_seq_err_rcvd");
+	rp->burst_ev[1] = rp->burst_ev[0];
+	rp->burst_ev[1].seq = 8;
+	rp->burst_ev[1].amount = 9;
+	rp->have_flap_down = true;
+	rp->flap_down_ns = 300000000;
+	pass();
+	for (s = 1; s < m.next_event_seq; s++) {
+		if (!(ev = model_event_get(&m, s)))
+			continue;
+		if (ev->kind == EV_ERROR_BURST && ev->amount) {
+			assert_string_equal(ev->counter, "nak_seq_err_rcvd");
+			assert_int_equal(ev->span_ns, 100000000);
+			detailed++;
+		} else if (ev->kind == EV_ERROR_BURST) {
+			assert_int_equal(ev->count, 1);	/* 3 bursts, 2 detailed */
+			counted++;
+		} else if (ev->kind == EV_LINK_FLAP) {
+			assert_true(ev->have_down);
+			assert_int_equal(ev->down_ns, 300000000);
+			flaps++;
+		} else {
+			continue;
+		}
+		assert_int_equal(ev->nr_jobs, 1);
+		assert_string_equal(ev->jobs, "7");
+	}
+	assert_int_equal(detailed, 2);
+	assert_int_equal(counted, 1);
+	assert_int_equal(flaps, 1);
+}
+
+/*
  * A port renegotiated from 400G to 200G while ACTIVE: link_degraded, a
  * degraded verdict for the job on it (traffic unknown here); back at 400G
  * it clears.  A port that is down says nothing about its speed.
@@ -497,6 +552,7 @@ int main(void)
 		cmocka_unit_test_setup(wide_counter_reset_is_no_wrap, setup),
 		cmocka_unit_test_setup(narrow_counter_wraps, setup),
 		cmocka_unit_test_setup(ko_counts_are_wide, setup),
+		cmocka_unit_test_setup(events_carry_evidence, setup),
 		cmocka_unit_test_setup(speed_drop_degrades, setup),
 		cmocka_unit_test_setup(speed_below_partner_degrades, setup),
 		cmocka_unit_test_setup(link_errors_from_pma, setup),

@@ -145,6 +145,12 @@ static void example_whole(void **state)
 	assert_true(p.fec_known);
 	assert_int_equal(p.fec_mode, ETHTOOL_LINK_MODE_FEC_RS_BIT);
 	assert_int_not_equal(p.port, 0);
+	/* the keys the table sends elsewhere than their own lines above */
+	assert_string_equal(p.driver, "mlx5");
+	assert_string_equal(p.state, "ACTIVE");
+	assert_int_equal(p.carrier, 1);
+	assert_true(p.pfc_read);
+	assert_int_equal(p.pfc_mask, 0x08);
 }
 
 /* What the snapshot is not: another version, cut before its end. */

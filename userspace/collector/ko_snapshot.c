@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ko_snapshot.c - fabtel.ko's snapshot text into a struct raw_port
+ * (ko_parse_snapshot, source.h; the format is
+ * Documentation/ABI/testing/sysfs-kernel-fabtel).
+ *
+ * It runs for every port at every sample, so it is built for that: lines
+ * are split in place, no sscanf; a line's key is looked up once in a
+ * sorted table that says what it is (the many keys fabteld does not use,
+ * samples, pfc_cap, ets_*, dscp_prio, are skipped at once); counters and
+ * PMA counters are searched from the one found last, as fabtel.ko writes
+ * them in the schema's order.  A new key goes in the table and its case.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema.h"
+#include "source.h"
+
+#define KO_TOKENS	9
+
+/* A line split at its blanks, in place: tok[0] the key. */
+struct ko_line {
+	char *tok[KO_TOKENS];
+	unsigned int n;
+};
+
+static void ko_split(char *line, struct ko_line *l)
+{
+	l->n = 0;
+	while (*line && l->n < KO_TOKENS) {
+		while (*line == ' ' || *line == '\t')
+			*line++ = '\0';
+		if (!*line)
+			break;
+		l->tok[l->n++] = line;
+		while (*line && *line != ' ' && *line != '\t')
+			line++;
+	}
+	if (*line)		/* more tokens than any line has: none usable */
+		l->n = 0;
+}
+
+/* a whole unsigned number in base 10 (16: "0x" allowed) */
+static bool ko_u64(const char *s, int base, unsigned long long *v)
+{
+	char *end;
+
+	if (!isxdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, base);
+	return !*end && !errno;
+}
+
+enum ko_kid {
+	KID_COUNTER, KID_PFC_MASK, KID_PFC_PRIO, KID_PMA, KID_PMA_COUNTER,
+	KID_FEC, KID_FEC_MODE, KID_FEC_STAT, KID_DEVICE, KID_PORT, KID_DRIVER, KID_NETDEV,
+	KID_STATE, KID_CARRIER, KID_ND_RX, KID_ND_TX, KID_SPEED, KID_COUNT,
+};
+
+#define RP(f)	offsetof(struct raw_port, f)
+
+/* sorted by key (bsearch); KID_COUNT: "key N" counts, where the value and its flag go */
+static const struct ko_key {
+	const char *key;
+	enum ko_kid kid;
+	size_t val, have;
+} ko_keys[] = {
+	{ "counter", KID_COUNTER, 0, 0 },
+	{ "dcb_busy_skips", KID_COUNT, RP(dcb_busy_skips), RP(have_busy_skips) },
+	{ "device", KID_DEVICE, 0, 0 },
+	{ "driver", KID_DRIVER, 0, 0 },
+	{ "events_dropped", KID_COUNT, RP(events_dropped), RP(have_events_dropped) },
+	{ "events_seq", KID_COUNT, RP(bursts), RP(have_bursts) },
+	{ "fec", KID_FEC, 0, 0 },
+	{ "fec_mode", KID_FEC_MODE, 0, 0 },
+	{ "fec_stat", KID_FEC_STAT, 0, 0 },
+	{ "link_carrier", KID_CARRIER, 0, 0 },
+	{ "link_flaps", KID_COUNT, RP(flaps), RP(have_flaps) },
+	{ "link_speed_mbps", KID_SPEED, 0, 0 },
+	{ "link_state", KID_STATE, 0, 0 },
+	{ "netdev", KID_NETDEV, 0, 0 },
+	{ "netdev_rx_bytes", KID_ND_RX, 0, 0 },
+	{ "netdev_tx_bytes", KID_ND_TX, 0, 0 },
+	{ "pfc_enabled_mask", KID_PFC_MASK, 0, 0 },
+	{ "pfc_prio", KID_PFC_PRIO, 0, 0 },
+	{ "pma", KID_PMA, 0, 0 },
+	{ "pma_counter", KID_PMA_COUNTER, 0, 0 },
+	{ "pma_errors", KID_COUNT, RP(pma_errors), RP(have_pma_errors) },
+	{ "port", KID_PORT, 0, 0 },
+};
+
+static int cmp_key(const void *key, const void *ent)
+{
+	return strcmp(key, ((const struct ko_key *)ent)->key);
+}
+
+/*
+ * The index of name among n names (name_of), or -1, searched from the one
+ * after the last found (*hint): one comparison a line, not half the list.
+ */
+static int find_from(unsigned int *hint, unsigned int n, const char *name,
+		     const char *(*name_of)(unsigned int))
+{
+	unsigned int k, i;
+
+	for (k = 0; k < n; k++) {
+		i = (*hint + k) % n;
+		if (!strcmp(name, name_of(i))) {
+			*hint = i + 1;
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+static const char *ctr_name(unsigned int c)
+{
+	return schema_ctr_name((enum fabtel_counter)c);
+}
+
+static const char *pma_file(unsigned int c)
+{
+	return schema_pma_file((enum fabtel_pma)c);
+}
+
+struct hints {
+	unsigned int ctr, pma;
+};
+
+/* "counter <name> <value|->", "pma_counter <file> <value|->" */
+static void parse_counters(const struct ko_line *l, enum ko_kid kid, struct raw_port *p,
+			   struct hints *h)
+{
+	unsigned long long v;
+	int c;
+
+	if (l->n != 3 || !ko_u64(l->tok[2], 10, &v))
+		return;
+	if (kid == KID_COUNTER) {
+		c = find_from(&h->ctr, FABTEL_NR_COUNTERS, l->tok[1], ctr_name);
+		if (c >= 0) {
+			p->ctr[c] = v;
+			p->have[c] = true;
+		}
+		return;
+	}
+	c = find_from(&h->pma, FABTEL_NR_PMA, l->tok[1], pma_file);
+	if (c >= 0) {
+		p->pma[c] = (uint64_t)v * schema_pma_scale((enum fabtel_pma)c);
+		p->have_pma[c] = true;
+	}
+}
+
+/* "pfc_enabled_mask 0xMM", "pfc_prio P en tx rx storm storms dur" */
+static void parse_pfc(const struct ko_line *l, enum ko_kid kid, struct raw_port *p)
+{
+	unsigned long long v[7];
+	unsigned int i;
+
+	if (kid == KID_PFC_MASK) {
+		if (l->n == 2 && ko_u64(l->tok[1], 16, &v[0])) {
+			p->pfc_mask = (uint8_t)v[0];
+			p->pfc_read = true;
+		}
+		return;
+	}
+	if (l->n != 8)
+		return;
+	for (i = 0; i < 7; i++)
+		if (!ko_u64(l->tok[i + 1], 10, &v[i]))
+			return;
+	if (v[0] >= MODEL_PRIOS)
+		return;
+	p->prio_read[v[0]] = true;
+	p->pause_tx[v[0]] = v[2];
+	p->pause_rx[v[0]] = v[3];
+	p->storm[v[0]] = v[4];
+	p->storms[v[0]] = v[5];
+}
+
+/* "fec supported|unsupported", "fec_mode <mode>", "fec_stat <name> <value|->" */
+static void parse_fec(const struct ko_line *l, enum ko_kid kid, struct raw_port *p)
+{
+	static const char *const names[ETHNL_FEC_NR] = {
+		[ETHNL_FEC_CORRECTED] = "corrected_blocks",
+		[ETHNL_FEC_UNCORR] = "uncorrectable_blocks",
+		[ETHNL_FEC_CORR_BITS] = "corrected_bits",
+	};
+	unsigned long long v;
+	unsigned int i;
+
+	if (kid == KID_FEC) {
+		p->fec_known = l->n == 2 && (!strcmp(l->tok[1], "supported") ||
+					     !strcmp(l->tok[1], "unsupported"));
+		return;
+	}
+	if (kid == KID_FEC_MODE) {
+		for (i = ETHTOOL_LINK_MODE_FEC_NONE_BIT; l->n == 2 &&
+		     i <= ETHTOOL_LINK_MODE_FEC_LLRS_BIT; i++)
+			if (ethnl_fec_mode_name(i) && !strcmp(l->tok[1], ethnl_fec_mode_name(i)))
+				p->fec_mode = i;
+		return;
+	}
+	if (l->n != 3 || !ko_u64(l->tok[2], 10, &v))
+		return;
+	for (i = 0; i < ETHNL_FEC_NR; i++) {
+		if (strcmp(l->tok[1], names[i]))
+			continue;
+		p->fec[i] = v;
+		p->have_fec[i] = true;
+	}
+}
+
+/*
+ * The netdev's byte totals ("-": no netdev: nothing to read elsewhere) and
+ * speed ("-": not read or unknown: the speed file is read instead).
+ */
+static void parse_netdev(enum ko_kid kid, const char *v, struct raw_port *p)
+{
+	unsigned long long n = 0;
+	bool num = ko_u64(v, 10, &n);
+
+	if (kid == KID_ND_RX) {
+		p->nd_by_ko = true;
+		p->nd_rx_bytes = n;
+		p->have_nd = num;
+	} else if (kid == KID_ND_TX) {
+		p->nd_by_ko = true;
+		p->nd_tx_bytes = n;
+		p->have_nd = p->have_nd && num;
+	} else if (num && n) {		/* KID_SPEED */
+		p->speed_by_ko = true;
+		p->nd_speed_mbps = n;
+		p->have_nd_speed = true;
+	}
+}
+
+/* "key value" lines: counts, what the port is, its link, its netdev */
+static void parse_link(const struct ko_line *l, const struct ko_key *k, struct raw_port *p)
+{
+	const char *v = l->tok[1];
+	unsigned long long n;
+
+	if (l->n < 2)
+		return;
+	switch (k->kid) {
+	case KID_COUNT:
+		if (l->n == 2 && ko_u64(v, 10, &n)) {
+			*(uint64_t *)((char *)p + k->val) = n;
+			*(bool *)((char *)p + k->have) = true;
+		}
+		break;
+	case KID_DEVICE:
+		snprintf(p->device, sizeof(p->device), "%s", v);
+		break;
+	case KID_PORT:
+		if (ko_u64(v, 10, &n) && n <= UINT_MAX)
+			p->port = (unsigned int)n;
+		break;
+	case KID_DRIVER:
+		snprintf(p->driver, sizeof(p->driver), "%s", v);
+		break;
+	case KID_NETDEV:
+		snprintf(p->netdev, sizeof(p->netdev), "%s", strcmp(v, "-") ? v : "");
+		break;
+	case KID_STATE:
+		snprintf(p->state, sizeof(p->state), "%s", v);
+		break;
+	case KID_CARRIER:
+		if (ko_u64(v, 10, &n) && n <= 1)
+			p->carrier = (int)n;
+		break;
+	default:
+		parse_netdev(k->kid, v, p);
+		break;
+	}
+}
+
+static void parse_line(const struct ko_line *l, struct raw_port *p, struct hints *h)
+{
+	const struct ko_key *k = bsearch(l->tok[0], ko_keys, sizeof(ko_keys) / sizeof(ko_keys[0]),
+					 sizeof(ko_keys[0]), cmp_key);
+
+	if (!k)
+		return;		/* a key this fabteld does not use */
+	switch (k->kid) {
+	case KID_COUNTER: case KID_PMA_COUNTER:
+		parse_counters(l, k->kid, p, h);
+		break;
+	case KID_PMA:
+		p->pma_known = true;
+		break;
+	case KID_PFC_MASK: case KID_PFC_PRIO:
+		parse_pfc(l, k->kid, p);
+		break;
+	case KID_FEC: case KID_FEC_MODE: case KID_FEC_STAT:
+		parse_fec(l, k->kid, p);
+		break;
+	default:
+		parse_link(l, k, p);
+		break;
+	}
+}
+
+int ko_parse_snapshot(char *text, struct raw_port *p)
+{
+	struct hints h = { 0, 0 };
+	char *save = NULL, *line;
+	struct ko_line l;
+	bool ended = false;
+
+	line = strtok_r(text, "\n", &save);
+	if (!line || strcmp(line, "fabtel-snapshot 1"))
+		return -EPROTO;
+	p->carrier = -1;
+	for (line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == 'r' && !strncmp(line, "raw ", 4))
+			continue;	/* the driver's own names: sysfs mode's */
+		if (!strcmp(line, "end") || !strcmp(line, "truncated")) {
+			ended = true;
+			break;
+		}
+		ko_split(line, &l);
+		if (l.n)
+			parse_line(&l, p, &h);
+	}
+	return ended && p->device[0] && p->port ? 0 : -EPROTO;
+}
