@@ -229,31 +229,61 @@ static void fold_pfc(struct model *m, struct model_port *p, const struct raw_por
 	}
 }
 
-/* fabtel.ko's error-burst events (a count and an event), and those its ring lost */
+/*
+ * One event per counter for the bursts fabtel.ko detailed since the last
+ * pass (from..to of rp->burst_ev): the sum of their rises, count the
+ * bursts, span from the first one's sample to the last's end.  A pass logs
+ * at most one event a counter, so a port under loss does not push the
+ * rest of the log out of its ring.
+ */
+static void log_counter_bursts(struct model *m, struct model_port *p, const struct raw_port *rp,
+			       unsigned int from)
+{
+	const struct raw_burst *b, *c;
+	struct model_event *ev;
+	bool done[RAW_BURSTS] = { false };
+	unsigned int i, k;
+
+	for (i = from; i < rp->nr_burst_ev; i++) {
+		if (done[i])
+			continue;
+		b = &rp->burst_ev[i];
+		ev = NULL;
+		for (k = i; k < rp->nr_burst_ev; k++) {
+			c = &rp->burst_ev[k];
+			if (done[k] || strcmp(c->counter, b->counter))
+				continue;
+			done[k] = true;
+			if (!ev) {
+				ev = model_log_event(m, EV_ERROR_BURST, p->device, p->port, c->at_ns);
+				snprintf(ev->counter, sizeof(ev->counter), "%s", c->counter);
+				ev->count = 0;
+			}
+			ev->count++;
+			ev->amount += c->amount;
+			ev->at_ns = c->at_ns;	/* the newest */
+			ev->span_ns = c->at_ns - b->at_ns + c->span_ns;
+		}
+	}
+}
+
+/* fabtel.ko's error-burst events (a count and events), and those its ring lost */
 static void fold_bursts(struct model *m, struct model_port *p, const struct raw_port *rp,
 			bool rebase, uint64_t now)
 {
-	struct model_event *ev;
-	unsigned int i, first;
+	unsigned int first;
 	uint64_t n;
 
 	p->have_bursts = rp->have_bursts;
 	/* fabtel.ko's events_seq and events_dropped are 64-bit */
 	if (rp->have_bursts && (n = count_rise(&p->bursts, rp->bursts, true, rebase))) {
-		/* one for the oldest, not detailed (past the 8 read), then each detailed */
+		/* one for the oldest, not detailed (past those read), then by counter */
 		first = rp->nr_burst_ev > n ? rp->nr_burst_ev - (unsigned int)n : 0;
 		if (n > rp->nr_burst_ev - first)
 			model_log_event(m, EV_ERROR_BURST, p->device, p->port,
 					rp->nr_burst_ev ? rp->burst_ev[first].at_ns : now)->count =
 				n - (rp->nr_burst_ev - first);
-		for (i = first; i < rp->nr_burst_ev; i++) {
-			const struct raw_burst *b = &rp->burst_ev[i];
-
-			ev = model_log_event(m, EV_ERROR_BURST, p->device, p->port, b->at_ns);
-			snprintf(ev->counter, sizeof(ev->counter), "%s", b->counter);
-			ev->amount = b->amount;
-			ev->span_ns = b->span_ns;
-		}
+		log_counter_bursts(m, p, rp, first);
 	}
 	p->have_events_dropped = rp->have_events_dropped;
 	if (rp->have_events_dropped)

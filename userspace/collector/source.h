@@ -33,7 +33,7 @@ struct raw_burst {
 	char counter[32];
 };
 
-#define RAW_BURSTS	8
+#define RAW_BURSTS	32
 
 /* One RoCE port as a source read it. */
 struct raw_port {

@@ -106,12 +106,14 @@ static const struct event *storm_start(const struct digest *d, unsigned int i)
 
 static void burst_detail(char *buf, size_t len, const struct event *e)
 {
-	char span[32];
+	char span[32], bursts[32] = "";
 
+	if (e->count > 1)	/* fabteld merged a pass's bursts of the counter */
+		snprintf(bursts, sizeof(bursts), " (%llu bursts)", (unsigned long long)e->count);
 	if (e->counter[0] && e->amount && e->span > 0) {
 		fmt_span(span, sizeof(span), e->span);
-		snprintf(buf, len, "%s +%llu in %s", e->counter, (unsigned long long)e->amount,
-			 span);
+		snprintf(buf, len, "%s +%llu in %s%s", e->counter, (unsigned long long)e->amount,
+			 span, bursts);
 	} else if (e->counter[0] && e->amount) {
 		snprintf(buf, len, "%s +%llu", e->counter, (unsigned long long)e->amount);
 	} else if (e->counter[0]) {
