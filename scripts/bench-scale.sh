@@ -61,6 +61,7 @@ scale_ports() {
 
 scale_stage() {
 	local w=${BENCH_SCALE_SECONDS:-20} q ports have seen c cpu rss anon
+	need_qpfill || return 1
 	local -a qsteps
 	read -r -a qsteps <<<"${BENCH_SCALE_QPS:-0 1000 4000}"
 	lab_up

@@ -69,6 +69,12 @@ need() {
 		>/dev/null || { echo "bench: cannot install $2" >&2; exit 1; }
 }
 
+# the QP maker the lab stages run in guest a and b (make tests builds it; make all not)
+need_qpfill() {
+	[[ -x $B/bench/qpfill ]] || make -s -C "$REPO/userspace" "O=$B" "$B/bench/qpfill" ||
+		{ echo "bench: build/bench/qpfill could not be built" >&2; return 1; }
+}
+
 free_port() { "$REPO/scripts/fablab" free-port; }
 
 # CPU time of a process in ns: its threads' on-CPU time (schedstat), summed
@@ -305,6 +311,7 @@ fabteld_cost() {
 
 qps_stage() {
 	local w=${BENCH_QPS_SECONDS:-30} n=${BENCH_QPS:-1000} c0 c1 seen ent
+	need_qpfill || return 1
 	lab_up
 	lab a -- "pkill fabteld; rmmod fabtel fakeroce 2>/dev/null; insmod $QREPO/kmod/fakeroce.ko &&
 		for i in \$(seq 0 15); do echo \"\$i mlx5\" >/sys/kernel/fakeroce/new_device &&
@@ -404,6 +411,7 @@ probes_stage() {
 # looked up in the rxe and wire maps each pass.
 qps_traffic_stage() {
 	local w=${BENCH_QPS_SECONDS:-30} n=${BENCH_QPS:-1000} rate=${BENCH_QPS_RATE:-1000}
+	need_qpfill || return 1
 	local fd=${BENCH_FABTELD:-$QB/fabteld} c0 c1 seen wire rxe sum a b a2 b2
 	local ma=$FABLAB_DIR/qpfill-a mb=$FABLAB_DIR/qpfill-b
 	lab_up
