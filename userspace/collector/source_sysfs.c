@@ -38,7 +38,7 @@ static void read_netdev_link(const struct collect_opts *o, struct raw_port *p)
 	uint64_t v;
 
 	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/carrier", p->netdev);
-	if (!fs_read_u64_kept(path, &v))
+	if (!fs_read_u64_kept(path, &v) && v <= 1)	/* anything else is not a carrier */
 		p->carrier = (int)v;
 	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/carrier_down_count",
 		p->netdev);

@@ -178,6 +178,10 @@ static void edges_in_memory(void **state)
 	assert_true(p.have_flaps);
 	assert_int_equal(p.flaps, 3);
 	assert_false(p.have_nd);	/* rx without tx: not a pair */
+	/* a carrier that is neither 0 nor 1 is unknown (the fuzzer's find) */
+	memfs_put(&fs, "/sys/class/net/eth7/carrier", "44073709551615");
+	assert_int_equal(sysfs_read_port(&o, PORT, "x0", "1", &p), 0);
+	assert_int_equal(p.carrier, -1);
 	fs_set_backend(NULL);
 }
 
