@@ -32,20 +32,25 @@ FABTOP=$REPO/build/fabtop
 T="tmux -L fabtop -f /dev/null"
 NET=/sys/class/net/eth0
 HW=/sys/class/infiniband/rxa/ports/1/hw_counters
+PIDS="/tmp/fabtop-lab-fabteld.pid /tmp/fabtop-lab-bw.pid"	# in guest a
 
 ktap_begin 18
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
-	lab a "$T kill-server; pkill fabteld; pkill ib_write_bw; sleep 1; rmmod fabtel" >/dev/null 2>&1
+	# what this test started on a, by the pids it recorded
+	lab a "$T kill-server; kill \$(cat $PIDS 2>/dev/null); sleep 1; rmmod fabtel" >/dev/null 2>&1
 	lab b 'pkill ib_write_bw' >/dev/null 2>&1
 	wait 2>/dev/null
 }
 trap cleanup EXIT
 
 lab a "rmmod fabtel 2>/dev/null; insmod $KMOD/fabtel.ko sample_ms=500" >/dev/null
-lab a "pkill fabteld; $FABTELD --set window_s=10 --set hold_s=60 >/tmp/fabteld.log 2>&1 &" >/dev/null
-ktap_check "fabteld serves on a" wait_for 30 lab a 'curl -sf http://127.0.0.1:9465/healthz'
+lab a "$FABTELD --set window_s=10 --set hold_s=60 >/tmp/fabteld.log 2>&1 &
+	echo \$! >/tmp/fabtop-lab-fabteld.pid" >/dev/null
+# ours serves, not one some other suite left behind
+ktap_check "fabteld serves on a" \
+	wait_for 30 lab a 'curl -sf http://127.0.0.1:9465/healthz && kill -0 $(cat /tmp/fabtop-lab-fabteld.pid)'
 
 # the job: ib_write_bw (killed at the end; nice 19, as it spins on the
 # guest's one vCPU), its client in cgroup job_1001 on a; QP timeout
@@ -53,7 +58,7 @@ ktap_check "fabteld serves on a" wait_for 30 lab a 'curl -sf http://127.0.0.1:94
 lab a 'mkdir -p /sys/fs/cgroup/job_1001' >/dev/null
 # netem as a's root qdisc before the traffic: changed in place later (fablab)
 "$FABLAB" impair a delay 0ms >/dev/null
-write_bw "-D 240 -u 18" "nice -n 19 sh -c 'echo \$\$ >/sys/fs/cgroup/job_1001/cgroup.procs; exec \"\$0\" \"\$@\"' " \
+write_bw "-D 240 -u 18" "nice -n 19 sh -c 'echo \$\$ >/sys/fs/cgroup/job_1001/cgroup.procs; echo \$\$ >/tmp/fabtop-lab-bw.pid; exec \"\$0\" \"\$@\"' " \
 	>/dev/null 2>&1 &
 bw=$!
 wait_for 60 lab a 'rdma res show qp | grep -q "comm ib_write_bw"'
@@ -210,7 +215,7 @@ ktap_check "... then link_flap, and job 1001 failing" wait_for 30 flap_and_faili
 lab a "$T send-keys q" >/dev/null
 gone() { ! lab a "$T has-session" 2>/dev/null; }
 ktap_check "q quits fabtop (its tmux session ends)" wait_for 10 gone
-lab a 'pkill ib_write_bw' >/dev/null
+lab a "kill \$(cat /tmp/fabtop-lab-bw.pid)" >/dev/null
 lab b 'pkill ib_write_bw' >/dev/null
 wait "$bw" 2>/dev/null
 rdma_quiet a; rdma_quiet b	# the next suite's traffic must not stall (lib.sh)
