@@ -55,37 +55,57 @@ static uint64_t sample_period_ns(const struct collect_opts *o)
 	return fs_read_u64_kept(path, &ms) ? 0 : ms * 1000000ull;
 }
 
-/* "<seq> <boottime_ns> <counter> <delta>" lines past seq: the newest RAW_BURSTS */
-static void read_bursts(const struct collect_opts *o, const char *base, struct raw_port *p,
-			uint64_t after)
+int ko_events_each(const char *base, uint64_t after,
+		   void (*fn)(void *ctx, const struct raw_burst *b), void *ctx)
 {
 	uint64_t real_now = clock_ns(CLOCK_REALTIME), boot_now = clock_ns(CLOCK_BOOTTIME);
 	char path[1000], buf[8192], *line, *save = NULL;
 	unsigned long long seq, boot, delta;
-	uint64_t span = sample_period_ns(o);
-	struct raw_burst *b;
+	struct raw_burst b = { 0 };
+	ssize_t err;
 
 	snprintf(path, sizeof(path), "%s/events", base);
-	if (fs_read_text(path, buf, sizeof(buf)) < 0)
-		return;
+	err = fs_read_text(path, buf, sizeof(buf));
+	if (err < 0)
+		return (int)err;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char counter[32];
-
-		if (sscanf(line, "%llu %llu %31s %llu", &seq, &boot, counter, &delta) != 4 ||
+		if (sscanf(line, "%llu %llu %31s %llu", &seq, &boot, b.counter, &delta) != 4 ||
 		    seq <= after || boot > boot_now)
 			continue;
-		if (p->nr_burst_ev == RAW_BURSTS) {	/* keep the newest */
-			memmove(&p->burst_ev[0], &p->burst_ev[1],
-				(RAW_BURSTS - 1) * sizeof(p->burst_ev[0]));
-			p->nr_burst_ev--;
-		}
-		b = &p->burst_ev[p->nr_burst_ev++];
-		b->seq = seq;
-		b->at_ns = real_now - (boot_now - boot);
-		b->amount = delta;
-		b->span_ns = span;
-		snprintf(b->counter, sizeof(b->counter), "%s", counter);
+		b.seq = seq;
+		b.at_ns = real_now - (boot_now - boot);
+		b.amount = delta;
+		fn(ctx, &b);
 	}
+	return 0;
+}
+
+struct burst_ctx {
+	struct raw_port *p;
+	uint64_t span;
+};
+
+/* keep the newest RAW_BURSTS, with the sampler's period as each one's span */
+static void keep_burst(void *ctx, const struct raw_burst *b)
+{
+	struct burst_ctx *c = ctx;
+	struct raw_port *p = c->p;
+
+	if (p->nr_burst_ev == RAW_BURSTS) {
+		memmove(&p->burst_ev[0], &p->burst_ev[1],
+			(RAW_BURSTS - 1) * sizeof(p->burst_ev[0]));
+		p->nr_burst_ev--;
+	}
+	p->burst_ev[p->nr_burst_ev] = *b;
+	p->burst_ev[p->nr_burst_ev++].span_ns = c->span;
+}
+
+static void read_bursts(const struct collect_opts *o, const char *base, struct raw_port *p,
+			uint64_t after)
+{
+	struct burst_ctx c = { p, sample_period_ns(o) };
+
+	ko_events_each(base, after, keep_burst, &c);
 }
 
 /* "<boottime_ns> <realtime_ns> <up|down> <source> <down_ns|->": the newest up's down time */

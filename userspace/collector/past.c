@@ -75,24 +75,19 @@ static void read_history(struct past *ps, const char *base, const struct raw_por
 	}
 }
 
-/* "<seq> <boottime_ns> <counter> <delta>" lines; boot time made wall time */
-static void read_bursts(struct past *ps, const char *base, const struct raw_port *rp,
-			uint64_t real_now, uint64_t boot_now)
-{
-	struct past_ev e = { .kind = EV_ERROR_BURST, .rp = rp };
-	char path[1000], buf[8192], *line, *save = NULL;
-	unsigned long long seq, boot, delta;	/* the delta is not kept: count is bursts */
+struct past_bursts {
+	struct past *ps;
+	const struct raw_port *rp;
+};
 
-	snprintf(path, sizeof(path), "%s/events", base);
-	if (fs_read_text(path, buf, sizeof(buf)) < 0)
-		return;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "%llu %llu %31s %llu", &seq, &boot, e.counter, &delta) != 4 ||
-		    boot > boot_now)
-			continue;
-		e.at_ns = real_now - (boot_now - boot);
-		past_add(ps, &e);
-	}
+/* each of the port's bursts fabtel.ko kept (ko_events.c reads them) */
+static void add_burst(void *ctx, const struct raw_burst *b)
+{
+	struct past_bursts *c = ctx;
+	struct past_ev e = { .kind = EV_ERROR_BURST, .rp = c->rp, .at_ns = b->at_ns };
+
+	snprintf(e.counter, sizeof(e.counter), "%s", b->counter);
+	past_add(c->ps, &e);
 }
 
 static int cmp_at(const void *a, const void *b)
@@ -134,7 +129,7 @@ static void signal_jobs(struct model *m, const struct past *ps, const struct raw
 void past_restore(struct model *m, const struct raw *r)
 {
 	static struct past ps;		/* collector thread only */
-	uint64_t real_now = clock_ns(CLOCK_REALTIME), boot_now = clock_ns(CLOCK_BOOTTIME);
+	uint64_t real_now = clock_ns(CLOCK_REALTIME);
 	struct model_event *ev;
 	char base[800];
 	unsigned int i;
@@ -144,7 +139,7 @@ void past_restore(struct model *m, const struct raw *r)
 		fs_path(m->opts.sysfs_root, base, sizeof(base), "/sys/kernel/fabtel/%s/ports/%u",
 			r->ports[i].device, r->ports[i].port);
 		read_history(&ps, base, &r->ports[i]);
-		read_bursts(&ps, base, &r->ports[i], real_now, boot_now);
+		ko_events_each(base, 0, add_burst, &(struct past_bursts){ &ps, &r->ports[i] });
 	}
 	qsort(ps.ev, ps.n, sizeof(ps.ev[0]), cmp_at);
 	pthread_mutex_lock(&m->lock);

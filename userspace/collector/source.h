@@ -182,6 +182,13 @@ void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p);
  */
 void ko_events_read(const struct collect_opts *o, const char *base, struct raw_port *p);
 /*
+ * ko_events_each: the port's events file (base: its directory), "<seq>
+ * <boottime_ns> <counter> <delta>" lines, the boot time made wall time:
+ * fn for each one with seq > after (span_ns 0); 0, or -errno if unread.
+ */
+int ko_events_each(const char *base, uint64_t after,
+		   void (*fn)(void *ctx, const struct raw_burst *b), void *ctx);
+/*
  * port_rate_read: the port's /sys/class/infiniband/<dev>/ports/<n>/rate
  * into p, whose state, netdev speed and flap count are read already; the
  * last reading again while they are unchanged, up to 10 samples
