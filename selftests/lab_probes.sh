@@ -238,10 +238,24 @@ ktap_check "30% loss on the second link: fabtel:probe_port_culprit names rxa1 on
 		jq -r '[.data.result[].metric | \"\\(.host)/\\(.device)\"] | sort | join(\" \")') == 'fablab-a/rxa1 fablab-b/rxb1' ]]"
 ktap_check "... and never rxa or rxb (no culprit, no path trouble on the first link)" \
 	bash -c "[[ \$(curl -sf http://127.0.0.1:$PROM_PORT/api/v1/query --data-urlencode 'query=count(fabtel:probe_port_culprit{device=~\"rxa|rxb\"}) or count(fabtel:probe_path_bad{device=~\"rxa|rxb\"})' | jq '.data.result | length') == 0 ]]"
-ktap_check "fabteld's own view: rxa1 has path_loss, rxa not" \
-	bash -c "s=\$(curl -sf http://127.0.0.1:$PA/api/v1/snapshot);
-		[[ \$(jq -r '.ports[] | select(.device==\"rxa1\") | .conditions | index(\"path_loss\") != null' <<<\"\$s\") == true &&
-		   \$(jq -r '.ports[] | select(.device==\"rxa\") | .conditions | index(\"path_loss\") == null' <<<\"\$s\") == true ]]"
+# fabteld's conditions at one snapshot: rxa1 path_loss, rxa none.  rxa's
+# verdict is its probes' loss over probe_window_s against 2 %: a guest
+# starved by TCG under the qpfill's retransmissions can be late with a few
+# replies, so it is given 15 s to be clean, and what it saw is printed.
+own_view_ok() {
+	local s
+	s=$(curl -sf http://127.0.0.1:$PA/api/v1/snapshot) &&
+	[[ $(jq -r '.ports[] | select(.device=="rxa1") | .conditions | index("path_loss") != null' <<<"$s") == true &&
+	   $(jq -r '.ports[] | select(.device=="rxa") | .conditions | index("path_loss") == null' <<<"$s") == true ]]
+}
+own_view() {
+	wait_for 15 own_view_ok && return 0
+	curl -sf http://127.0.0.1:$PA/api/v1/snapshot |
+		jq -c '.ports[] | select(.device | test("^rxa")) | {device, conditions}'
+	curl -sf http://127.0.0.1:$PA/api/v1/probes | jq -c '.ports[] | {device, peers}'
+	return 1
+}
+ktap_check "fabteld's own view: rxa1 has path_loss, rxa not" own_view
 ktap_check "fabteld --once probes on a prints the matrix with rxa1's pair in TROUBLE" \
 	bash -c "\"$FABLAB\" run a -- \"$FABTELD -b off --set host_name=fablab-a2 --set probe_peer=10.77.0.2:9465 --set probe_window_s=5 --listen 127.0.0.1:9466 --once probes\" |
 		grep -E '^rxa1/1 +fablab-b/rxb1/1 .*TROUBLE$'"
