@@ -76,6 +76,7 @@ void collect_fini(struct model *m)
 	for (i = NR_SOURCES; i-- > 0;)
 		if (sources[i]->close)
 			sources[i]->close(m);
+	sysfs_plan_close_all();
 	fs_kept_close_all();
 	pthread_mutex_destroy(&m->lock);
 }

@@ -33,6 +33,7 @@
 #define KEPT_SLOTS	8192		/* a power of two, twice the most kept */
 #define KEPT_MOST	4096
 #define FS_KEPT_IDLE	30		/* passes a kept file may go unread */
+#define FS_KEPT_SWEEP	8		/* passes between looks for idle files */
 
 struct kept {
 	char *path;		/* NULL: a free slot */
@@ -41,7 +42,7 @@ struct kept {
 };
 
 static struct kept slots[KEPT_SLOTS];
-static unsigned int nr_kept, most, pass;
+static unsigned int nr_kept, nr_held, most, pass;
 static unsigned long long opens;
 /* the collector's root when its /sys is not sysfs (a fixture): nothing kept */
 static char plain_root[512];
@@ -162,7 +163,7 @@ static ssize_t open_read(const char *path, char *buf, size_t len)
 	opens++;
 	n = read(fd, buf, len);
 	kept_limit();
-	if (n < 0 || nr_kept >= most || (plain_len && !strncmp(path, plain_root, plain_len)) ||
+	if (n < 0 || nr_kept + nr_held >= most || (plain_len && !strncmp(path, plain_root, plain_len)) ||
 	    !keepable(fd)) {
 		close(fd);
 		return n;
@@ -198,11 +199,57 @@ ssize_t fs_kept_read(const char *path, char *buf, size_t len)
 	return open_read(path, buf, len);
 }
 
+/*
+ * A file its reader holds open itself (a port plan's counters, by its fd in
+ * *fd; -1 none): read again with pread while it answers; else opened by
+ * path (dir/file, formatted only then) and held if it would be kept,
+ * counted with the kept files and within their limit, or read and closed.
+ */
+ssize_t fs_held_read(int *fd, const char *dir, const char *file, char *buf, size_t len)
+{
+	char path[1024];
+	ssize_t n;
+	int f;
+
+	if (*fd >= 0) {
+		n = pread(*fd, buf, len, 0);
+		if (n >= 0)
+			return n;
+		fs_held_close(fd);	/* gone, or replaced: by path once more */
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = open(path, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return -1;
+	opens++;
+	n = read(f, buf, len);
+	kept_limit();
+	if (n < 0 || nr_kept + nr_held >= most ||
+	    (plain_len && !strncmp(path, plain_root, plain_len)) || !keepable(f)) {
+		close(f);
+		return n;
+	}
+	*fd = f;
+	nr_held++;
+	return n;
+}
+
+void fs_held_close(int *fd)
+{
+	if (*fd < 0)
+		return;
+	close(*fd);
+	*fd = -1;
+	nr_held--;
+}
+
+/* every FS_KEPT_SWEEP passes: the files not read for FS_KEPT_IDLE closed */
 void fs_kept_pass(void)
 {
 	unsigned int i;
 
-	pass++;
+	if (++pass % FS_KEPT_SWEEP)
+		return;
 	for (i = 0; i < KEPT_SLOTS; i++) {
 		/* a drop may move a later entry into slot i: look at it again */
 		while (slots[i].path && pass - slots[i].used > FS_KEPT_IDLE)
@@ -221,7 +268,7 @@ void fs_kept_close_all(void)
 
 unsigned int fs_kept_count(void)
 {
-	return nr_kept;
+	return nr_kept + nr_held;
 }
 
 unsigned long long fs_kept_opens(void)

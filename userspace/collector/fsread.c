@@ -127,6 +127,22 @@ int fs_read_u64_kept(const char *path, uint64_t *v)
 	return parse_u64(buf, v);
 }
 
+int fs_held_read_u64(int *fd, const char *dir, const char *file, uint64_t *v)
+{
+	char buf[64], path[1024];
+	ssize_t n;
+
+	if (backend) {
+		snprintf(path, sizeof(path), "%s/%s", dir, file);
+		n = backend->read(backend->b, path, buf, sizeof(buf) - 1);
+	} else {
+		n = fs_held_read(fd, dir, file, buf, sizeof(buf) - 1);
+	}
+	if (text_end(n, buf) <= 0)
+		return -1;
+	return parse_u64(buf, v);
+}
+
 void fs_path(const char *root, char *out, size_t len, const char *fmt, ...)
 {
 	char rel[512];
@@ -228,55 +244,74 @@ static int port_names(const char *path, bool cache, struct names *ports)
 /*
  * The devices of DIR: listed again when DIR's link count or mtime moved
  * (on sysfs a device directory added or removed changes its parent's link
- * count), when the root changed, or WALK_TTL walks on; else the last
- * listing.  A device that went is skipped by the walk when its files fail;
- * one that came under a parent whose count does not move (the symlinks of
- * /sys/class/infiniband) is seen within WALK_TTL walks.
+ * count), or WALK_TTL walks on; else the last listing.  A device that went
+ * is skipped by the walk when its files fail; one that came under a parent
+ * whose count does not move (the symlinks of /sys/class/infiniband) is
+ * seen within WALK_TTL walks.  One listing per DIR walked (fabtel.ko's and
+ * ib_core's: a walk of the one does not cost the other its listing).
  */
-static int device_names(const char *dir, bool cache, struct names *devs)
-{
-	static char last[300];
-	static struct stat last_st;
-	static unsigned int age;
-	struct stat st;
-	int err;
+#define DEV_CACHE	2
 
-	if (cache && !stat(dir, &st) && !strcmp(last, dir) && st.st_nlink == last_st.st_nlink &&
-	    st.st_mtim.tv_sec == last_st.st_mtim.tv_sec &&
-	    st.st_mtim.tv_nsec == last_st.st_mtim.tv_nsec && ++age < WALK_TTL)
-		return 0;	/* devs still holds the last listing */
-	last[0] = '\0';
-	err = sorted_names(dir, devs);
-	if (!cache || err || strlen(dir) >= sizeof(last) || stat(dir, &last_st))
-		return err;
-	snprintf(last, sizeof(last), "%s", dir);
-	age = 0;
-	return 0;
+static struct dev_cached {
+	char dir[300];			/* "" unused, or not listed */
+	struct stat st;
+	unsigned int age;
+	char name[WALK_MAX_DEVS][256];
+	struct names devs;
+} dev_cache[DEV_CACHE];
+
+static struct names *device_names(const char *dir, bool cache, int *err)
+{
+	static unsigned int victim;
+	struct dev_cached *c = NULL;
+	struct stat st;
+	unsigned int i;
+
+	for (i = 0; i < DEV_CACHE && !c; i++)
+		if (!strcmp(dev_cache[i].dir, dir))
+			c = &dev_cache[i];
+	if (!c) {
+		c = &dev_cache[victim];
+		victim = (victim + 1) % DEV_CACHE;
+	}
+	c->devs.name = c->name;
+	c->devs.max = WALK_MAX_DEVS;
+	*err = 0;
+	if (cache && c->dir[0] && !stat(dir, &st) && st.st_nlink == c->st.st_nlink &&
+	    st.st_mtim.tv_sec == c->st.st_mtim.tv_sec &&
+	    st.st_mtim.tv_nsec == c->st.st_mtim.tv_nsec && ++c->age < WALK_TTL)
+		return &c->devs;	/* the last listing */
+	c->dir[0] = '\0';
+	*err = sorted_names(dir, &c->devs);
+	if (!cache || *err || strlen(dir) >= sizeof(c->dir) || stat(dir, &c->st))
+		return &c->devs;
+	snprintf(c->dir, sizeof(c->dir), "%s", dir);
+	c->age = 0;
+	return &c->devs;
 }
 
 int fs_walk_ports(const char *dir, int (*fn)(void *ctx, const char *base, const char *dev,
 					     const char *port), void *ctx)
 {
-	static char devs_buf[WALK_MAX_DEVS][256], ports_buf[WALK_MAX_PORTS][256];
-	static struct names devs = { devs_buf, 0, WALK_MAX_DEVS };
-	struct names ports = { ports_buf, 0, WALK_MAX_PORTS };
+	static char ports_buf[WALK_MAX_PORTS][256];
+	struct names ports = { ports_buf, 0, WALK_MAX_PORTS }, *devs;
 	char path[900];
 	bool cache = fs_kept_kernel_path(dir);
 	size_t d, p;
 	int err;
 
-	err = device_names(dir, cache, &devs);
+	devs = device_names(dir, cache, &err);
 	if (err)
 		return err;
-	for (d = 0; d < devs.n; d++) {
-		snprintf(path, sizeof(path), "%s/%s/ports", dir, devs.name[d]);
+	for (d = 0; d < devs->n; d++) {
+		snprintf(path, sizeof(path), "%s/%s/ports", dir, devs->name[d]);
 		/* not a device directory, or it just went away: next */
 		if (port_names(path, cache, &ports))
 			continue;
 		for (p = 0; p < ports.n; p++) {
-			snprintf(path, sizeof(path), "%s/%s/ports/%s", dir, devs.name[d],
+			snprintf(path, sizeof(path), "%s/%s/ports/%s", dir, devs->name[d],
 				 ports.name[p]);
-			if (fn(ctx, path, devs.name[d], ports.name[p]))
+			if (fn(ctx, path, devs->name[d], ports.name[p]))
 				return 0;
 		}
 	}

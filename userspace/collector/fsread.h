@@ -44,6 +44,16 @@ ssize_t fs_read_kept(const char *path, char *buf, size_t len);
 int fs_read_u64_kept(const char *path, uint64_t *v);
 /* fskept.c: read(2) of path through a kept file; -1 if it is not there */
 ssize_t fs_kept_read(const char *path, char *buf, size_t len);
+/*
+ * A number file its reader holds open (*fd; -1 none; a port plan's
+ * counters), read from offset 0: pread while it answers, else opened by
+ * path dir/file and held when it would be kept (counted with the kept
+ * files), else read and closed.  Through the backend when one is set (*fd
+ * stays -1).  0, or -1.  fs_held_read is its read(2) (fskept.c).
+ */
+int fs_held_read_u64(int *fd, const char *dir, const char *file, uint64_t *v);
+ssize_t fs_held_read(int *fd, const char *dir, const char *file, char *buf, size_t len);
+void fs_held_close(int *fd);
 /* after each collector pass: close the files not read for a while */
 void fs_kept_pass(void);
 void fs_kept_close_all(void);

@@ -64,6 +64,7 @@ void collect_opts_default(struct collect_opts *o)
 	o->interval_ms = 1000;
 	o->job_linger_s = 300;
 	o->module_s = 10;
+	o->pma_s = 10;
 	o->roce_tos = -1;
 	health_cfg_defaults(&o->health);
 }

@@ -63,6 +63,7 @@ struct collect_opts {
 	unsigned int interval_ms;	/* the caller's sampling period, reported */
 	unsigned int job_linger_s;	/* a job without QPs stays this long */
 	unsigned int module_s;		/* module EEPROM and RoCE config read period; 0 off */
+	unsigned int pma_s;		/* plain sysfs: IB port counters' period; 0 each sample */
 	int roce_tos;			/* the ToS RoCE jobs use (NCCL_IB_TC); -1 unset */
 	struct health_cfg health;
 	const struct job_rule *job_rules;	/* owned by the caller */

@@ -5,16 +5,29 @@
  * driver's hw_counters mapped through the one counter schema, schema.h) and
  * /sys/class/net/<netdev> (carrier, carrier_down_count as the flap count,
  * byte totals).  Stands by while fabtel.ko's snapshots are there.
+ *
+ * On the kernel's tree a sample reads what can move each second (the mapped
+ * hw_counters, carrier, carrier_down_count, byte totals), and the rest when
+ * it can have moved: state, the netdev's name and speed when the carrier or
+ * the flap count changed, while the port is not ACTIVE with carrier, and
+ * every LINK_TTL samples; the IB port counters every pma_s seconds (each of
+ * their files is one MAD to the device's PMA; mlx5 answers it with a
+ * firmware command) and at once when the link moved, their last values
+ * given in between.  A fixture tree that is not the kernel's is read whole
+ * at every sample (sysfs_plan.c).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "fsread.h"
 #include "schema.h"
 #include "source.h"
 #include "sysfs_plan.h"
+
+#define LINK_TTL	10	/* samples a steady link's files are not read again */
 
 void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p)
 {
@@ -31,35 +44,16 @@ void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p)
 	p->have_nd = !fs_read_u64_kept(path, &p->nd_tx_bytes);
 }
 
-/* carrier and carrier_down_count of the port's netdev */
-static void read_netdev_link(const struct collect_opts *o, struct raw_port *p)
-{
-	char path[600];
-	uint64_t v;
-
-	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/carrier", p->netdev);
-	if (!fs_read_u64_kept(path, &v) && v <= 1)	/* anything else is not a carrier */
-		p->carrier = (int)v;
-	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/carrier_down_count",
-		p->netdev);
-	if (!fs_read_u64_kept(path, &v)) {
-		p->flaps = v;
-		p->have_flaps = true;
-	}
-}
-
-/* the hw_counters files the port's plan maps (sysfs_plan.c) */
+/* the hw_counters files the port's plan maps (sysfs_plan.c), held open */
 static void read_hw_counters(struct port_plan *pl, struct raw_port *p)
 {
-	char path[PLAN_BASE_LEN + 80];
 	unsigned int i;
 	uint64_t v;
 	int k;
 
 	p->soft_roce = pl->soft_roce;
 	for (i = 0; i < pl->nr_hw; i++) {
-		snprintf(path, sizeof(path), "%s/hw_counters/%s", pl->base, pl->hw[i].file);
-		if (fs_read_u64_kept(path, &v)) {
+		if (fs_held_read_u64(&pl->hw[i].fd, pl->base, pl->hw[i].file, &v)) {
 			pl->stale = true;	/* list it again next time */
 			continue;
 		}
@@ -68,6 +62,30 @@ static void read_hw_counters(struct port_plan *pl, struct raw_port *p)
 		p->have[k] = true;
 		p->width[k] = pl->hw[i].width;
 	}
+}
+
+/* plain sysfs: the netdev's carrier and carrier_down_count through the plan's held files */
+static void read_netdev_held(const struct collect_opts *o, struct port_plan *pl,
+			     struct raw_port *p)
+{
+	uint64_t v;
+
+	sysfs_plan_netdev(pl, o->sysfs_root, p->netdev);
+	if (!fs_held_read_u64(&pl->nd_fd[0], pl->nd_dir, "carrier", &v) && v <= 1)
+		p->carrier = (int)v;
+	if (!fs_held_read_u64(&pl->nd_fd[1], pl->nd_dir, "carrier_down_count", &v)) {
+		p->flaps = v;
+		p->have_flaps = true;
+	}
+}
+
+static void read_bytes_held(struct port_plan *pl, struct raw_port *p)
+{
+	if (!p->netdev[0] ||
+	    fs_held_read_u64(&pl->nd_fd[2], pl->nd_dir, "statistics/rx_bytes", &p->nd_rx_bytes))
+		return;
+	p->have_nd = !fs_held_read_u64(&pl->nd_fd[3], pl->nd_dir, "statistics/tx_bytes",
+				       &p->nd_tx_bytes);
 }
 
 int sysfs_parse_rate(const char *s, uint64_t *mbps, unsigned int *width)
@@ -85,34 +103,32 @@ int sysfs_parse_rate(const char *s, uint64_t *mbps, unsigned int *width)
 }
 
 /* the netdev's speed file: Mb/s, "-1" or EINVAL when unknown (down, virtio) */
-static void read_netdev_speed(const struct collect_opts *o, struct raw_port *p)
+static bool read_netdev_speed(const struct collect_opts *o, const char *netdev, uint64_t *mbps)
 {
 	char path[600], buf[32], *end;
 	long v;
 
-	if (!p->netdev[0])
-		return;
-	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/speed", p->netdev);
+	if (!netdev[0])
+		return false;
+	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/speed", netdev);
 	if (fs_read_kept(path, buf, sizeof(buf)) <= 0)
-		return;
+		return false;
 	v = strtol(buf, &end, 10);
 	if (*end || v <= 0)
-		return;
-	p->nd_speed_mbps = (uint64_t)v;
-	p->have_nd_speed = true;
+		return false;
+	*mbps = (uint64_t)v;
+	return true;
 }
 
 /* the IB port counters the port's plan found in counters/ and counters_ext/ */
 static void read_pma(struct port_plan *pl, struct raw_port *p)
 {
-	char path[PLAN_BASE_LEN + 80];
 	unsigned int i, c;
 	uint64_t v;
 
 	sysfs_plan_pma(pl);
 	for (i = 0; i < pl->nr_pma; i++) {
-		snprintf(path, sizeof(path), "%s/%s", pl->base, pl->pma[i].file);
-		if (fs_read_u64_kept(path, &v)) {
+		if (fs_held_read_u64(&pl->pma[i].fd, pl->base, pl->pma[i].file, &v)) {
 			pl->stale = true;
 			continue;
 		}
@@ -123,9 +139,31 @@ static void read_pma(struct port_plan *pl, struct raw_port *p)
 }
 
 /*
- * The netdev's speed unless fabtel.ko's snapshot had it, ports/<n>/rate
- * when it can have changed (port_rate.c) and, unless the snapshot had
- * them, the IB port counters: the files ports/<n>/counters/ has, then what
+ * plain sysfs: the IB port counters when due (pma_s; 0 each sample) or
+ * when the link moved, else the last reading's.  Half a sample's slack, so
+ * a 10 s period is 10 samples of 1 s, not 11.
+ */
+static void read_pma_due(const struct collect_opts *o, struct port_plan *pl,
+			 struct raw_port *p, bool moved)
+{
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	uint64_t period = (uint64_t)o->pma_s * NS_PER_S, slack = o->interval_ms * 1000000ULL / 2;
+
+	if (pl->pma_ns && !moved && o->pma_s && now - pl->pma_ns + slack < period) {
+		memcpy(p->pma, pl->pma_val, sizeof(p->pma));
+		memcpy(p->have_pma, pl->have_pma, sizeof(p->have_pma));
+		return;
+	}
+	read_pma(pl, p);
+	pl->pma_ns = now ? now : 1;
+	memcpy(pl->pma_val, p->pma, sizeof(p->pma));
+	memcpy(pl->have_pma, p->have_pma, sizeof(p->have_pma));
+}
+
+/*
+ * fabtel.ko mode, what the snapshot did not carry: the netdev's speed (an
+ * older fabtel.ko), ports/<n>/rate when it can have changed (port_rate.c)
+ * and the IB port counters: the files ports/<n>/counters/ has, then what
  * counters_ext/ of older kernels adds (listed once per port, not a failed
  * open per counter where there are none, as on rxe).
  */
@@ -135,7 +173,7 @@ void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p)
 	struct port_plan *pl;
 
 	if (!p->speed_by_ko)
-		read_netdev_speed(o, p);
+		p->have_nd_speed = read_netdev_speed(o, p->netdev, &p->nd_speed_mbps);
 	port_rate_read(o, p);
 	if (p->pma_known)
 		return;		/* fabtel.ko's snapshot had them, or said there are none */
@@ -146,34 +184,94 @@ void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p)
 		read_pma(pl, p);
 }
 
+/* link_layer, state, the netdev's name and speed into the plan; -ENODEV if not Ethernet */
+static int read_link_files(const struct collect_opts *o, struct port_plan *pl)
+{
+	char path[PLAN_BASE_LEN + 32], buf[256];
+
+	pl->link_read = true;
+	pl->link_age = 0;
+	snprintf(path, sizeof(path), "%s/link_layer", pl->base);
+	pl->ethernet = fs_read_kept(path, buf, sizeof(buf)) >= 0 && !strcmp(buf, "Ethernet");
+	if (!pl->ethernet)
+		return -ENODEV;
+	pl->state[0] = pl->netdev[0] = '\0';
+	snprintf(path, sizeof(path), "%s/state", pl->base);
+	if (fs_read_kept(path, buf, sizeof(buf)) > 0)	/* "4: ACTIVE" */
+		snprintf(pl->state, sizeof(pl->state), "%s",
+			 strchr(buf, ' ') ? strchr(buf, ' ') + 1 : buf);
+	snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/0", pl->base);
+	if (fs_read_kept(path, buf, sizeof(buf)) > 0 && strlen(buf) < sizeof(pl->netdev))
+		snprintf(pl->netdev, sizeof(pl->netdev), "%s", buf);
+	pl->have_nd_speed = read_netdev_speed(o, pl->netdev, &pl->nd_speed_mbps);
+	return 0;
+}
+
+static void give_link(const struct port_plan *pl, struct raw_port *p)
+{
+	snprintf(p->state, sizeof(p->state), "%s", pl->state);
+	snprintf(p->netdev, sizeof(p->netdev), "%s", pl->netdev);
+	p->nd_speed_mbps = pl->nd_speed_mbps;
+	p->have_nd_speed = pl->have_nd_speed;
+}
+
+/*
+ * The port's link: its files from the plan unless due; the netdev's carrier
+ * and flap count; the files again when those moved or the port is not up.
+ * Whether the link moved since the last sample.
+ */
+static bool read_link(const struct collect_opts *o, struct port_plan *pl, struct raw_port *p)
+{
+	bool fresh = pl->link_age == 0, moved;
+	char netdev[IF_NAMESIZE];
+
+	give_link(pl, p);
+	if (p->netdev[0])
+		read_netdev_held(o, pl, p);
+	moved = p->carrier != pl->carrier || p->have_flaps != pl->have_flaps ||
+		p->flaps != pl->flaps;
+	if (!fresh && (moved || p->carrier != 1 || strcmp(p->state, "ACTIVE"))) {
+		snprintf(netdev, sizeof(netdev), "%s", pl->netdev);
+		if (read_link_files(o, pl))
+			return moved;
+		give_link(pl, p);
+		if (strcmp(netdev, pl->netdev)) {	/* renamed, or another */
+			p->carrier = -1;
+			p->have_flaps = false;
+			if (p->netdev[0])
+				read_netdev_held(o, pl, p);
+		}
+	}
+	pl->carrier = p->carrier;
+	pl->flaps = p->flaps;
+	pl->have_flaps = p->have_flaps;
+	return moved;
+}
+
 int sysfs_read_port(const struct collect_opts *o, const char *base, const char *dev,
 		    const char *port, struct raw_port *p)
 {
-	char path[1200], buf[256];
-	struct port_plan *pl;
+	struct port_plan *pl = sysfs_plan_get(base, true);
+	bool moved;
 
-	snprintf(path, sizeof(path), "%s/link_layer", base);
-	if (fs_read_kept(path, buf, sizeof(buf)) < 0 || strcmp(buf, "Ethernet"))
+	if (!pl)
+		return -ENAMETOOLONG;
+	if (!pl->link_read || ++pl->link_age >= LINK_TTL) {
+		if (read_link_files(o, pl))
+			return -ENODEV;
+	} else if (!pl->ethernet) {
 		return -ENODEV;
+	}
 	memset(p, 0, sizeof(*p));
 	snprintf(p->device, sizeof(p->device), "%s", dev);
 	p->port = (uint32_t)strtoul(port, NULL, 10);
 	p->carrier = -1;
 	snprintf(p->driver, sizeof(p->driver), "-");
-	snprintf(path, sizeof(path), "%s/state", base);
-	if (fs_read_kept(path, buf, sizeof(buf)) > 0)	/* "4: ACTIVE" */
-		snprintf(p->state, sizeof(p->state), "%s",
-			 strchr(buf, ' ') ? strchr(buf, ' ') + 1 : buf);
-	snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/0", base);
-	if (fs_read_kept(path, buf, sizeof(buf)) > 0 && strlen(buf) < sizeof(p->netdev))
-		snprintf(p->netdev, sizeof(p->netdev), "%s", buf);
-	if (p->netdev[0])
-		read_netdev_link(o, p);
-	pl = sysfs_plan_get(base, true);
-	if (pl)
-		read_hw_counters(pl, p);
-	sysfs_read_port_extras(o, p);
-	sysfs_read_netdev_bytes(o, p);
+	moved = read_link(o, pl, p);
+	read_hw_counters(pl, p);
+	port_rate_read(o, p);
+	read_pma_due(o, pl, p, moved);
+	read_bytes_held(pl, p);
 	return 0;
 }
 

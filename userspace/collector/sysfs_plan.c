@@ -56,6 +56,8 @@ static void list_hw(struct port_plan *pl)
 	int k;
 
 	l.n = 0;
+	for (i = 0; i < pl->nr_hw; i++)
+		fs_held_close(&pl->hw[i].fd);
 	pl->nr_hw = 0;
 	snprintf(path, sizeof(path), "%s/hw_counters", pl->base);
 	fs_list(path, add_hw_name, &l);
@@ -63,11 +65,13 @@ static void list_hw(struct port_plan *pl)
 	pl->soft_roce = vendor && !strcmp(vendor, "rxe");
 	for (i = 0; i < l.n && pl->nr_hw < PLAN_HW_MAX; i++) {
 		k = schema_hw_lookup(vendor, l.name[i], &width);
-		if (k < 0 || strlen(l.name[i]) >= sizeof(pl->hw[0].file))
+		if (k < 0 || strlen(l.name[i]) >= sizeof(pl->hw[0].file) - sizeof("hw_counters/"))
 			continue;
 		pl->hw[pl->nr_hw].k = k;
 		pl->hw[pl->nr_hw].width = (uint8_t)width;
-		snprintf(pl->hw[pl->nr_hw].file, sizeof(pl->hw[0].file), "%s", l.name[i]);
+		pl->hw[pl->nr_hw].fd = -1;
+		snprintf(pl->hw[pl->nr_hw].file, sizeof(pl->hw[0].file), "hw_counters/%s",
+			 l.name[i]);
 		pl->nr_hw++;
 	}
 }
@@ -102,6 +106,7 @@ static int add_pma_file(void *ctx, const char *name)
 			continue;
 		if (pl->nr_pma < FABTEL_NR_PMA) {
 			pl->pma[pl->nr_pma].c = c;
+			pl->pma[pl->nr_pma].fd = -1;
 			snprintf(pl->pma[pl->nr_pma].file, sizeof(pl->pma[0].file), "%s/%s",
 				 d->ext ? "counters_ext" : "counters", name);
 			pl->nr_pma++;
@@ -116,7 +121,10 @@ static void list_pma(struct port_plan *pl)
 {
 	struct pma_list d = { .pl = pl };
 	char path[PLAN_BASE_LEN + 16];
+	unsigned int i;
 
+	for (i = 0; i < pl->nr_pma; i++)
+		fs_held_close(&pl->pma[i].fd);
 	pl->nr_pma = 0;
 	snprintf(path, sizeof(path), "%s/counters", pl->base);
 	fs_list(path, add_pma_file, &d);
@@ -124,6 +132,40 @@ static void list_pma(struct port_plan *pl)
 	d.ext = true;
 	fs_list(path, add_pma_file, &d);
 	pl->pma_listed = true;
+}
+
+static void close_netdev(struct port_plan *pl)
+{
+	unsigned int i;
+
+	for (i = 0; i < PLAN_ND_FILES; i++)
+		fs_held_close(&pl->nd_fd[i]);
+}
+
+/* the files the plan holds, closed; the plan free */
+static void plan_free(struct port_plan *pl)
+{
+	unsigned int i;
+
+	if (!pl->base[0])
+		return;		/* free already (or never used: its fds are not -1) */
+	for (i = 0; i < pl->nr_hw; i++)
+		fs_held_close(&pl->hw[i].fd);
+	for (i = 0; i < pl->nr_pma; i++)
+		fs_held_close(&pl->pma[i].fd);
+	close_netdev(pl);
+	pl->base[0] = '\0';
+}
+
+void sysfs_plan_netdev(struct port_plan *pl, const char *root, const char *netdev)
+{
+	char dir[PLAN_BASE_LEN];
+
+	snprintf(dir, sizeof(dir), "%s/sys/class/net/%s", root, netdev);
+	if (!strcmp(dir, pl->nd_dir))
+		return;
+	close_netdev(pl);
+	snprintf(pl->nd_dir, sizeof(pl->nd_dir), "%s", dir);
 }
 
 struct port_plan *sysfs_plan_get(const char *base, bool hw)
@@ -145,12 +187,16 @@ struct port_plan *sysfs_plan_get(const char *base, bool hw)
 	}
 	if (!pl) {
 		pl = free_pl ? free_pl : oldest;
+		plan_free(pl);
 		memset(pl, 0, sizeof(*pl));
+		for (i = 0; i < PLAN_ND_FILES; i++)
+			pl->nd_fd[i] = -1;
 		snprintf(pl->base, sizeof(pl->base), "%s", base);
 		pl->kernel = fs_kept_kernel_path(base);
 	}
-	if (pl->stale || !pl->kernel) {
-		pl->hw_listed = pl->pma_listed = false;
+	if (pl->stale || !pl->kernel) {	/* all of it read again */
+		pl->hw_listed = pl->pma_listed = pl->link_read = false;
+		pl->pma_ns = 0;
 		pl->stale = false;
 	}
 	if (hw && !pl->hw_listed) {
@@ -174,5 +220,13 @@ void sysfs_plan_pass(void)
 	pass++;
 	for (i = 0; i < PLAN_MAX; i++)
 		if (plans[i].base[0] && pass - plans[i].used > PLAN_IDLE)
-			plans[i].base[0] = '\0';
+			plan_free(&plans[i]);
+}
+
+void sysfs_plan_close_all(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < PLAN_MAX; i++)
+		plan_free(&plans[i]);
 }

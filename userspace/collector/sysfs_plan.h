@@ -8,11 +8,13 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <net/if.h>
 
 #include "model.h"
 
 #define PLAN_BASE_LEN	384
 #define PLAN_HW_MAX	128	/* mapped hw_counters files of one port */
+#define PLAN_ND_FILES	4
 
 struct port_plan {
 	char base[PLAN_BASE_LEN];	/* .../ports/<n>; "" a free plan */
@@ -25,19 +27,45 @@ struct port_plan {
 	struct {
 		int k;			/* the schema's counter */
 		uint8_t width;		/* the driver's counter width, bits */
-		char file[56];		/* in hw_counters/ */
+		int fd;			/* held open (fs_held_read_u64); -1 none */
+		char file[68];		/* hw_counters/<name> */
 	} hw[PLAN_HW_MAX];
 	struct {
 		unsigned int c;		/* enum fabtel_pma */
+		int fd;
 		char file[72];		/* counters/<f> or counters_ext/<f>_64 */
 	} pma[FABTEL_NR_PMA];
+	/*
+	 * Plain sysfs, on the kernel's tree (source_sysfs.c): what is read
+	 * only when it can have moved.  The link files (link_layer once;
+	 * state, the netdev's name and speed) at link_age 0; the IB port
+	 * counters every pma_s seconds, their last values given in between.
+	 */
+	bool link_read, ethernet;
+	unsigned int link_age;		/* samples since the link files were read */
+	char state[24];
+	char netdev[IF_NAMESIZE];
+	char nd_dir[PLAN_BASE_LEN];	/* <root>/sys/class/net/<netdev> */
+	int nd_fd[PLAN_ND_FILES];	/* carrier, carrier_down_count, bytes */
+	uint64_t nd_speed_mbps;
+	bool have_nd_speed;
+	int carrier;			/* the last sample's carrier and flaps */
+	uint64_t flaps;
+	bool have_flaps;
+	uint64_t pma_ns;		/* when counters/ was read (monotonic); 0 never */
+	uint64_t pma_val[FABTEL_NR_PMA];
+	bool have_pma[FABTEL_NR_PMA];
 };
 
 /* base's plan, its hw_counters listed if hw and not yet; NULL if base is too long */
 struct port_plan *sysfs_plan_get(const char *base, bool hw);
 /* list its counters/ and counters_ext/ if not yet */
 void sysfs_plan_pma(struct port_plan *pl);
+/* the port's netdev is now netdev (under root): its held files closed if it changed */
+void sysfs_plan_netdev(struct port_plan *pl, const char *root, const char *netdev);
 /* after each collector pass: plans not used for a while let go */
 void sysfs_plan_pass(void);
+/* every plan let go, its files closed (the collector's end, tests) */
+void sysfs_plan_close_all(void);
 
 #endif /* FABTEL_SYSFS_PLAN_H */

@@ -27,6 +27,7 @@ void config_defaults(struct config *c)
 	c->max_connections = 64;
 	c->job_linger_s = 300;
 	c->module_s = 10;
+	c->pma_s = 10;
 	c->roce_tos = 256;
 	c->probe = CONFIG_AUTO;
 	probe_cfg_defaults(&c->probe_cfg);
@@ -46,6 +47,7 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	o->interval_ms = c->interval_ms;
 	o->job_linger_s = c->job_linger_s;
 	o->module_s = c->module_s;
+	o->pma_s = c->pma_s;
 	o->roce_tos = c->roce_tos < 256 ? (int)c->roce_tos : -1;
 	o->health = c->health;
 	o->job_rules = c->job_rules;
@@ -120,6 +122,7 @@ static const struct uint_key uint_keys[] = {
 	UK("max_connections", max_connections, 1, 4096),
 	UK("job_linger_s", job_linger_s, 0, 86400),
 	UK("module_s", module_s, 0, 86400),
+	UK("pma_s", pma_s, 0, 3600),
 	UK("roce_tos", roce_tos, 0, 255),
 	UK("window_s", health.window_s, 1, 86400),
 	UK("hold_s", health.hold_s, 1, 86400),

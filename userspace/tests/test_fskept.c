@@ -85,7 +85,8 @@ static void regular_file_not_kept(void **state)
 	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), -1);
 }
 
-/* many files: the ones not read for 30 passes go, the others stay found */
+/* many files: the ones not read for 30 passes go (looked for every 8
+ * passes: gone by pass 38), the others stay found */
 static void idle_ones_close(void **state)
 {
 	char names[400][300], buf[4096];
@@ -109,7 +110,7 @@ static void idle_ones_close(void **state)
 	assert_true(n > 40);
 	assert_int_equal(fs_kept_count(), n);
 	/* the even ones read at every pass, the odd ones never again */
-	for (p = 0; p < 31; p++) {
+	for (p = 0; p < 38; p++) {
 		for (i = 0; i < n; i += 2)
 			assert_true(fs_read_kept(names[i], buf, sizeof(buf)) >= 0);
 		fs_kept_pass();
@@ -119,6 +120,65 @@ static void idle_ones_close(void **state)
 	for (i = 0; i < n; i += 2)
 		assert_true(fs_read_kept(names[i], buf, sizeof(buf)) >= 0);
 	assert_int_equal(fs_kept_opens(), o);	/* every even one still kept */
+	reset();
+}
+
+/*
+ * A held file (a port plan's counter): opened once, counted with the kept
+ * files, read anew from offset 0; closed, it is opened by path again; a
+ * regular file under keep_files = auto is read by path and never held.
+ */
+static void held_file(void **state)
+{
+	char tmpl[] = "/tmp/fskept.XXXXXX", dir[64], *slash;
+	unsigned long long o;
+	uint64_t v, v2;
+	int fd = -1;
+
+	(void)state;
+	reset();
+	o = fs_kept_opens();
+	assert_int_equal(fs_held_read_u64(&fd, "/proc/sys/kernel", "pid_max", &v), 0);
+	assert_true(fd >= 0 && v > 0);
+	assert_int_equal(fs_kept_count(), 1);
+	assert_int_equal(fs_held_read_u64(&fd, "/proc/sys/kernel", "pid_max", &v2), 0);
+	assert_int_equal(v2, v);
+	assert_int_equal(fs_kept_opens() - o, 1);	/* one open, two reads */
+	fs_held_close(&fd);
+	assert_int_equal(fd, -1);
+	assert_int_equal(fs_kept_count(), 0);
+
+	/* not kernel files under keep auto: read by path, never held */
+	put_file(tmpl, "41\n");
+	snprintf(dir, sizeof(dir), "%s", tmpl);
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), 0);
+	assert_int_equal(v, 41);
+	assert_int_equal(fd, -1);
+	assert_int_equal(fs_kept_count(), 0);
+	/* keep on: held, and rewritten in place its new value is read */
+	fs_kept_root("", FS_KEEP_ALL);
+	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), 0);
+	assert_true(fd >= 0);
+	put_file(tmpl, "42\n");
+	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(fs_kept_count(), 1);
+	/* replaced by another file of that name: the held one is read until closed */
+	unlink(tmpl);
+	put_file(tmpl, "43\n");
+	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), 0);
+	assert_int_equal(v, 42);
+	fs_held_close(&fd);
+	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), 0);
+	assert_int_equal(v, 43);
+	fs_held_close(&fd);
+	unlink(tmpl);
+	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), -1);
+	assert_int_equal(fd, -1);
+	assert_int_equal(fs_kept_count(), 0);
+	fs_kept_root("", FS_KEEP_AUTO);
 	reset();
 }
 
@@ -175,6 +235,7 @@ int main(void)
 		cmocka_unit_test(idle_ones_close),
 		cmocka_unit_test(gone_is_minus_one),
 		cmocka_unit_test(keep_on_and_off),
+		cmocka_unit_test(held_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_sysfs_tiers - what the plain-sysfs source reads at each sample on a
+ * tree it keeps open (source_sysfs.c): the hw_counters, carrier, flap count
+ * and byte totals every sample, from files opened once; state, the netdev's
+ * name and speed only when the link moved, while the port is not up, or
+ * every 10 samples; the IB port counters every pma_s seconds or when the
+ * link moved.  A tree on disk under keep_files = on stands in for sysfs
+ * (its files rewritten in place, as a sysfs attribute shows a new value);
+ * under keep_files = auto the same tree is a fixture, read whole each time.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "schema.h"
+#include "source.h"
+#include "sysfs_plan.h"
+
+static char root[64];
+static char base[256];
+static struct collect_opts opts;
+
+/* write text into root/rel, in place (the file's inode kept) */
+static void put(const char *rel, const char *fmt, ...)
+{
+	char path[512], cmd[600];
+	va_list ap;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	assert_int_equal(system(cmd), 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	fclose(f);
+}
+
+#define PORT "sys/class/infiniband/x0/ports/1/"
+
+static void make_tree(void)
+{
+	snprintf(root, sizeof(root), "/tmp/tiers.XXXXXX");
+	assert_non_null(mkdtemp(root));
+	put(PORT "link_layer", "Ethernet");
+	put(PORT "state", "4: ACTIVE");
+	put(PORT "rate", "100 Gb/sec (4X EDR)");
+	put(PORT "gid_attrs/ndevs/0", "eth9");
+	put(PORT "hw_counters/out_of_sequence", "5");
+	put(PORT "hw_counters/packet_seq_err", "1");
+	put(PORT "hw_counters/local_ack_timeout_err", "0");
+	put(PORT "counters/symbol_error", "7");
+	put(PORT "counters/port_xmit_data", "100");
+	put("sys/class/net/eth9/carrier", "1");
+	put("sys/class/net/eth9/carrier_down_count", "2");
+	put("sys/class/net/eth9/speed", "100000");
+	put("sys/class/net/eth9/statistics/rx_bytes", "10");
+	put("sys/class/net/eth9/statistics/tx_bytes", "20");
+	snprintf(base, sizeof(base), "%s/" PORT, root);
+	base[strlen(base) - 1] = '\0';
+	collect_opts_default(&opts);
+	snprintf(opts.sysfs_root, sizeof(opts.sysfs_root), "%s", root);
+	opts.interval_ms = 1000;
+	opts.pma_s = 3600;	/* never due within a test: only a link move reads them */
+}
+
+static void drop_tree(void)
+{
+	char cmd[128];
+
+	sysfs_plan_close_all();
+	fs_kept_close_all();
+	assert_int_equal(fs_kept_count(), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+	fs_kept_root("", FS_KEEP_AUTO);
+}
+
+static struct raw_port *sample(void)
+{
+	static struct raw_port p;
+
+	assert_int_equal(sysfs_read_port(&opts, base, "x0", "1", &p), 0);
+	return &p;
+}
+
+/* the kernel's tree: each tier read when it is due, and nothing reopened */
+static void tiers(void **state)
+{
+	struct raw_port *p;
+	unsigned long long o;
+	unsigned int i;
+
+	(void)state;
+	make_tree();
+	fs_kept_root(root, FS_KEEP_ALL);
+	p = sample();
+	assert_string_equal(p->state, "ACTIVE");
+	assert_string_equal(p->netdev, "eth9");
+	assert_int_equal(p->carrier, 1);
+	assert_int_equal(p->flaps, 2);
+	assert_int_equal(p->ctr[FABTEL_OUT_OF_SEQUENCE], 5);
+	assert_true(p->have_pma[FABTEL_PMA_SYMBOL_ERROR]);
+	assert_int_equal(p->pma[FABTEL_PMA_SYMBOL_ERROR], 7);
+	assert_int_equal(p->pma[FABTEL_PMA_XMIT_DATA], 400);	/* 4-octet words */
+	assert_int_equal(p->nd_speed_mbps, 100000);
+	assert_int_equal(p->rate_mbps, 100000);
+
+	/* every sample: counters and bytes; not state, speed or the PMA */
+	put(PORT "hw_counters/out_of_sequence", "6");
+	put("sys/class/net/eth9/statistics/rx_bytes", "11");
+	put(PORT "state", "1: DOWN");
+	put("sys/class/net/eth9/speed", "25000");
+	put(PORT "counters/symbol_error", "9");
+	o = fs_kept_opens();
+	p = sample();
+	assert_int_equal(fs_kept_opens(), o);	/* no file opened again */
+	assert_int_equal(p->ctr[FABTEL_OUT_OF_SEQUENCE], 6);
+	assert_int_equal(p->nd_rx_bytes, 11);
+	assert_string_equal(p->state, "ACTIVE");
+	assert_int_equal(p->nd_speed_mbps, 100000);
+	assert_true(p->have_pma[FABTEL_PMA_SYMBOL_ERROR]);	/* the last reading's */
+	assert_int_equal(p->pma[FABTEL_PMA_SYMBOL_ERROR], 7);
+
+	/* the link moves: state, speed and the PMA at once */
+	put("sys/class/net/eth9/carrier", "0");
+	put("sys/class/net/eth9/carrier_down_count", "3");
+	p = sample();
+	assert_int_equal(p->carrier, 0);
+	assert_int_equal(p->flaps, 3);
+	assert_string_equal(p->state, "DOWN");
+	assert_int_equal(p->nd_speed_mbps, 25000);
+	assert_int_equal(p->pma[FABTEL_PMA_SYMBOL_ERROR], 9);
+
+	/* a port not up is read at each sample until it is ACTIVE with carrier */
+	put(PORT "state", "4: ACTIVE");
+	p = sample();
+	assert_string_equal(p->state, "ACTIVE");
+	assert_int_equal(p->carrier, 0);
+	put("sys/class/net/eth9/carrier", "1");
+	p = sample();
+	assert_int_equal(p->carrier, 1);
+
+	/* a steady link: state again within 10 samples all the same */
+	put(PORT "state", "1: DOWN");
+	p = sample();
+	assert_string_equal(p->state, "ACTIVE");
+	for (i = 0; i < 10 && strcmp(p->state, "DOWN"); i++)
+		p = sample();
+	assert_string_equal(p->state, "DOWN");
+	assert_true(i < 10);
+
+	/* the netdev renamed: its files are the new name's from that reading on */
+	put(PORT "state", "4: ACTIVE");
+	put("sys/class/net/eth10/carrier", "1");
+	put("sys/class/net/eth10/carrier_down_count", "40");
+	put("sys/class/net/eth10/speed", "200000");
+	put("sys/class/net/eth10/statistics/rx_bytes", "1000");
+	put("sys/class/net/eth10/statistics/tx_bytes", "2000");
+	put(PORT "gid_attrs/ndevs/0", "eth10");
+	p = sample();	/* the state was DOWN: the link files read again */
+	assert_string_equal(p->netdev, "eth10");
+	assert_int_equal(p->flaps, 40);
+	assert_int_equal(p->nd_rx_bytes, 1000);
+	assert_int_equal(p->nd_speed_mbps, 200000);
+
+	/* pma_s = 0: the IB port counters at every sample */
+	opts.pma_s = 0;
+	put(PORT "counters/symbol_error", "11");
+	p = sample();
+	assert_int_equal(p->pma[FABTEL_PMA_SYMBOL_ERROR], 11);
+	drop_tree();
+}
+
+/* pma_s = 1: read again once a second has gone, the last values until then */
+static void pma_period(void **state)
+{
+	struct raw_port *p;
+
+	(void)state;
+	make_tree();
+	fs_kept_root(root, FS_KEEP_ALL);
+	opts.pma_s = 1;
+	p = sample();
+	assert_int_equal(p->pma[FABTEL_PMA_SYMBOL_ERROR], 7);
+	put(PORT "counters/symbol_error", "8");
+	p = sample();
+	assert_int_equal(p->pma[FABTEL_PMA_SYMBOL_ERROR], 7);
+	usleep(1100 * 1000);
+	p = sample();
+	assert_int_equal(p->pma[FABTEL_PMA_SYMBOL_ERROR], 8);
+	drop_tree();
+}
+
+/* a tree that is not the kernel's (keep auto, a fixture): all of it each time */
+static void fixture_read_whole(void **state)
+{
+	struct raw_port *p;
+
+	(void)state;
+	make_tree();
+	fs_kept_root(root, FS_KEEP_AUTO);
+	p = sample();
+	assert_string_equal(p->state, "ACTIVE");
+	put(PORT "state", "1: DOWN");
+	put(PORT "counters/symbol_error", "9");
+	p = sample();
+	assert_string_equal(p->state, "DOWN");
+	assert_int_equal(p->pma[FABTEL_PMA_SYMBOL_ERROR], 9);
+	assert_int_equal(fs_kept_count(), 0);
+	drop_tree();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(tiers),
+		cmocka_unit_test(pma_period),
+		cmocka_unit_test(fixture_read_whole),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
