@@ -149,6 +149,26 @@ void fs_kept_root(const char *root, enum fs_keep keep)
 	}
 }
 
+/* open and read path: its fd if it may be kept (a kernel file, room left), else closed: -1 */
+static int open_keepable(const char *path, char *buf, size_t len, ssize_t *n)
+{
+	int fd;
+
+	*n = -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	opens++;
+	*n = read(fd, buf, len);
+	kept_limit();
+	if (*n < 0 || nr_kept + nr_held >= most ||
+	    (plain_len && !strncmp(path, plain_root, plain_len)) || !keepable(fd)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* open path; keep it if it is a kernel file and there is room */
 static ssize_t open_read(const char *path, char *buf, size_t len)
 {
@@ -157,17 +177,9 @@ static ssize_t open_read(const char *path, char *buf, size_t len)
 	uint32_t i;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_keepable(path, buf, len, &n);
 	if (fd < 0)
-		return -1;
-	opens++;
-	n = read(fd, buf, len);
-	kept_limit();
-	if (n < 0 || nr_kept + nr_held >= most || (plain_len && !strncmp(path, plain_root, plain_len)) ||
-	    !keepable(fd)) {
-		close(fd);
 		return n;
-	}
 	i = fs_path_hash(path) & (KEPT_SLOTS - 1);
 	while (slots[i].path)
 		i = (i + 1) & (KEPT_SLOTS - 1);
@@ -218,17 +230,9 @@ ssize_t fs_held_read(int *fd, const char *dir, const char *file, char *buf, size
 		fs_held_close(fd);	/* gone, or replaced: by path once more */
 	}
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = open(path, O_RDONLY | O_CLOEXEC);
+	f = open_keepable(path, buf, len, &n);
 	if (f < 0)
-		return -1;
-	opens++;
-	n = read(f, buf, len);
-	kept_limit();
-	if (n < 0 || nr_kept + nr_held >= most ||
-	    (plain_len && !strncmp(path, plain_root, plain_len)) || !keepable(f)) {
-		close(f);
 		return n;
-	}
 	*fd = f;
 	nr_held++;
 	return n;
