@@ -2,15 +2,26 @@
 /*
  * source_qps.c - the QPs the kernel knows (RDMA netlink, what `rdma res show
  * qp` lists: lib/rdmanl.c) and their owners: each owning process's comm and
- * job, from /proc/<pid>/comm and /proc/<pid>/cgroup (jobs.h).
+ * job, from /proc/<pid>/comm and /proc/<pid>/cgroup (jobs.h).  The
+ * netlink socket stays open from one pass to the next; a kernel without
+ * RDMA netlink (ib_core not loaded) is asked again every NL_ABSENT_RETRY
+ * passes, its error reported in between.
  */
+#include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fsread.h"
 #include "source.h"
+
+#define NL_ABSENT_RETRY	10
+
+static int nl_fd = -1;
+static unsigned int nl_absent;	/* passes left before RDMA netlink is asked again */
+static int nl_absent_err;
 
 static int qp_cb(const struct rdmanl_qp *qp, void *ctx)
 {
@@ -71,7 +82,16 @@ static void qps_sample(struct model *m, struct raw *r)
 
 	r->nr_qps = 0;
 	r->qps_over = 0;
-	r->nl_err = rdmanl_for_each_qp(qp_cb, r);
+	if (nl_absent) {
+		nl_absent--;
+		r->nl_err = nl_absent_err;
+	} else {
+		r->nl_err = rdmanl_for_each_qp(&nl_fd, qp_cb, r);
+		if (r->nl_err == -EPROTONOSUPPORT) {
+			nl_absent = NL_ABSENT_RETRY - 1;
+			nl_absent_err = r->nl_err;
+		}
+	}
 	for (i = 0; i < r->nr_qps; i++) {
 		/* a process's QPs are listed together: read its /proc files once */
 		for (k = i < 8 ? 0 : i - 8; k < i && r->qps[k].nl.pid != r->qps[i].nl.pid; k++)
@@ -91,7 +111,16 @@ static void qps_sample(struct model *m, struct raw *r)
 		raw_report(r, SRC_RDMA_NETLINK, SRC_STATE_UP, "%s", "");
 }
 
+static void qps_close(struct model *m)
+{
+	(void)m;
+	if (nl_fd >= 0)
+		close(nl_fd);
+	nl_fd = -1;
+}
+
 const struct source_ops source_qps = {
 	.name = "rdma_netlink",
 	.sample = qps_sample,
+	.close = qps_close,
 };

@@ -161,7 +161,7 @@ static int seed_one(const struct rdmanl_qp *q, void *ctx)
 
 static int open_qp(struct fabbpf *fb)
 {
-	int err;
+	int err, nl = -1;
 
 	if (!module_btf("ib_core")) {
 		snprintf(fb->why[FABBPF_QP], sizeof(fb->why[0]),
@@ -184,7 +184,9 @@ static int open_qp(struct fabbpf *fb)
 	if (err)
 		return err;
 	/* attached first, so no QP falls between the dump and the hooks */
-	err = rdmanl_for_each_qp(seed_one, fb);
+	err = rdmanl_for_each_qp(&nl, seed_one, fb);
+	if (nl >= 0)
+		close(nl);
 	if (err)
 		snprintf(fb->partial[FABBPF_QP], sizeof(fb->partial[0]),
 			 "existing QPs unknown: RDMA netlink: %s", strerror(-err));

@@ -239,26 +239,33 @@ int rdmanl_parse_qps(const void *buf, size_t len, uint32_t seq, uint32_t dev_ind
 	return rdmanl_parse(buf, len, seq, rdmanl_qp_top, &w);
 }
 
-int rdmanl_for_each_qp(int (*cb)(const struct rdmanl_qp *qp, void *ctx), void *ctx)
+int rdmanl_for_each_qp(int *fd, int (*cb)(const struct rdmanl_qp *qp, void *ctx), void *ctx)
 {
+	static uint32_t seq;
 	struct rdmanl_devs devs = { .n = 0 };
 	struct rdmanl_walk w = { .cb = cb, .ctx = ctx };
-	uint32_t seq = getpid();
-	int fd, i, ret;
+	int i, ret;
 
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
-	if (fd < 0)
-		return -errno;
-	ret = rdmanl_send(fd, RDMA_NLDEV_CMD_GET, -1, ++seq);
+	if (!seq)
+		seq = (uint32_t)getpid() << 8;
+	if (*fd < 0) {
+		*fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA);
+		if (*fd < 0)
+			return -errno;
+	}
+	ret = rdmanl_send(*fd, RDMA_NLDEV_CMD_GET, -1, ++seq);
 	if (!ret)
-		ret = rdmanl_recv(fd, seq, rdmanl_dev_attr, &devs);
+		ret = rdmanl_recv(*fd, seq, rdmanl_dev_attr, &devs);
 	for (i = 0; !ret && i < devs.n; i++) {
 		w.qp.dev_index = devs.idx[i];
 		memcpy(w.qp.dev_name, devs.name[i], sizeof(w.qp.dev_name));
-		ret = rdmanl_send(fd, RDMA_NLDEV_CMD_RES_QP_GET, devs.idx[i], ++seq);
+		ret = rdmanl_send(*fd, RDMA_NLDEV_CMD_RES_QP_GET, devs.idx[i], ++seq);
 		if (!ret)
-			ret = rdmanl_recv(fd, seq, rdmanl_qp_top, &w);
+			ret = rdmanl_recv(*fd, seq, rdmanl_qp_top, &w);
 	}
-	close(fd);
+	if (ret) {	/* what is left of a dump would confuse the next one */
+		close(*fd);
+		*fd = -1;
+	}
 	return ret;
 }

@@ -25,8 +25,12 @@ struct rdmanl_qp {
 	bool has_state;
 };
 
-/* Calls cb for every QP of every RDMA device; negative errno on failure. */
-int rdmanl_for_each_qp(int (*cb)(const struct rdmanl_qp *qp, void *ctx), void *ctx);
+/*
+ * Calls cb for every QP of every RDMA device over the NETLINK_RDMA socket
+ * *fd, opened when it is -1 and left open for the next call (a sampler's);
+ * closed again (-1) on any failure.  Negative errno on failure.
+ */
+int rdmanl_for_each_qp(int *fd, int (*cb)(const struct rdmanl_qp *qp, void *ctx), void *ctx);
 
 /*
  * The parser under it, for tests and fuzzers: one received buffer of a
