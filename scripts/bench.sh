@@ -40,7 +40,9 @@
 #           4,000 QPs of 8 jobs moving traffic (scripts/bench-scale.sh).
 #   lab-scrape  the scrape stage inside guest a on its real sysfs: 16
 #           fakeroce mlx5 ports, the same with fabtel.ko loaded (fabteld
-#           reading its snapshots), then 2 rxe ports; BENCH_LAB_ROUNDS (200).
+#           reading its snapshots), then 2 rxe ports; BENCH_LAB_ROUNDS (200);
+#           BENCH_LAB_SETS picks sets ("fakeroce16 fakeroce16ko rxe2";
+#           fakeroce16ko only after fakeroce16).
 #   probes  fabteld on a probing BENCH_PROBE_PEERS (16) answering fabtelds
 #           on b at the default rate: its CPU and RSS with and without
 #           probing, the prober thread's CPU per 1,000 probes.
@@ -463,7 +465,8 @@ qps_traffic_stage() {
 lab_scrape_stage() {
 	local set
 	lab_up
-	for set in fakeroce16 fakeroce16ko rxe2; do
+	local sets=" ${BENCH_LAB_SETS:-fakeroce16 fakeroce16ko rxe2} "
+	for set in $sets; do
 		if [[ $set == fakeroce16 ]]; then
 			lab a -- "rdma link delete rxa; insmod $QREPO/kmod/fakeroce.ko &&
 				for i in \$(seq 0 15); do echo \"\$i mlx5\" >/sys/kernel/fakeroce/new_device &&
@@ -488,10 +491,10 @@ lab_scrape_stage() {
 			sed "s/^/  node_exporter ($set): /" | tee -a "$OUT/lab-scrape.txt"
 		lab a -- "cat /tmp/bench-lab/node_exporter-$set.prom" >"$OUT/lab-node_exporter-$set.prom"
 		lab a -- "cat /tmp/bench-lab/fabteld-$set.prom" >"$OUT/lab-fabteld-$set.prom"
-		if [[ $set == fakeroce16 ]]; then
+		if [[ $set == fakeroce16 && $sets == *" fakeroce16ko "* ]]; then
 			:	# the ports stay for fakeroce16ko
-		elif [[ $set == fakeroce16ko ]]; then
-			lab a -- 'rmmod fabtel; for i in $(seq 0 15); do echo $i >/sys/kernel/fakeroce/del_device; done
+		elif [[ $set == fakeroce16* ]]; then
+			lab a -- 'rmmod fabtel 2>/dev/null; for i in $(seq 0 15); do echo $i >/sys/kernel/fakeroce/del_device; done
 				rmmod fakeroce; rdma link add rxa type rxe netdev eth0' >/dev/null 2>&1
 		else
 			lab a -- 'rdma link delete rxd; ip link del fbd0' >/dev/null 2>&1

@@ -28,7 +28,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 48
+ktap_begin 50
 
 cleanup() {
 	# what this test starts, stopped by pid: fabteld and job 7070's process
@@ -346,6 +346,23 @@ ktap_check "FabtelMisconfigured fires for fakeroce0" \
 ktap_eq "rxa (virtio-net, no DCB): config_info pfc and trust 'unknown', no misconfigured series" \
 	"$(curl -sf "http://127.0.0.1:$PA/metrics" | grep '^fabtel_port_config_info{device="rxa"' | grep -c 'pfc="unknown",trust="unknown"') $(curl -sf "http://127.0.0.1:$PA/metrics" | grep -c '^fabtel_port_misconfigured{device="rxa"')" \
 	"1 0"
+# RoCE v2 GIDs: config_info's roce_v2_gids against rxa's GID table itself
+# (gid_attrs/types counted by the shell).  fabteld reads the table up to
+# 32 entries past its last used one (every 6th reading all of it): an
+# address added on eth0 takes the lowest free entries and is counted
+# within module_s (10 s).
+rxa_v2() { lab a "cat /sys/class/infiniband/rxa/ports/1/gid_attrs/types/* 2>/dev/null | grep -c 'RoCE v2'"; }
+fab_v2() { curl -sf "http://127.0.0.1:$PA/metrics" |
+	sed -n 's/^fabtel_port_config_info{device="rxa".*roce_v2_gids="\([0-9]*\)".*/\1/p'; }
+v2_is() { [[ $(rxa_v2) == "$1" && $(fab_v2) == "$1" ]]; }
+v2_n=$(rxa_v2)
+ktap_check "rxa: config_info roce_v2_gids = the 'RoCE v2' entries of its GID table ($v2_n)" \
+	wait_for 25 v2_is "$v2_n"
+lab a "ip addr add 10.99.0.1/24 dev eth0" >/dev/null
+ktap_check "an address added on eth0: one RoCE v2 GID more in the table and in config_info within module_s" \
+	wait_for 30 v2_is $((v2_n + 1))
+ktap_info "GID table: $(rxa_v2) RoCE v2; fabteld: $(fab_v2)"
+lab a "ip addr del 10.99.0.1/24 dev eth0" >/dev/null
 lab a "dcb app del dev fre0 dscp-prio 26:5" >/dev/null
 # Without roce_tos in fabteld's config the ToS is rdma_cm's default, from
 # configfs when an operator created the device's directory (fabteld never

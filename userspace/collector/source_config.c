@@ -10,9 +10,11 @@
  * stands by.  Documentation/fabteld.rst, "RoCE configuration".
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "dcbnl.h"
@@ -72,28 +74,68 @@ static void read_tos(const struct collect_opts *o, const struct raw_port *p,
 	cfg->tos_source = "rdma_cm";
 }
 
-struct gid_count {
-	const char *dir;
-	int n;
-};
+/*
+ * The RoCE v2 GIDs in the port's table (gid_attrs/types/<i>; an empty entry
+ * fails to read).  ib_core fills a table from its lowest free index, so
+ * the used entries sit low: a reading stops GID_GAP entries past the
+ * highest used one of the last whole walk, and every GID_WALK_EVERY-th
+ * reading walks the whole table (256 entries a port on mlx5, 1,024 on
+ * rxe: a file each), which finds one past a gap that deletions left.
+ */
+#define GID_GAP		32
+#define GID_WALK_EVERY	6
 
-static int count_gid(void *ctx, const char *name)
+static struct gid_walk {
+	unsigned int readings;
+	int high;		/* the highest used index of the last whole walk; -1 none */
+} gid_walks[MODEL_MAX_PORTS];
+
+/* a GID entry's type into buf: 1, 0 for an empty entry, -1 past the table (or none) */
+static int gid_type(const char *path, char *buf, size_t len)
 {
-	struct gid_count *g = ctx;
-	char path[900], buf[32];
+	ssize_t n;
+	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s", g->dir, name);
-	/* an empty GID entry fails to read its type: not counted */
-	if (fs_read_text(path, buf, sizeof(buf)) > 0 && !strcmp(buf, "RoCE v2"))
-		g->n++;
-	return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 1;
+}
+
+/* the RoCE v2 GIDs under dir (gid_attrs/types); -1 if there is no table */
+static int count_v2_gids(const char *dir, struct gid_walk *gw)
+{
+	bool whole = gw->readings++ % GID_WALK_EVERY == 0;
+	char path[700], buf[32];
+	int i, n = 0, high = -1, t;
+
+	for (i = 0; whole || i <= gw->high + GID_GAP; i++) {
+		snprintf(path, sizeof(path), "%s/%d", dir, i);
+		t = gid_type(path, buf, sizeof(buf));
+		if (t < 0)
+			break;			/* past the table's end */
+		if (t > 0) {
+			high = i;
+			n += !strcmp(buf, "RoCE v2");
+		}
+	}
+	if (!i)
+		return -1;
+	if (whole || high > gw->high)
+		gw->high = high;
+	return n;
 }
 
 static void read_port(const struct collect_opts *o, const struct raw_port *p,
-		      struct port_config *cfg)
+		      struct port_config *cfg, struct gid_walk *gw)
 {
 	char path[600], buf[32];
-	struct gid_count g = { .dir = path };
 	unsigned int dscp;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -110,7 +152,7 @@ static void read_port(const struct collect_opts *o, const struct raw_port *p,
 		cfg->mtu = (unsigned int)strtoul(buf, NULL, 10);
 	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/gid_attrs/types",
 		p->device, p->port);
-	cfg->roce_v2_gids = fs_list(path, count_gid, &g) < 0 ? -1 : g.n;
+	cfg->roce_v2_gids = count_v2_gids(path, gw);
 }
 
 static void config_open(struct model *m)
@@ -141,7 +183,7 @@ static void config_sample(struct model *m, struct raw *r)
 			continue;
 		k = netdev_slot_get(slots, MODEL_MAX_PORTS, r->ports[i].netdev);
 		if (netdev_slot_due(&slots[k], now, m->opts.module_s))
-			read_port(&m->opts, &r->ports[i], &cfgs[k]);
+			read_port(&m->opts, &r->ports[i], &cfgs[k], &gid_walks[k]);
 		r->ports[i].cfg = cfgs[k];
 	}
 	if (dcb)
