@@ -24,6 +24,31 @@
 static struct port_plan plans[PLAN_MAX];
 static unsigned int pass;
 
+/* the files a plan holds open, by group (the fds become -1) */
+static void close_hw(struct port_plan *pl)
+{
+	unsigned int i;
+
+	for (i = 0; i < pl->nr_hw; i++)
+		fs_held_close(&pl->hw[i].fd);
+}
+
+static void close_pma(struct port_plan *pl)
+{
+	unsigned int i;
+
+	for (i = 0; i < pl->nr_pma; i++)
+		fs_held_close(&pl->pma[i].fd);
+}
+
+static void close_netdev(struct port_plan *pl)
+{
+	unsigned int i;
+
+	for (i = 0; i < PLAN_ND_FILES; i++)
+		fs_held_close(&pl->nd_fd[i]);
+}
+
 struct hw_names {
 	char name[HW_LIST_MAX][64];
 	const char *ptr[HW_LIST_MAX];
@@ -56,8 +81,7 @@ static void list_hw(struct port_plan *pl)
 	int k;
 
 	l.n = 0;
-	for (i = 0; i < pl->nr_hw; i++)
-		fs_held_close(&pl->hw[i].fd);
+	close_hw(pl);
 	pl->nr_hw = 0;
 	snprintf(path, sizeof(path), "%s/hw_counters", pl->base);
 	fs_list(path, add_hw_name, &l);
@@ -121,10 +145,8 @@ static void list_pma(struct port_plan *pl)
 {
 	struct pma_list d = { .pl = pl };
 	char path[PLAN_BASE_LEN + 16];
-	unsigned int i;
 
-	for (i = 0; i < pl->nr_pma; i++)
-		fs_held_close(&pl->pma[i].fd);
+	close_pma(pl);
 	pl->nr_pma = 0;
 	snprintf(path, sizeof(path), "%s/counters", pl->base);
 	fs_list(path, add_pma_file, &d);
@@ -134,25 +156,13 @@ static void list_pma(struct port_plan *pl)
 	pl->pma_listed = true;
 }
 
-static void close_netdev(struct port_plan *pl)
-{
-	unsigned int i;
-
-	for (i = 0; i < PLAN_ND_FILES; i++)
-		fs_held_close(&pl->nd_fd[i]);
-}
-
 /* the files the plan holds, closed; the plan free */
 static void plan_free(struct port_plan *pl)
 {
-	unsigned int i;
-
 	if (!pl->base[0])
 		return;		/* free already (or never used: its fds are not -1) */
-	for (i = 0; i < pl->nr_hw; i++)
-		fs_held_close(&pl->hw[i].fd);
-	for (i = 0; i < pl->nr_pma; i++)
-		fs_held_close(&pl->pma[i].fd);
+	close_hw(pl);
+	close_pma(pl);
 	close_netdev(pl);
 	pl->base[0] = '\0';
 }
