@@ -21,7 +21,6 @@
 
 static int nl_fd = -1;
 static unsigned int nl_absent;	/* passes left before RDMA netlink is asked again */
-static int nl_absent_err;
 
 static int qp_cb(const struct rdmanl_qp *qp, void *ctx)
 {
@@ -84,13 +83,11 @@ static void qps_sample(struct model *m, struct raw *r)
 	r->qps_over = 0;
 	if (nl_absent) {
 		nl_absent--;
-		r->nl_err = nl_absent_err;
+		r->nl_err = -EPROTONOSUPPORT;	/* what the last asking said */
 	} else {
 		r->nl_err = rdmanl_for_each_qp(&nl_fd, qp_cb, r);
-		if (r->nl_err == -EPROTONOSUPPORT) {
+		if (r->nl_err == -EPROTONOSUPPORT)
 			nl_absent = NL_ABSENT_RETRY - 1;
-			nl_absent_err = r->nl_err;
-		}
 	}
 	for (i = 0; i < r->nr_qps; i++) {
 		/* a process's QPs are listed together: read its /proc files once */
