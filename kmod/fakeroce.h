@@ -51,6 +51,7 @@ struct fakeroce_personality {
 	u32 vendor_part_id;
 	const struct rdma_stat_desc *descs;
 	unsigned int num_counters;
+	const struct attribute_group *ident;	/* the driver's device files, or NULL */
 };
 
 /*
@@ -205,6 +206,10 @@ static inline unsigned int fakeroce_lane_gbps(struct fakeroce_dev *fdev)
 
 /* fakeroce_ib.c */
 const struct fakeroce_personality *fakeroce_personality_find(const char *name);
+
+/* fakeroce_ident.c */
+extern const struct attribute_group fakeroce_mlx5_ident;
+extern const struct attribute_group fakeroce_bnxt_re_ident;
 struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
 				       const struct fakeroce_personality *pers);
 int fakeroce_ib_register(struct fakeroce_dev *fdev);

@@ -197,6 +197,7 @@ static const struct fakeroce_personality fakeroce_personalities[] = {
 		.vendor_part_id = 0x101d,	/* ConnectX-6 Dx */
 		.descs = fakeroce_mlx5_descs,
 		.num_counters = ARRAY_SIZE(fakeroce_mlx5_descs),
+		.ident = &fakeroce_mlx5_ident,
 	},
 	{
 		.name = "bnxt_re",
@@ -207,6 +208,7 @@ static const struct fakeroce_personality fakeroce_personalities[] = {
 		.vendor_part_id = 0x1750,	/* BCM57508 */
 		.descs = fakeroce_bnxt_re_descs,
 		.num_counters = ARRAY_SIZE(fakeroce_bnxt_re_descs),
+		.ident = &fakeroce_bnxt_re_ident,
 	},
 	{
 		.name = "irdma",
@@ -395,7 +397,7 @@ static void fakeroce_get_dev_fw_str(struct ib_device *ibdev, char *str)
  * No kernel verbs (alloc_pd, post_send, ...; the QP ops of fakeroce_qp.c are
  * not enough): ib_core then clears kverbs_provider and the verbs clients
  * (mad, cm, ipoib) skip the device.
- * driver_id is set per personality in fakeroce_ib_alloc().
+ * driver_id and device_group are set per personality in fakeroce_ib_alloc().
  */
 static const struct ib_device_ops fakeroce_ib_ops = {
 	.owner = THIS_MODULE,
@@ -444,6 +446,7 @@ struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
 		ib_set_device_ops(&fdev->ibdev, &fakeroce_pma_ops);
 	/* The device's own copy of the ops: the table stays shared. */
 	fdev->ibdev.ops.driver_id = pers->driver_id;
+	fdev->ibdev.ops.device_group = pers->ident;
 	return fdev;
 }
 

@@ -19,7 +19,7 @@ CTL=/sys/kernel/fakeroce
 DBG=/sys/kernel/debug/fakeroce
 IB=/sys/class/infiniband
 
-ktap_begin 82
+ktap_begin 87
 
 [[ -f $KO ]] || { ktap_fail "fakeroce.ko was built" "$KO missing"; ktap_end; }
 echo "lab_fakeroce: start" >/dev/kmsg
@@ -72,6 +72,15 @@ for id in 0 1 2; do
 	done
 	ktap_eq "fakeroce$id: ${pers[$id]} counter names present" "$missing" ""
 done
+
+# the files the 6.1 driver's device_group adds to the device's directory
+ident() { names_of $IB/fakeroce$1/{hw_rev,hca_type,board_id,fw_pages,reg_pages}; } # ID
+ktap_eq "identity files: mlx5 as mlx5_ib, bnxt_re as bnxt_re, irdma none" \
+	"$(ident 0) / $(ident 1) / $(ident 2)" \
+	"hw_rev hca_type board_id fw_pages reg_pages / hw_rev hca_type / "
+ktap_eq "mlx5 hca_type is MT and the PCI device ID in decimal; bnxt_re hw_rev the PCI vendor in hex, hca_type the node description" \
+	"$(cat $IB/fakeroce0/hca_type $IB/fakeroce1/hw_rev $IB/fakeroce1/hca_type | xargs)" \
+	"MT$((0x101d)) 0x14e4 $(cat $IB/fakeroce1/node_desc)"
 
 # ---- counters: debugfs in, ib_core sysfs out ---------------------------------
 
@@ -303,7 +312,7 @@ ktap_eq "qps 1: the newest two destroyed, the first kept (still its owner's); qp
 ktap_eq "qps 'x', '+1', '4097' (over the limit) refused with EINVAL; still 1 QP" \
 	"$(for v in x +1 4097; do write_err $DBG/0/qps $v; done | sort -u) $(cat $DBG/0/qps)" \
 	"Invalid argument 1"
-knob 1/qps 2	# left for del_device and rmmod to destroy (the log must stay clean)
+knob 1/qps 2	# left for del_device to destroy (the log must stay clean)
 kill $owner; wait $owner 2>/dev/null
 
 # ---- bad input ---------------------------------------------------------------
@@ -337,6 +346,30 @@ ktap_check "del_device 2: fre2 is gone" test ! -e /sys/class/net/fre2
 ktap_check "del_device 2: fakeroce2 is gone (sysfs)" test ! -e $IB/fakeroce2
 ktap_eq "del_device 2: fakeroce2 is gone (rdma link)" "$(link_state 2)" ""
 ktap_check "del_device 2: its debugfs directory is gone" test ! -e $DBG/2
+
+# ---- node_exporter's infiniband collector on the mlx5 device ------------------
+# (1.5 fails the whole collector on a device without board_id, as bnxt_re's
+# and rxe's: it is shown fakeroce0 alone, a link to the device's directory)
+
+ktap_check "del_device 1 (its 2 QPs destroyed with it)" bash -c "echo 1 >$CTL/del_device"
+knob 0/pma/port_rcv_data 123456789
+ne_sys=$(mktemp -d)
+mkdir -p "$ne_sys/class/infiniband"
+ln -s "$(readlink -f $IB/fakeroce0)" "$ne_sys/class/infiniband/fakeroce0"
+ne_port=$(free_port)
+prometheus-node-exporter --path.sysfs="$ne_sys" --collector.disable-defaults --collector.infiniband \
+	--web.listen-address="127.0.0.1:$ne_port" >/tmp/lab_fakeroce-ne.log 2>&1 &
+ne_pid=$!
+ne_scrape() { curl -sf "127.0.0.1:$ne_port/metrics"; }
+wait_for 10 ne_scrape >/dev/null
+ne=$(ne_scrape)
+ktap_eq "node_exporter: infiniband collector succeeds on fakeroce0 (mlx5)" \
+	"$(awk '$1 == "node_scrape_collector_success{collector=\"infiniband\"}" { print $2 }' <<<"$ne")" 1
+ktap_eq "node_exporter: board_id and hca_type as the device's files; received bytes = 4 x counters/port_rcv_data (4-octet units)" \
+	"$(grep -o 'board_id="[^"]*"' <<<"$ne") $(grep -o 'hca_type="[^"]*"' <<<"$ne") $(awk '$1 ~ /^node_infiniband_port_data_received_bytes_total[{]device="fakeroce0"/ { printf "%.0f", $2 }' <<<"$ne")" \
+	"board_id=\"$(cat $IB/fakeroce0/board_id)\" hca_type=\"$(cat $IB/fakeroce0/hca_type)\" $(($(cat $IB/fakeroce0/ports/1/counters/port_rcv_data) * 4))"
+kill $ne_pid; wait $ne_pid 2>/dev/null
+rm -rf "$ne_sys"
 
 # ---- stress: new/del cycles under readers, then rmmod ------------------------
 
