@@ -26,17 +26,25 @@ bool fs_backend_set(void)
 	return backend;
 }
 
-static ssize_t real_read(const char *path, char *buf, size_t len)
+/* read(2) of path whole: its length; -ENOENT if it does not open, -EIO if it does not read */
+static ssize_t real_read_entry(const char *path, char *buf, size_t len)
 {
 	ssize_t n;
 	int fd;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
+		return -ENOENT;
 	n = read(fd, buf, len);
 	close(fd);
-	return n;
+	return n < 0 ? -EIO : n;
+}
+
+static ssize_t real_read(const char *path, char *buf, size_t len)
+{
+	ssize_t n = real_read_entry(path, buf, len);
+
+	return n < 0 ? -1 : n;
 }
 
 static int real_list(const char *dir, int (*fn)(void *ctx, const char *name), void *ctx)
@@ -92,6 +100,18 @@ ssize_t fs_read_text(const char *path, char *buf, size_t len)
 {
 	return text_end(backend ? backend->read(backend->b, path, buf, len - 1) :
 				  real_read(path, buf, len - 1), buf);
+}
+
+ssize_t fs_read_entry(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+
+	if (backend) {
+		n = backend->read(backend->b, path, buf, len - 1);
+		return n < 0 ? -ENOENT : text_end(n, buf);
+	}
+	n = real_read_entry(path, buf, len - 1);
+	return n < 0 ? n : text_end(n, buf);
 }
 
 ssize_t fs_read_kept(const char *path, char *buf, size_t len)

@@ -33,6 +33,12 @@ int fs_list(const char *dir, int (*fn)(void *ctx, const char *name), void *ctx);
 
 /* Read a small file whole; its length, or -1.  Trailing newlines stripped. */
 ssize_t fs_read_text(const char *path, char *buf, size_t len);
+/*
+ * The same, telling a file that does not open (-ENOENT: not there, past a
+ * table's end) from one that opens and does not read (-EIO: an empty GID
+ * entry's type, whose read fails).  A backend's tree has only the first.
+ */
+ssize_t fs_read_entry(const char *path, char *buf, size_t len);
 /* A file holding one number (decimal, or 0x hex); 0, or -1. */
 int fs_read_u64(const char *path, uint64_t *v);
 /*

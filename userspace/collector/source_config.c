@@ -10,11 +10,9 @@
  * stands by.  Documentation/fabteld.rst, "RoCE configuration".
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "clock.h"
 #include "dcbnl.h"
@@ -93,19 +91,11 @@ static struct gid_walk {
 /* a GID entry's type into buf: 1, 0 for an empty entry, -1 past the table (or none) */
 static int gid_type(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
-	int fd;
+	ssize_t n = fs_read_entry(path, buf, len);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (n == -ENOENT)
 		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 1;
+	return n > 0;
 }
 
 /* the RoCE v2 GIDs under dir (gid_attrs/types); -1 if there is no table */

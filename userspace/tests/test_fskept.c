@@ -5,6 +5,7 @@
  * RDMA device).  Files elsewhere are read by path each time.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -227,6 +228,21 @@ static void gone_is_minus_one(void **state)
 	assert_int_equal(fs_kept_count(), 0);
 }
 
+/* fs_read_entry: a file's text; -ENOENT when it does not open; -EIO when
+ * it opens and its read fails (a directory here, an empty GID entry on sysfs) */
+static void entry_missing_or_unreadable(void **state)
+{
+	char tmpl[] = "/tmp/fskept.XXXXXX", buf[16];
+
+	(void)state;
+	put_file(tmpl, "RoCE v2\n");
+	assert_int_equal(fs_read_entry(tmpl, buf, sizeof(buf)), 7);
+	assert_string_equal(buf, "RoCE v2");
+	unlink(tmpl);
+	assert_int_equal(fs_read_entry(tmpl, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(fs_read_entry("/tmp", buf, sizeof(buf)), -EIO);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +252,7 @@ int main(void)
 		cmocka_unit_test(gone_is_minus_one),
 		cmocka_unit_test(keep_on_and_off),
 		cmocka_unit_test(held_file),
+		cmocka_unit_test(entry_missing_or_unreadable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
