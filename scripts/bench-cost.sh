@@ -19,7 +19,9 @@
 # sample: its port source's fabtel_collector_cpu_seconds_total over its
 # fabtel_samples_total and the ports.  RSS: VmRSS at the window's end.  Each
 # set runs BENCH_COST_RUNS (3) times with fresh daemons; results get one
-# line per run, the summary min / median / max.
+# line per run, the summary min / median / max.  BENCH_COST_FABTELD_ARGS:
+# more options for both fabtelds (e.g. "--set interval_ms=2000": what an
+# operator's longer sampling period costs).
 
 rss_kib() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }
 # a fabteld's port-source CPU seconds and samples: "cpu samples"
@@ -34,12 +36,14 @@ fab_pass() {
 cost_run() {
 	local dir=$1 n=$2 m t0 t1 i
 	local -A pid port c0 c1 p0 p1
+	local -a extra
+	read -r -a extra <<<"${BENCH_COST_FABTELD_ARGS:-}"
 	port[sysfs]=$(free_port) port[ko]=$(free_port) port[node_exporter]=$(free_port)
 	"$B/fabteld" --bpf off --set "sysfs_root=$dir" --set keep_files=on --set fabtel_ko=off \
-		--set probe=off --listen "127.0.0.1:${port[sysfs]}" >"$OUT/cost-sysfs-$n.log" 2>&1 &
+		--set probe=off "${extra[@]}" --listen "127.0.0.1:${port[sysfs]}" >"$OUT/cost-sysfs-$n.log" 2>&1 &
 	pid[sysfs]=$!
 	"$B/fabteld" --bpf off --set "sysfs_root=$dir/ko" --set keep_files=on \
-		--set probe=off --listen "127.0.0.1:${port[ko]}" >"$OUT/cost-ko-$n.log" 2>&1 &
+		--set probe=off "${extra[@]}" --listen "127.0.0.1:${port[ko]}" >"$OUT/cost-ko-$n.log" 2>&1 &
 	pid[ko]=$!
 	prometheus-node-exporter --path.sysfs="$dir/sys" --collector.disable-defaults \
 		--collector.infiniband --collector.netclass \
@@ -96,7 +100,7 @@ cost_stage() {
 		done
 	done | tee -a "$OUT/results" >"$OUT/cost.raw"
 
-	echo "bench: cost: fixture trees, each daemon scraped every $EVERY s, $W s windows, $RUNS runs (min / median / max)"
+	echo "bench: cost: fixture trees, each daemon scraped every $EVERY s, $W s windows, $RUNS runs (min / median / max)${BENCH_COST_FABTELD_ARGS:+; fabteld $BENCH_COST_FABTELD_ARGS}"
 	printf '%5s  %-14s %-22s %-22s %-22s\n' ports daemon "CPU ms/s" "RSS KiB" "µs/port/sample"
 	awk '{ k = $2 " " $3; v[k, $4, ++c[k, $4]] = $6; if (!(k in seen)) { seen[k] = 1; ord[++no] = k } }
 		function mmm(k, m,   i, j, t, a, nn) {

@@ -17,6 +17,7 @@
 
 #include "fold.h"
 #include "memfs.h"
+#include "readings.h"
 
 #define S(x)	((uint64_t)(x) * NS_PER_S)
 #define T0	S(1790000000)
@@ -43,24 +44,9 @@ static void pass(void)
 static int setup(void **state)
 {
 	(void)state;
-	memset(&m, 0, sizeof(m));
-	memset(&r, 0, sizeof(r));
-	collect_opts_default(&m.opts);
-	m.ports_ko = -1;
-	t = 0;
-	r.nr_ports = 1;
-	snprintf(r.ports[0].device, sizeof(r.ports[0].device), "rxa");
-	r.ports[0].port = 1;
-	snprintf(r.ports[0].state, sizeof(r.ports[0].state), "ACTIVE");
-	r.ports[0].carrier = 1;
+	readings_rxa_job7(&m, &r);
 	r.ports[0].have_flaps = true;
-	r.nr_qps = 1;
-	r.qps[0].nl = (struct rdmanl_qp){ .dev_index = 1, .dev_name = "rxa", .port = 1,
-					  .type = 2, .qpn = 17, .pid = 4242, .rqpn = 18,
-					  .state = 3, .has_state = true };
-	r.qps[0].has_job = true;
-	r.qps[0].job.kind = JOB_SLURM;
-	snprintf(r.qps[0].job.id, sizeof(r.qps[0].job.id), "7");
+	t = 0;
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #include "fold.h"
 #include "memfs.h"
 #include "past.h"
+#include "readings.h"
 
 #define PORT	"/sys/kernel/fabtel/rxa/ports/1"
 #define MS	1000000ULL
@@ -41,23 +42,8 @@ static void pass(void)
 /* rxa port 1 read from fabtel.ko, job 7 with a QP on it */
 static void setup(void)
 {
-	memset(&m, 0, sizeof(m));
-	memset(&r, 0, sizeof(r));
-	collect_opts_default(&m.opts);
-	m.ports_ko = -1;
+	readings_rxa_job7(&m, &r);
 	r.ko = true;
-	r.nr_ports = 1;
-	snprintf(r.ports[0].device, sizeof(r.ports[0].device), "rxa");
-	r.ports[0].port = 1;
-	snprintf(r.ports[0].state, sizeof(r.ports[0].state), "ACTIVE");
-	r.ports[0].carrier = 1;
-	r.nr_qps = 1;
-	r.qps[0].nl = (struct rdmanl_qp){ .dev_index = 1, .dev_name = "rxa", .port = 1,
-					  .type = 2, .qpn = 17, .pid = 4242, .rqpn = 18,
-					  .state = 3, .has_state = true };
-	r.qps[0].has_job = true;
-	r.qps[0].job.kind = JOB_SLURM;
-	snprintf(r.qps[0].job.id, sizeof(r.qps[0].job.id), "7");
 }
 
 static bool job_has_flap(void)

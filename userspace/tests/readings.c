@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * readings.c - a pass's readings made by hand (readings.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "readings.h"
+
+void readings_rxa_job7(struct model *m, struct raw *r)
+{
+	memset(m, 0, sizeof(*m));
+	memset(r, 0, sizeof(*r));
+	collect_opts_default(&m->opts);
+	m->ports_ko = -1;
+	r->nr_ports = 1;
+	snprintf(r->ports[0].device, sizeof(r->ports[0].device), "rxa");
+	r->ports[0].port = 1;
+	snprintf(r->ports[0].state, sizeof(r->ports[0].state), "ACTIVE");
+	r->ports[0].carrier = 1;
+	r->nr_qps = 1;
+	r->qps[0].nl = (struct rdmanl_qp){ .dev_index = 1, .dev_name = "rxa", .port = 1,
+					   .type = 2, .qpn = 17, .pid = 4242, .rqpn = 18,
+					   .state = 3, .has_state = true };
+	r->qps[0].has_job = true;
+	r->qps[0].job.kind = JOB_SLURM;
+	snprintf(r->qps[0].job.id, sizeof(r->qps[0].job.id), "7");
+}
