@@ -348,7 +348,7 @@ ktap_eq "rxa (virtio-net, no DCB): config_info pfc and trust 'unknown', no misco
 	"1 0"
 # RoCE v2 GIDs: config_info's roce_v2_gids against rxa's GID table itself
 # (gid_attrs/types counted by the shell).  fabteld reads the table up to
-# 32 entries past its last used one (every 6th reading all of it): an
+# 16 entries past its highest used one (every 60th reading all of it): an
 # address added on eth0 takes the lowest free entries and is counted
 # within module_s (10 s).
 rxa_v2() { lab a "cat /sys/class/infiniband/rxa/ports/1/gid_attrs/types/* 2>/dev/null | grep -c 'RoCE v2'"; }

@@ -74,18 +74,20 @@ static void read_tos(const struct collect_opts *o, const struct raw_port *p,
 
 /*
  * The RoCE v2 GIDs in the port's table (gid_attrs/types/<i>; an empty entry
- * fails to read).  ib_core fills a table from its lowest free index, so
- * the used entries sit low: a reading stops GID_GAP entries past the
- * highest used one of the last whole walk, and every GID_WALK_EVERY-th
- * reading walks the whole table (256 entries a port on mlx5, 1,024 on
- * rxe: a file each), which finds one past a gap that deletions left.
+ * fails to read).  ib_core fills a table from its lowest free index, so a
+ * new entry is never past the highest used one + 1: a reading stops
+ * GID_GAP entries past the highest used index seen so far (a larger batch
+ * of new entries is followed GID_GAP more at each reading), and every
+ * GID_WALK_EVERY-th reading (10 minutes at module_s 10) walks the whole
+ * table (256 entries a port on mlx5, 1,024 on rxe: a file each) only to
+ * lower that high mark after deletions.
  */
-#define GID_GAP		32
-#define GID_WALK_EVERY	6
+#define GID_GAP		16
+#define GID_WALK_EVERY	60
 
 static struct gid_walk {
 	unsigned int readings;
-	int high;		/* the highest used index of the last whole walk; -1 none */
+	int high;		/* the highest used index seen (a whole walk resets it); -1 none */
 } gid_walks[MODEL_MAX_PORTS];
 
 /* a GID entry's type into buf: 1, 0 for an empty entry, -1 past the table (or none) */
@@ -172,6 +174,8 @@ static void config_sample(struct model *m, struct raw *r)
 		if (!r->ports[i].netdev[0])
 			continue;
 		k = netdev_slot_get(slots, MODEL_MAX_PORTS, r->ports[i].netdev);
+		if (!slots[k].at_ns)	/* a netdev new to its slot: a whole walk first */
+			gid_walks[k].readings = 0;
 		if (netdev_slot_due(&slots[k], now, m->opts.module_s))
 			read_port(&m->opts, &r->ports[i], &cfgs[k], &gid_walks[k]);
 		r->ports[i].cfg = cfgs[k];
