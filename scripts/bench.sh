@@ -40,7 +40,8 @@
 #           4,000 QPs of 8 jobs moving traffic (scripts/bench-scale.sh).
 #   lab-scrape  the scrape stage inside guest a on its real sysfs: 16
 #           fakeroce mlx5 ports, the same with fabtel.ko loaded (fabteld
-#           reading its snapshots), then 2 rxe ports; BENCH_LAB_ROUNDS (200);
+#           reading its snapshots), then 2 rxe ports; BENCH_LAB_ROUNDS (200),
+#           BENCH_STRACE_SCRAPES (100: the scrapes under strace -c);
 #           BENCH_LAB_SETS picks sets ("fakeroce16 fakeroce16ko rxe2";
 #           fakeroce16ko only after fakeroce16).
 #   probes  fabteld on a probing BENCH_PROBE_PEERS (16) answering fabtelds
@@ -182,8 +183,9 @@ scrape_stage() {
 				echo "$n ${s}_samples $(grep -vc '^#' "$OUT/$s-$n.prom")"
 			} >>"$OUT/results"
 		done
-		# syscalls: 10 s idle, then 100 scrapes, under strace -c -f, each
-		# daemon alone; per scrape = (busy - idle rate x busy time) / 100
+		# syscalls: 10 s idle, then SC scrapes, under strace -c -f, each
+		# daemon alone; per scrape = (busy - idle rate x busy time) / SC
+		local sc=${BENCH_STRACE_SCRAPES:-100}
 		for s in fabteld node_exporter; do
 			pid=${pid_of[$s]} port=${port_of[$s]}
 			strace -c -f -p "$pid" -o "$OUT/strace-idle-$s-$n" 2>/dev/null &
@@ -195,7 +197,7 @@ scrape_stage() {
 			spid=$!
 			sleep 1
 			w0=$(now_ns)
-			for _ in $(seq 100); do curl -s -o /dev/null "127.0.0.1:$port/metrics"; done
+			for _ in $(seq "$sc"); do curl -s -o /dev/null "127.0.0.1:$port/metrics"; done
 			w1=$(now_ns)
 			sleep 0.2
 			kill -INT $spid
@@ -203,7 +205,8 @@ scrape_stage() {
 			echo "$n ${s}_syscalls_per_scrape $(awk \
 				-v busy="$(strace_calls "$OUT/strace-$s-$n")" \
 				-v idle="$(strace_calls "$OUT/strace-idle-$s-$n")" \
-				-v w=$((w1 - w0)) 'BEGIN { printf "%.1f", (busy - idle / 10 * (w / 1e9 + 1.2)) / 100 }')" \
+				-v w=$((w1 - w0)) -v sc="$sc" \
+				'BEGIN { printf "%.1f", (busy - idle / 10 * (w / 1e9 + 1.2)) / sc }')" \
 				>>"$OUT/results"
 		done
 		kill $fpid $npid
@@ -484,7 +487,8 @@ lab_scrape_stage() {
 		sleep 3
 		echo "bench: lab-scrape: $set in guest a ($(lab a -- 'rdma link show | wc -l') RDMA ports)"
 		lab --timeout 1800 a -- "rm -rf /tmp/bench-lab; BENCH_OUT=/tmp/bench-lab BENCH_REAL_SYSFS=$set \
-			BENCH_ROUNDS=${BENCH_LAB_ROUNDS:-200} bash $QREPO/scripts/bench.sh scrape >/tmp/bench-lab.log 2>&1;
+			BENCH_ROUNDS=${BENCH_LAB_ROUNDS:-200} BENCH_STRACE_SCRAPES=${BENCH_STRACE_SCRAPES:-100} \
+			bash $QREPO/scripts/bench.sh scrape >/tmp/bench-lab.log 2>&1;
 			rc=\$?; cat /tmp/bench-lab/results 2>/dev/null | grep '^$set '; exit \$rc" >>"$OUT/results" ||
 			{ echo "bench: lab-scrape $set failed:" >&2; lab a -- 'tail -20 /tmp/bench-lab.log' >&2; }
 		lab a -- "grep -h -i -m3 'error\|fail' /tmp/bench-lab/node_exporter-$set.log" |
