@@ -58,10 +58,15 @@ start_fabteld() { # HOST PEER-IP [SETTINGS...]
 		--set probe_rtt_us=300000 --set probe_refresh_s=3 --set probe_peer_ttl_s=15 \
 		--set probe_reply_rate=200 $* >/tmp/fabteld-probe.log 2>&1 & echo \$! >/tmp/probes-fabteld.pid" >/dev/null
 }
+# Gone: no such process, or a zombie (State Z with one thread: every thread
+# has exited and released its files; reaping it is the guest's PID 1's
+# business, which CI saw take over 5 s on a slow machine).
 stop_fabteld() { # HOST: the fabteld this test started there, gone (its port free)
 	lab "$1" "[[ -f /tmp/probes-fabteld.pid ]] || exit 0; p=\$(cat /tmp/probes-fabteld.pid); kill \$p
-		for i in \$(seq 50); do kill -0 \$p 2>/dev/null || break; sleep 0.1; done
-		if kill -0 \$p 2>/dev/null; then echo \"fabteld \$p still there 5 s after SIGTERM:\";
+		exited() { ! kill -0 \$p 2>/dev/null ||
+			[[ \$(grep -E '^(State|Threads)' /proc/\$p/status 2>/dev/null | awk '{ printf \"%s\", \$2 }') == Z1 ]]; }
+		for i in \$(seq 50); do exited && break; sleep 0.1; done
+		if ! exited; then echo \"fabteld \$p still there 5 s after SIGTERM:\";
 			grep -E '^(State|Threads)' /proc/\$p/status; cat /proc/\$p/task/*/stack 2>/dev/null | head -20
 			kill -9 \$p; fi; rm -f /tmp/probes-fabteld.pid" >"$STOPLOG"
 	[[ -s $STOPLOG ]] && { sed 's/^/# /' "$STOPLOG"; slow_stops=$((slow_stops + 1)); }
