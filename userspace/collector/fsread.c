@@ -40,13 +40,6 @@ static ssize_t real_read_entry(const char *path, char *buf, size_t len)
 	return n < 0 ? -EIO : n;
 }
 
-static ssize_t real_read(const char *path, char *buf, size_t len)
-{
-	ssize_t n = real_read_entry(path, buf, len);
-
-	return n < 0 ? -1 : n;
-}
-
 static int real_list(const char *dir, int (*fn)(void *ctx, const char *name), void *ctx)
 {
 	struct dirent *d;
@@ -96,12 +89,6 @@ static ssize_t text_end(ssize_t n, char *buf)
 	return n;
 }
 
-ssize_t fs_read_text(const char *path, char *buf, size_t len)
-{
-	return text_end(backend ? backend->read(backend->b, path, buf, len - 1) :
-				  real_read(path, buf, len - 1), buf);
-}
-
 ssize_t fs_read_entry(const char *path, char *buf, size_t len)
 {
 	ssize_t n;
@@ -112,6 +99,13 @@ ssize_t fs_read_entry(const char *path, char *buf, size_t len)
 	}
 	n = real_read_entry(path, buf, len - 1);
 	return n < 0 ? n : text_end(n, buf);
+}
+
+ssize_t fs_read_text(const char *path, char *buf, size_t len)
+{
+	ssize_t n = fs_read_entry(path, buf, len);
+
+	return n < 0 ? -1 : n;
 }
 
 ssize_t fs_read_kept(const char *path, char *buf, size_t len)
