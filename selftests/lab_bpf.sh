@@ -116,17 +116,20 @@ ktap_eq "qp: no longer in the map at exit" \
 	"$(jcount a /tmp/rxa.json ".type == \"qp\" and .qpn == ${qpn:-0}")" 0
 
 # ---- QPs that existed before fabtel-trace started ----------------------------
-lab b 'ib_write_bw -d rxb -x 1 -D 20 >/dev/null 2>&1' &
+# -D 300: alive until killed below, however long fabtel-trace takes to load
+# under TCG (with -D 20 a slow machine once saw the QP gone before the seed)
+lab b 'ib_write_bw -d rxb -x 1 -D 300 >/dev/null 2>&1' &
 srv=$!
 wait_for 20 lab b 'ss -ltn | grep -q ":18515 "'
 cg=$(lab a 'mkdir -p /sys/fs/cgroup/job_43 && stat -c %i /sys/fs/cgroup/job_43')
 lab a 'sh -c "echo \$\$ >/tmp/bw2.pid; echo \$\$ >/sys/fs/cgroup/job_43/cgroup.procs;
-	exec ib_write_bw -d rxa -x 1 -D 20 10.77.0.2" >/dev/null 2>&1 &
+	exec ib_write_bw -d rxa -x 1 -D 300 10.77.0.2" >/dev/null 2>&1 &
 	for i in $(seq 100); do rdma res show qp | grep -q ib_write_bw && exit 0; sleep 0.2; done; exit 1'
 pid=$(lab_read a /tmp/bw2.pid)
 rdmaqpn=$(lab a "rdma res show qp | awk '/ib_write_bw/ && /state RTS/ { for (i = 1; i < NF; i++) if (\$i == \"lqpn\") print \$(i + 1) }' | head -1")
 seed=$(lab a "$TRACE -p qp -d 2 --json 2>/tmp/seed.err | jq -c 'select((.type == \"qp\" or .kind == \"qp_destroyed\") and .comm == \"ib_write_bw\") | [.qpn, .tgid, .cgroup_id, .created_ns]' | head -1")
 ktap_info "rdma res show qp: lqpn $rdmaqpn; fabtel-trace table: $seed; $(lab a 'grep seeded /tmp/seed.err')"
+ktap_info "after the seed, ib_write_bw $pid: $(lab a "kill -0 $pid 2>/dev/null && echo running || echo gone")"
 ktap_eq "qp: a QP made before start is seeded: rdma's QPN, the pid, job_43's cgroup id, created_ns 0 (unknown)" \
 	"$seed" "[$rdmaqpn,$pid,$cg,0]"
 lab a 'pkill ib_write_bw'

@@ -132,13 +132,14 @@ run_bounded() {
 
 # run_one NAME CMD...: run a test, nest its KTAP, print its result line.
 run_one() {
-	local name=$1 log rc
+	local name=$1 log rc t0=$SECONDS
 	shift
 	n_test=$((n_test + 1))
 	log=$OUT/$(echo "$name" | tr '/' '_').log
 	run_bounded "$log" "$@"
 	rc=$?
 	sed 's/^/  /' "$log"
+	echo "  # $name took $((SECONDS - t0)) s"
 	if count_leaves "$log" "$rc"; then
 		if ((rc == 4)); then
 			echo "ok $n_test $name # SKIP"
