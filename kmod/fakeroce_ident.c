@@ -18,11 +18,15 @@ static struct fakeroce_dev *ident_dev(struct device *device)
 	return rdma_device_to_drv_device(device, struct fakeroce_dev, ibdev);
 }
 
-/* mlx5_ib: the PCI revision in hex; "MT" and the PCI device ID in decimal */
-static ssize_t mlx5_hw_rev_show(struct device *device, struct device_attribute *attr,
-				char *buf)
+/*
+ * mlx5_ib: hw_rev is the PCI revision in hex (fakeroce's is 0), fw_pages and
+ * reg_pages the pages given to the firmware (none: there is no firmware);
+ * all three read "0" here.  hca_type is "MT" and the PCI device ID in decimal.
+ */
+static ssize_t mlx5_zero_show(struct device *device, struct device_attribute *attr,
+			      char *buf)
 {
-	return sysfs_emit(buf, "%x\n", 0);
+	return sysfs_emit(buf, "0\n");
 }
 
 static ssize_t mlx5_hca_type_show(struct device *device, struct device_attribute *attr,
@@ -38,25 +42,12 @@ static ssize_t mlx5_board_id_show(struct device *device, struct device_attribute
 	return sysfs_emit(buf, "FAKEROCE_%04u\n", ident_dev(device)->id);
 }
 
-/* pages the firmware was given: none, there is no firmware */
-static ssize_t mlx5_fw_pages_show(struct device *device, struct device_attribute *attr,
-				  char *buf)
-{
-	return sysfs_emit(buf, "%d\n", 0);
-}
-
-static ssize_t mlx5_reg_pages_show(struct device *device, struct device_attribute *attr,
-				   char *buf)
-{
-	return sysfs_emit(buf, "%d\n", 0);
-}
-
 static struct device_attribute mlx5_attrs[] = {
-	__ATTR(hw_rev, 0444, mlx5_hw_rev_show, NULL),
+	__ATTR(hw_rev, 0444, mlx5_zero_show, NULL),
 	__ATTR(hca_type, 0444, mlx5_hca_type_show, NULL),
 	__ATTR(board_id, 0444, mlx5_board_id_show, NULL),
-	__ATTR(fw_pages, 0444, mlx5_fw_pages_show, NULL),
-	__ATTR(reg_pages, 0444, mlx5_reg_pages_show, NULL),
+	__ATTR(fw_pages, 0444, mlx5_zero_show, NULL),
+	__ATTR(reg_pages, 0444, mlx5_zero_show, NULL),
 };
 
 static struct attribute *mlx5_attr_list[] = {
