@@ -63,6 +63,7 @@ struct http {
 	struct waiter *waiters;		/* parked */
 	unsigned int parked;		/* suspended and not yet answered */
 	uint64_t next_seq;		/* the model's, as on_event last told */
+	uint64_t waker_until;		/* when the waker wakes; UINT64_MAX: not before told */
 	bool stopping;
 	pthread_t waker;
 	bool waker_running;
@@ -374,7 +375,13 @@ static void on_event(void *arg, uint64_t next_seq)
 	pthread_mutex_unlock(&h->wlock);
 }
 
-/* Resume the parked polls that have an event or whose time is up. */
+/*
+ * Resume the parked polls that have an event or whose time is up, and let
+ * the guard close what overstayed.  With nothing due it sleeps until told
+ * (an idle fabteld wakes once a second, to sample, not twice): a new
+ * connection or an answer sets a deadline, and poke_waker wakes it when that
+ * comes before the one it sleeps to.
+ */
 static void *waker(void *arg)
 {
 	struct http *h = arg;
@@ -396,12 +403,38 @@ static void *waker(void *arg)
 				first = w->deadline_ns;
 			pp = &w->next;
 		}
+		h->waker_until = first;
+		if (first == UINT64_MAX) {
+			pthread_cond_wait(&h->wcond, &h->wlock);
+			continue;
+		}
 		ts.tv_sec = (time_t)(first / NS_PER_S);
 		ts.tv_nsec = (long)(first % NS_PER_S);
 		pthread_cond_timedwait(&h->wcond, &h->wlock, &ts);
 	}
 	pthread_mutex_unlock(&h->wlock);
 	return NULL;
+}
+
+/* A slot's deadline is now + after_s: wake the waker if it sleeps past it. */
+static void poke_waker(struct http *h, unsigned int after_s)
+{
+	uint64_t due = clock_ns(CLOCK_MONOTONIC) + (uint64_t)after_s * NS_PER_S;
+
+	pthread_mutex_lock(&h->wlock);
+	if (due < h->waker_until)
+		pthread_cond_signal(&h->wcond);
+	pthread_mutex_unlock(&h->wlock);
+}
+
+static void notify(void *cls, struct MHD_Connection *c, void **socket_context,
+		   enum MHD_ConnectionNotificationCode code)
+{
+	struct http *h = cls;
+
+	guard_notify(h->g, c, socket_context, code);
+	if (code == MHD_CONNECTION_NOTIFY_STARTED)
+		poke_waker(h, GUARD_REQUEST_S);
 }
 
 static void completed(void *cls, struct MHD_Connection *c, void **state,
@@ -411,6 +444,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **state,
 
 	(void)why;
 	guard_request_done(h->g, c);
+	poke_waker(h, GUARD_IDLE_S);
 	if (*state && *state != &marker)
 		free(*state);
 	*state = NULL;
@@ -449,6 +483,7 @@ struct http *http_start(struct model *m, const struct config *cfg, struct prober
 	h->pr = pr;
 	h->web = web;
 	h->cfg = cfg;
+	h->waker_until = UINT64_MAX;
 	h->g = guard_new(cfg->max_connections);
 	if (!h->g) {
 		snprintf(err, errlen, "out of memory");
@@ -477,7 +512,7 @@ struct http *http_start(struct model *m, const struct config *cfg, struct prober
 				MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
 				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 				MHD_OPTION_CONNECTION_LIMIT, guard_mhd_limit(h->g),
-				MHD_OPTION_NOTIFY_CONNECTION, guard_notify, h->g,
+				MHD_OPTION_NOTIFY_CONNECTION, notify, h,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)IDLE_TIMEOUT_S,
 				MHD_OPTION_STRICT_FOR_CLIENT, (int)1,

@@ -264,7 +264,7 @@ int guard_park(struct guard *g, struct MHD_Connection *c)
 
 uint64_t guard_reap(struct guard *g, uint64_t now)
 {
-	uint64_t next = now + NS_PER_S, due;
+	uint64_t next = UINT64_MAX, due;
 	struct slot *s;
 	unsigned int i;
 

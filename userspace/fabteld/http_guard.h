@@ -59,7 +59,7 @@ void guard_request_done(struct guard *g, struct MHD_Connection *c);
 int guard_park(struct guard *g, struct MHD_Connection *c);
 void guard_unpark(struct guard *g, struct MHD_Connection *c);
 
-/* Close the connections past their deadline; the next deadline (CLOCK_MONOTONIC ns). */
+/* Close the connections past their deadline; the next deadline (CLOCK_MONOTONIC ns), UINT64_MAX if none. */
 uint64_t guard_reap(struct guard *g, uint64_t now_ns);
 /* fabtel_http_rejected_total and fabtel_http_connections */
 void guard_metrics(struct guard *g, struct expo *e);
