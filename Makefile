@@ -109,7 +109,7 @@ soak: deps
 	@scripts/soak.sh
 
 # 1,000 + 1,000 device rounds under readers and a rmmod/insmod loop (~35 min);
-# 200 + 40 are part of make check (selftests/lab_fabtel_stress.sh)
+# 80 + 16 are part of make check (selftests/lab_fabtel_stress.sh)
 stress: deps
 	@$(MAKE) --no-print-directory all tests
 	@scripts/stress.sh

@@ -442,10 +442,14 @@ static ssize_t snapshot_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 	bytes = fabtel_snapshot_ndev_bytes(ndev, &rx, &tx);
 	spin_lock(&p->lock);
-	n = sysfs_emit(buf, "fabtel-snapshot %d\ndevice %s\nport %u\ndriver %s\nnetdev %s\n",
+	n = sysfs_emit(buf, "fabtel-snapshot %d\ndevice %s\nport %u\ndriver %s\n",
 		       FABTEL_SCHEMA_VERSION, dev_name(&p->fdev->ibdev->dev),
-		       p->num, p->fdev->vendor->name,
-		       ndev ? p->ndev_name : "-");
+		       p->num, p->fdev->vendor->name);
+	if (ndev)
+		n += sysfs_emit_at(buf, n, "netdev %s\nnetdev_ifindex %d\n",
+				   p->ndev_name, ndev->ifindex);
+	else
+		n += sysfs_emit_at(buf, n, "netdev -\nnetdev_ifindex -\n");
 	if (bytes)
 		n += sysfs_emit_at(buf, n, "netdev_rx_bytes %llu\nnetdev_tx_bytes %llu\n",
 				   rx, tx);

@@ -65,7 +65,7 @@ for ((i = 0; i < N; i++)); do
 		k=$DIR/sys/kernel/fabtel/mlx5_$i/ports/1
 		mkdir -p "$k"
 		awk -v dev="mlx5_$i" -v nd="$nd" -v i="$i" '
-			$1 == "device" { $2 = dev } $1 == "netdev" { $2 = nd }
+			$1 == "device" { $2 = dev } $1 == "netdev" { $2 = nd } $1 == "netdev_ifindex" { $2 = i + 2 }
 			($1 == "counter" || $1 == "raw" || $1 == "pma_counter") && $3 ~ /^[0-9]+$/ { $3 += i }
 			{ print }' "$(dirname "$0")/bench-snapshot.txt" >"$k/snapshot"
 	fi

@@ -32,7 +32,7 @@ declare -A RXE_MAP=(
 	[tx_packets]=sent_pkts
 )
 
-ktap_begin 22
+ktap_begin 23
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -150,6 +150,9 @@ out=$(lab a "S=/sys/class/net/$nd/statistics; echo \$(cat \$S/rx_bytes \$S/tx_by
 ktap_check "snapshot netdev_rx_bytes, netdev_tx_bytes within /sys/class/net/$nd/statistics read around it ($(xargs <<<"$out"))" \
 	awk 'NR == 1 { r0 = $1; t0 = $2 } NR == 2 { r = $1; t = $2 } NR == 3 { r1 = $1; t1 = $2 }
 	     END { exit !(NR == 3 && r0 <= r && r <= r1 && t0 <= t && t <= t1 && t0 > r1) }' <<<"$out"
+
+ktap_eq "snapshot netdev_ifindex is /sys/class/net/$nd/ifindex" \
+	"$(awk '$1 == "netdev_ifindex" { print $2 }' <<<"$snap")" "$(lab_read a /sys/class/net/$nd/ifindex)"
 
 # ---- bad writes --------------------------------------------------------------
 # sysfs refuses to open a read-only file for writing (EACCES) before any

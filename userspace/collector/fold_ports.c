@@ -41,7 +41,8 @@ static struct model_port *port_for(struct model *m, const struct raw_port *rp, u
  * if_nametoindex(3) through one socket kept for the collector thread:
  * glibc's opens and closes a socket at each call, which was an eighth of a
  * fabtel.ko-mode sample.  Asked at every pass, so a netdev made again under
- * the same name is seen with its new index.
+ * the same name is seen with its new index; not asked when fabtel.ko's
+ * snapshot gave it (the netdev itself, not a name looked up after).
  */
 static int ifindex_of(const char *name)
 {
@@ -62,7 +63,7 @@ static void fold_link(struct model *m, struct model_port *p, const struct raw_po
 		      uint64_t now)
 {
 	snprintf(p->netdev, sizeof(p->netdev), "%s", rp->netdev);
-	p->ifindex = p->netdev[0] ? ifindex_of(p->netdev) : 0;
+	p->ifindex = !p->netdev[0] ? 0 : rp->ifindex > 0 ? rp->ifindex : ifindex_of(p->netdev);
 	snprintf(p->driver, sizeof(p->driver), "%s", rp->driver[0] ? rp->driver : "-");
 	p->soft_roce = rp->soft_roce || !strcmp(rp->driver, "rxe");
 	snprintf(p->state, sizeof(p->state), "%s", rp->state);

@@ -61,7 +61,7 @@ static bool ko_u64(const char *s, int base, unsigned long long *v)
 enum ko_kid {
 	KID_COUNTER, KID_PFC_MASK, KID_PFC_PRIO, KID_PMA, KID_PMA_COUNTER,
 	KID_FEC, KID_FEC_MODE, KID_FEC_STAT, KID_DEVICE, KID_PORT, KID_DRIVER, KID_NETDEV,
-	KID_STATE, KID_CARRIER, KID_ND_RX, KID_ND_TX, KID_SPEED, KID_COUNT,
+	KID_STATE, KID_CARRIER, KID_IFINDEX, KID_ND_RX, KID_ND_TX, KID_SPEED, KID_COUNT,
 };
 
 #define RP(f)	offsetof(struct raw_port, f)
@@ -86,6 +86,7 @@ static const struct ko_key {
 	{ "link_speed_mbps", KID_SPEED, 0, 0 },
 	{ "link_state", KID_STATE, 0, 0 },
 	{ "netdev", KID_NETDEV, 0, 0 },
+	{ "netdev_ifindex", KID_IFINDEX, 0, 0 },
 	{ "netdev_rx_bytes", KID_ND_RX, 0, 0 },
 	{ "netdev_tx_bytes", KID_ND_TX, 0, 0 },
 	{ "pfc_enabled_mask", KID_PFC_MASK, 0, 0 },
@@ -132,6 +133,7 @@ static const char *pma_file(unsigned int c)
 
 struct hints {
 	unsigned int ctr, pma;
+	const struct ko_key *last;	/* the last line's key: runs of one key are the rule */
 };
 
 /* "counter <name> <value|->", "pma_counter <file> <value|->" */
@@ -277,6 +279,10 @@ static void parse_link(const struct ko_line *l, const struct ko_key *k, struct r
 		if (ko_u64(v, 10, &n) && n <= 1)
 			p->carrier = (int)n;
 		break;
+	case KID_IFINDEX:
+		if (ko_u64(v, 10, &n) && n <= INT_MAX)
+			p->ifindex = (int)n;
+		break;
 	default:
 		parse_netdev(k->kid, v, p);
 		break;
@@ -285,11 +291,14 @@ static void parse_link(const struct ko_line *l, const struct ko_key *k, struct r
 
 static void parse_line(const struct ko_line *l, struct raw_port *p, struct hints *h)
 {
-	const struct ko_key *k = bsearch(l->tok[0], ko_keys, sizeof(ko_keys) / sizeof(ko_keys[0]),
-					 sizeof(ko_keys[0]), cmp_key);
+	const struct ko_key *k = h->last;
 
+	if (!k || strcmp(l->tok[0], k->key))
+		k = bsearch(l->tok[0], ko_keys, sizeof(ko_keys) / sizeof(ko_keys[0]),
+			    sizeof(ko_keys[0]), cmp_key);
 	if (!k)
 		return;		/* a key this fabteld does not use */
+	h->last = k;
 	switch (k->kid) {
 	case KID_COUNTER: case KID_PMA_COUNTER:
 		parse_counters(l, k->kid, p, h);
@@ -311,7 +320,7 @@ static void parse_line(const struct ko_line *l, struct raw_port *p, struct hints
 
 int ko_parse_snapshot(char *text, struct raw_port *p)
 {
-	struct hints h = { 0, 0 };
+	struct hints h = { 0, 0, NULL };
 	char *save = NULL, *line;
 	struct ko_line l;
 	bool ended = false;

@@ -69,7 +69,7 @@ static void example_whole(void **state)
 {
 	char *save = NULL, *line, copy[sizeof(example)], name[64], val[32];
 	unsigned long long v[6];
-	unsigned int prio, counters = 0, prios = 0, pmas = 0, fecs = 0, nd = 0;
+	unsigned int prio, counters = 0, prios = 0, pmas = 0, fecs = 0, nd = 0, ifx = 0;
 	struct raw_port p;
 	int c;
 
@@ -128,6 +128,9 @@ static void example_whole(void **state)
 		} else if (sscanf(line, "netdev_tx_bytes %llu", &v[0]) == 1) {
 			assert_int_equal(p.nd_tx_bytes, v[0]);
 			nd++;
+		} else if (sscanf(line, "netdev_ifindex %llu", &v[0]) == 1) {
+			assert_int_equal(p.ifindex, v[0]);
+			ifx++;
 		} else if (sscanf(line, "netdev %31s", name) == 1) {
 			assert_string_equal(p.netdev, strcmp(name, "-") ? name : "");
 		} else if (sscanf(line, "link_speed_mbps %llu", &v[0]) == 1) {
@@ -136,6 +139,8 @@ static void example_whole(void **state)
 		}
 	}
 	assert_int_equal(nd, 2);	/* both byte totals: nothing read from statistics/ */
+	assert_int_equal(ifx, 1);	/* the netdev's index: no SIOCGIFINDEX at the fold */
+	assert_true(p.ifindex > 0);
 	assert_true(p.have_nd && p.nd_by_ko);
 	assert_true(counters > 0);
 	assert_true(prios == 8 || prios == 0);
