@@ -416,10 +416,10 @@ static void *waker(void *arg)
 	return NULL;
 }
 
-/* A slot's deadline is now + after_s: wake the waker if it sleeps past it. */
-static void poke_waker(struct http *h, unsigned int after_s)
+/* c has a new deadline (the guard's): wake the waker if it sleeps past it. */
+static void poke_waker(struct http *h, struct MHD_Connection *c)
 {
-	uint64_t due = clock_ns(CLOCK_MONOTONIC) + (uint64_t)after_s * NS_PER_S;
+	uint64_t due = guard_due(h->g, c);
 
 	pthread_mutex_lock(&h->wlock);
 	if (due < h->waker_until)
@@ -434,7 +434,7 @@ static void notify(void *cls, struct MHD_Connection *c, void **socket_context,
 
 	guard_notify(h->g, c, socket_context, code);
 	if (code == MHD_CONNECTION_NOTIFY_STARTED)
-		poke_waker(h, GUARD_REQUEST_S);
+		poke_waker(h, c);
 }
 
 static void completed(void *cls, struct MHD_Connection *c, void **state,
@@ -444,7 +444,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **state,
 
 	(void)why;
 	guard_request_done(h->g, c);
-	poke_waker(h, GUARD_IDLE_S);
+	poke_waker(h, c);
 	if (*state && *state != &marker)
 		free(*state);
 	*state = NULL;

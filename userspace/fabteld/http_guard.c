@@ -210,6 +210,27 @@ static void set_state(struct guard *g, struct MHD_Connection *c, enum slot_state
 	pthread_mutex_unlock(&g->lock);
 }
 
+/* when the guard closes s if nothing comes: UINT64_MAX if it waits for nothing */
+static uint64_t slot_due(const struct slot *s)
+{
+	if (s->closing || (s->state != SLOT_WAITING && s->state != SLOT_IDLE))
+		return UINT64_MAX;
+	return s->since_ns + (s->state == SLOT_WAITING ? GUARD_REQUEST_S : GUARD_IDLE_S) * NS_PER_S;
+}
+
+uint64_t guard_due(struct guard *g, struct MHD_Connection *c)
+{
+	struct slot *s = slot_of(c);
+	uint64_t due;
+
+	if (!s)
+		return UINT64_MAX;
+	pthread_mutex_lock(&g->lock);
+	due = slot_due(s);
+	pthread_mutex_unlock(&g->lock);
+	return due;
+}
+
 void guard_request_in(struct guard *g, struct MHD_Connection *c)
 {
 	set_state(g, c, SLOT_ACTIVE);
@@ -271,9 +292,9 @@ uint64_t guard_reap(struct guard *g, uint64_t now)
 	pthread_mutex_lock(&g->lock);
 	for (i = 0; i < g->nslots; i++) {
 		s = &g->slots[i];
-		if (s->closing || (s->state != SLOT_WAITING && s->state != SLOT_IDLE))
+		due = slot_due(s);
+		if (due == UINT64_MAX)
 			continue;
-		due = s->since_ns + (s->state == SLOT_WAITING ? GUARD_REQUEST_S : GUARD_IDLE_S) * NS_PER_S;
 		if (now >= due) {
 			if (s->state == SLOT_WAITING)
 				g->rejected[GUARD_REQUEST_TIMEOUT]++;

@@ -55,6 +55,8 @@ void guard_notify(void *cls, struct MHD_Connection *c, void **socket_context,
 /* the request's headers are in / its answer is done (keep-alive: waiting again) */
 void guard_request_in(struct guard *g, struct MHD_Connection *c);
 void guard_request_done(struct guard *g, struct MHD_Connection *c);
+/* when c is closed if nothing comes (CLOCK_MONOTONIC ns); UINT64_MAX: never */
+uint64_t guard_due(struct guard *g, struct MHD_Connection *c);
 /* may c park as a long poll?  0 (now counted as parked), or the reason it may not */
 int guard_park(struct guard *g, struct MHD_Connection *c);
 void guard_unpark(struct guard *g, struct MHD_Connection *c);
