@@ -6,7 +6,7 @@
 #   - boots the lab (or, with --reuse-lab, uses the one that is up);
 #   - on a: fabtel.ko, and fakeroce.ko with an mlx5 port fre0 with PFC on
 #     priority 3 (rxe has no DCB); fabteld on a and b;
-#   - two Slurm-like jobs on a: job 1001 "training" (ib_write_bw loops to b)
+#   - two Slurm-like jobs on a: job 1001 "training" (fabtel-traffic rounds to b)
 #     and job 1002 (one idle QP to b, fabtel-traffic);
 #   - a fault schedule: a loss burst, reordering, a 300 ms flap, a 2 s
 #     flap, a pause storm on the fakeroce port;
@@ -53,17 +53,16 @@ run() { "$FABLAB" run "$@"; }
 say() { printf '%s  %s\n' "$(date +%T)" "$*" | tee -a "$LOG" >&2; }
 [[ $headless == 0 ]] && say() { printf '%s  %s\n' "$(date +%T)" "$*" >>"$LOG"; }
 
-# Stop the rounds, let a round in flight end by itself (its 10 s and the
-# set-up, which under TCG can take as long; at most 30 s),
-# then the rest.  Killing ib_write_bw in the middle of a round can leave an
-# rxe QP reference behind: its destroy then waits 50 s and the guest kernel
-# warns (rxe_pool.c __rxe_cleanup, Linux 6.1), and the next demo's rounds
-# stall meanwhile.
+# Stop the rounds: fabtel-traffic takes SIGTERM as "stop posting, drain
+# what is in flight, disconnect" (at most 30 s), so no QP is destroyed
+# mid-transfer (that can leave an rxe QP reference behind: its destroy then
+# waits and the guest kernel warns, rxe_pool.c __rxe_cleanup, Linux 6.1);
+# what has not ended after 40 s is killed.
 stop_jobs() {
 	for h in a b; do
-		run "$h" -- 'pkill -f "demo-loop"
-			for i in $(seq 120); do pgrep -x ib_write_bw >/dev/null || break; sleep 0.25; done
-			pkill ib_write_bw; pkill fabtel-traffic; pkill fabteld; true' >/dev/null 2>&1 &
+		run "$h" -- 'pkill -f "demo-loop"; pkill -x fabtel-traffic
+			for i in $(seq 160); do pgrep -x fabtel-traffic >/dev/null || break; sleep 0.25; done
+			pkill -9 -x fabtel-traffic; pkill fabteld; true' >/dev/null 2>&1 &
 	done
 	wait
 }
@@ -119,25 +118,29 @@ say "fabteld on a and b: http://127.0.0.1:$PA/metrics  http://127.0.0.1:$PB/metr
 # a's root qdisc is netem before any traffic: the faults below change it in
 # place (a qdisc swap under traffic fails 6.12 rxe's QPs: scripts/fablab)
 "$FABLAB" impair a delay 0ms >/dev/null
-# 1001: ib_write_bw in 10 s rounds, server on b and client on a in cgroup
-# job_1001 (QP timeout 18: about 1 s, so TCG alone makes no ACK timeouts);
-# a round that dies to a fault is followed by the next.
+# 1001: fabtel-traffic in 10 s rounds of 64 KiB RDMA WRITEs (50 a second,
+# about ib_write_bw's rate under TCG) to a server on b, client on a in
+# cgroup job_1001 (QP timeout 18: about 1 s, so TCG alone makes no ACK
+# timeouts); a round that dies to a fault is followed by the next.  Not
+# ib_write_bw: it spins on the CQ, and on the guests' one vCPU under TCG
+# that starved rxe until its QP stalled (the demo on a terminal, 2026-11-25).
 run b -- "mkdir -p /sys/fs/cgroup/job_1001 /sys/fs/cgroup/job_1002
-	setsid bash -c 'echo \$\$ >/sys/fs/cgroup/job_1001/cgroup.procs; exec -a demo-loop bash -c \"
-		while :; do ib_write_bw -d rxb -x 1 -D 10 -u 18 >/dev/null 2>&1; done\"' >/dev/null 2>&1 &
+	setsid $QB/fabtel-traffic --server --forever --port 18602 \
+		--cgroup /sys/fs/cgroup/job_1001 >/tmp/demo-srv1.log 2>&1 &
 	setsid $QB/fabtel-traffic --server --forever --port 18601 \
 		--cgroup /sys/fs/cgroup/job_1002 >/tmp/demo-srv2.log 2>&1 &" >/dev/null
-# perftest listens on TCP 18515; fabtel-traffic is an rdma_cm listener
+# fabtel-traffic is an rdma_cm listener
 run b -- 'for i in $(seq 100); do
-		ss -ltn | grep -q ":18515 " && rdma res show cm_id | grep -q ":18601" && exit 0
+		rdma res show cm_id | grep -q ":18601" && rdma res show cm_id | grep -q ":18602" && exit 0
 		sleep 0.2
 	done; exit 1' >/dev/null || say "warning: the servers on b are slow to listen"
 run a -- "mkdir -p /sys/fs/cgroup/job_1001 /sys/fs/cgroup/job_1002
 	setsid bash -c 'echo \$\$ >/sys/fs/cgroup/job_1001/cgroup.procs; exec -a demo-loop bash -c \"
-		while :; do ib_write_bw -d rxa -x 1 -D 10 -u 18 10.77.0.2 >/dev/null 2>&1; sleep 1; done\"' >/dev/null 2>&1 &
+		while :; do $QB/fabtel-traffic 10.77.0.2 --port 18602 --size 64K --rate 50 \
+			--duration 10 --timeout 18; sleep 1; done\"' >/tmp/demo-1001.log 2>&1 &
 	setsid $QB/fabtel-traffic 10.77.0.2 --port 18601 --rate 0.005 --size 64 --duration 3600 \
 		--timeout 16 --cgroup /sys/fs/cgroup/job_1002 >/tmp/demo-idle.log 2>&1 &" >/dev/null
-say "jobs on a: 1001 (ib_write_bw rounds to b), 1002 (an idle QP to b)"
+say "jobs on a: 1001 (fabtel-traffic rounds to b), 1002 (an idle QP to b)"
 # faults start once fabteld on a sees both jobs: on a slow machine the
 # first round can take a while to connect
 jobs_seen() {

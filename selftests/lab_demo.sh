@@ -9,7 +9,7 @@
 #    stays whole (the schedule's words go to the log, not over fabtop), it
 #    shows the injected faults as they come, and q ends it with the summary;
 #  - the verdicts match the faults injected: job 1002 (an idle QP) stays
-#    healthy; job 1001 (ib_write_bw rounds) is failing with a link_flap
+#    healthy; job 1001 (fabtel-traffic rounds) is failing with a link_flap
 #    reason on rxa port 1; the pause storm is reported on fakeroce0
 #    priority 3;
 #  - trace-1001.json is a valid Chrome trace, timestamps sorted, with the
@@ -51,9 +51,9 @@ ktap_eq "the flaps and the storm the log says were injected are in the Events pa
 	"$(grep -q "fault: a 2 s flap" "$OUT/schedule.log" && echo flapped) $(grep -c -E ' link_down +rxa/1 ' "$OUT/screen.txt") $(grep -c -E ' pause_storm +fakeroce0/1 .*prio 3' "$OUT/screen.txt")" \
 	"flapped 2 1"
 tmux send-keys -t "$S" q
-# the demo ends its jobs first: a round of ib_write_bw in flight is let
-# finish (up to 30 s); one killed mid-transfer costs rxe's 50 s QP destroy,
-# and the modules' removal waits for it (137 s in all once under TCG)
+# the demo ends its jobs first: fabtel-traffic drains what is in flight on
+# SIGTERM (up to 30 s) before the modules go; 15 s after q in the lab on
+# 2026-11-26 (137 s once with ib_write_bw rounds, killed mid-transfer)
 q_at=$SECONDS
 ktap_check "q quits fabtop; the demo exits 0" \
 	wait_for 240 grep -q "demo-exit=0" "$OUT/rc"

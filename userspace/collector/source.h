@@ -93,7 +93,7 @@ struct raw_port {
 	unsigned int nr_burst_ev;
 	uint64_t flap_down_ns;			/* the last flap's down time */
 	bool have_flap_down;
-	int ifindex;			/* the netdev's, from fabtel.ko's snapshot; 0: ask */
+	int ifindex;			/* the netdev's (snapshot, or sysfs ifindex); 0: ask */
 	bool nd_by_ko;			/* fabtel.ko's snapshot had them (or said none) */
 	bool speed_by_ko;		/* ... and the netdev's speed */
 };

@@ -17,6 +17,7 @@
  * at every sample (sysfs_plan.c).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,19 +65,45 @@ static void read_hw_counters(struct port_plan *pl, struct raw_port *p)
 	}
 }
 
-/* plain sysfs: the netdev's carrier and carrier_down_count through the plan's held files */
+/*
+ * plain sysfs: the netdev's carrier and carrier_down_count through the
+ * plan's held files.  carrier_changes is read first: each carrier
+ * transition counts in it, so while it holds still, the link is up and the
+ * port ACTIVE, neither can have moved and the last values stand (one read a
+ * sample, not two).  Read both when it moved, when its file was opened
+ * anew (first, or the netdev went and came back), while the link is not
+ * up, and where there is no carrier_changes (before Linux 3.15).  An
+ * administrative down is a carrier transition on most NIC drivers (mlx5e
+ * turns the carrier off on close); where it is not (virtio_net), the state
+ * read with the link files every LINK_TTL samples finds it.
+ */
 static void read_netdev_held(const struct collect_opts *o, struct port_plan *pl,
 			     struct raw_port *p)
 {
-	uint64_t v;
+	unsigned long long opens;
+	uint64_t v, changes = 0;
+	bool have_changes;
 
 	sysfs_plan_netdev(pl, o->sysfs_root, p->netdev);
+	opens = fs_kept_opens();
+	have_changes = !fs_held_read_u64(&pl->nd_fd[4], pl->nd_dir, "carrier_changes", &changes) &&
+		       fs_kept_opens() == opens;
+	if (have_changes && pl->have_changes && changes == pl->changes && pl->carrier == 1 &&
+	    !strcmp(pl->state, "ACTIVE")) {
+		p->carrier = pl->carrier;
+		p->flaps = pl->flaps;
+		p->have_flaps = pl->have_flaps;
+		return;
+	}
 	if (!fs_held_read_u64(&pl->nd_fd[0], pl->nd_dir, "carrier", &v) && v <= 1)
 		p->carrier = (int)v;
 	if (!fs_held_read_u64(&pl->nd_fd[1], pl->nd_dir, "carrier_down_count", &v)) {
 		p->flaps = v;
 		p->have_flaps = true;
 	}
+	pl->changes = changes;
+	pl->have_changes = !fs_held_read_u64(&pl->nd_fd[4], pl->nd_dir, "carrier_changes", &v) &&
+			   v == changes;
 }
 
 static void read_bytes_held(struct port_plan *pl, struct raw_port *p)
@@ -118,6 +145,18 @@ static bool read_netdev_speed(const struct collect_opts *o, const char *netdev, 
 		return false;
 	*mbps = (uint64_t)v;
 	return true;
+}
+
+/* the netdev's ifindex, so the fold need not ask SIOCGIFINDEX each sample; 0 unknown */
+static int read_netdev_ifindex(const struct collect_opts *o, const char *netdev)
+{
+	char path[600];
+	uint64_t v;
+
+	if (!netdev[0])
+		return 0;
+	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/ifindex", netdev);
+	return fs_read_u64_kept(path, &v) || !v || v > INT32_MAX ? 0 : (int)v;
 }
 
 /* the IB port counters the port's plan found in counters/ and counters_ext/ */
@@ -204,6 +243,7 @@ static int read_link_files(const struct collect_opts *o, struct port_plan *pl)
 	if (fs_read_kept(path, buf, sizeof(buf)) > 0 && strlen(buf) < sizeof(pl->netdev))
 		snprintf(pl->netdev, sizeof(pl->netdev), "%s", buf);
 	pl->have_nd_speed = read_netdev_speed(o, pl->netdev, &pl->nd_speed_mbps);
+	pl->ifindex = read_netdev_ifindex(o, pl->netdev);
 	return 0;
 }
 
@@ -213,6 +253,7 @@ static void give_link(const struct port_plan *pl, struct raw_port *p)
 	snprintf(p->netdev, sizeof(p->netdev), "%s", pl->netdev);
 	p->nd_speed_mbps = pl->nd_speed_mbps;
 	p->have_nd_speed = pl->have_nd_speed;
+	p->ifindex = pl->ifindex;
 }
 
 /*

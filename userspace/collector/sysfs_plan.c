@@ -47,6 +47,7 @@ static void close_netdev(struct port_plan *pl)
 
 	for (i = 0; i < PLAN_ND_FILES; i++)
 		fs_held_close(&pl->nd_fd[i]);
+	pl->have_changes = false;
 }
 
 struct hw_names {

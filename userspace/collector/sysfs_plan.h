@@ -14,7 +14,7 @@
 
 #define PLAN_BASE_LEN	384
 #define PLAN_HW_MAX	128	/* mapped hw_counters files of one port */
-#define PLAN_ND_FILES	4
+#define PLAN_ND_FILES	5
 
 struct port_plan {
 	char base[PLAN_BASE_LEN];	/* .../ports/<n>; "" a free plan */
@@ -46,12 +46,15 @@ struct port_plan {
 	char state[24];
 	char netdev[IF_NAMESIZE];
 	char nd_dir[PLAN_BASE_LEN];	/* <root>/sys/class/net/<netdev> */
-	int nd_fd[PLAN_ND_FILES];	/* carrier, carrier_down_count, bytes */
+	int nd_fd[PLAN_ND_FILES];	/* carrier, carrier_down_count, bytes, carrier_changes */
 	uint64_t nd_speed_mbps;
 	bool have_nd_speed;
 	int carrier;			/* the last sample's carrier and flaps */
 	uint64_t flaps;
 	bool have_flaps;
+	uint64_t changes;		/* carrier_changes when carrier was read */
+	bool have_changes;		/* false: carrier and flaps read each sample */
+	int ifindex;			/* the netdev's, read with the link files; 0 none */
 	uint64_t pma_ns;		/* when counters/ was read (monotonic); 0 never */
 	uint64_t pma_val[FABTEL_NR_PMA];
 	bool have_pma[FABTEL_NR_PMA];
