@@ -23,6 +23,28 @@
 # more options for both fabtelds (e.g. "--set interval_ms=2000": what an
 # operator's longer sampling period costs).
 
+# BENCH_COST_MOVING: the hw_counters that move each second on every port of
+# the plain-sysfs tree (written in place by mover, as a sysfs attribute shows
+# a new value); default the four congestion counters of a busy RoCE fabric
+# (CNPs, ECN marks), the error counters still, as on a healthy one.  Empty:
+# nothing moves (the best case of fabteld's quiet counters, source_sysfs.c).
+MOVING_DEFAULT="np_cnp_sent rp_cnp_handled rp_cnp_ignored np_ecn_marked_roce_packets"
+mover() { # dir ports
+	local v=1000 i c
+	local -a mv
+	read -r -a mv <<<"${BENCH_COST_MOVING-$MOVING_DEFAULT}"
+	((${#mv[@]})) || exec sleep infinity
+	while :; do
+		v=$((v + 7))
+		for ((i = 0; i < $2; i++)); do
+			for c in "${mv[@]}"; do
+				echo $((v + i)) >"$1/sys/class/infiniband/mlx5_$i/ports/1/hw_counters/$c"
+			done
+		done
+		sleep 1
+	done
+}
+
 rss_kib() { awk '$1 == "VmRSS:" { print $2 }' /proc/"$1"/status; }
 # a fabteld's port-source CPU seconds and samples: "cpu samples"
 fab_pass() {
@@ -38,6 +60,8 @@ cost_run() {
 	local -A pid port c0 c1 p0 p1
 	local -a extra
 	read -r -a extra <<<"${BENCH_COST_FABTELD_ARGS:-}"
+	mover "$dir" "$n" &
+	pid[mover]=$!
 	port[sysfs]=$(free_port) port[ko]=$(free_port) port[node_exporter]=$(free_port)
 	"$B/fabteld" --bpf off --set "sysfs_root=$dir" --set keep_files=on --set fabtel_ko=off \
 		--set probe=off "${extra[@]}" --listen "127.0.0.1:${port[sysfs]}" >"$OUT/cost-sysfs-$n.log" 2>&1 &
@@ -87,8 +111,13 @@ cost_stage() {
 	local n dir r
 	read -r -a SETS <<<"${BENCH_COST_PORTS:-2 16 64}"
 	need prometheus-node-exporter prometheus-node-exporter
+	# the trees on tmpfs where there is one: sysfs lives in memory, and this
+	# machine's page cache is trimmed hard (a tree on disk was read from
+	# the disk again now and then, node_exporter's and fabteld's alike)
+	local base=$OUT
+	[[ -d /dev/shm && -w /dev/shm ]] && base=/dev/shm/fabtel-bench-$$
 	for n in "${SETS[@]}"; do
-		dir=$OUT/cost-fixture-$n
+		dir=$base/cost-fixture-$n
 		"$REPO/scripts/bench-fixture.sh" "$dir" "$n" >/dev/null
 		"$REPO/scripts/bench-fixture.sh" "$dir/ko" "$n" ko >/dev/null
 		for ((r = 1; r <= RUNS; r++)); do
@@ -99,8 +128,10 @@ cost_stage() {
 			done
 		done
 	done | tee -a "$OUT/results" >"$OUT/cost.raw"
+	[[ $base == "$OUT" ]] || rm -rf "$base"
 
 	echo "bench: cost: fixture trees, each daemon scraped every $EVERY s, $W s windows, $RUNS runs (min / median / max)${BENCH_COST_FABTELD_ARGS:+; fabteld $BENCH_COST_FABTELD_ARGS}"
+	echo "bench: cost: moving each second on every port: ${BENCH_COST_MOVING-$MOVING_DEFAULT}"
 	printf '%5s  %-14s %-22s %-22s %-22s\n' ports daemon "CPU ms/s" "RSS KiB" "µs/port/sample"
 	awk '{ k = $2 " " $3; v[k, $4, ++c[k, $4]] = $6; if (!(k in seen)) { seen[k] = 1; ord[++no] = k } }
 		function mmm(k, m,   i, j, t, a, nn) {

@@ -185,6 +185,8 @@ bystanders_start() {
 	# (comm is cut at 15 characters: prometheus-node-exporter shows as
 	# prometheus-node)
 	for p in $(pgrep -x prometheus; pgrep -x prometheus-node; pgrep -x node_exporter); do
+		# a zombie is already gone (an earlier run's stand-in, not reaped yet)
+		[[ $(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -d' ' -f1) == Z ]] && continue
 		bystanders+=("$p:$(cat "/proc/$p/comm" 2>/dev/null)")
 	done
 	command -v prometheus-node-exporter >/dev/null || return 0

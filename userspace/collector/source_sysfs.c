@@ -7,10 +7,11 @@
  * byte totals).  Stands by while fabtel.ko's snapshots are there.
  *
  * On the kernel's tree a sample reads what can move each second (the mapped
- * hw_counters, carrier, carrier_down_count, byte totals), and the rest when
- * it can have moved: state, the netdev's name and speed when the carrier or
- * the flap count changed, while the port is not ACTIVE with carrier, and
- * every LINK_TTL samples; the IB port counters every pma_s seconds (each of
+ * hw_counters, a quiet one every quiet_every samples; carrier_changes, and
+ * carrier and carrier_down_count when it moved; byte totals), and the rest
+ * when it can have moved: state, the netdev's name, ifindex and speed when
+ * the carrier or the flap count changed, while the port is not ACTIVE with
+ * carrier, and every LINK_TTL samples; the IB port counters every pma_s seconds (each of
  * their files is one MAD to the device's PMA; mlx5 answers it with a
  * firmware command) and at once when the link moved, their last values
  * given in between.  A fixture tree that is not the kernel's is read whole
@@ -29,6 +30,7 @@
 #include "sysfs_plan.h"
 
 #define LINK_TTL	10	/* samples a steady link's files are not read again */
+#define QUIET_AFTER	10	/* reads of one value in a row: a quiet hw_counters file */
 
 void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p)
 {
@@ -45,18 +47,37 @@ void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p)
 	p->have_nd = !fs_read_u64_kept(path, &p->nd_tx_bytes);
 }
 
-/* the hw_counters files the port's plan maps (sysfs_plan.c), held open */
-static void read_hw_counters(struct port_plan *pl, struct raw_port *p)
+/*
+ * The hw_counters files the port's plan maps (sysfs_plan.c), held open.  A
+ * file that read the same value QUIET_AFTER times in a row is quiet: read
+ * every quiet_every-th sample (the port's files spread over the phases),
+ * its last value given in between, and at once when the link moved.  A
+ * healthy port's error counters are quiet, so most of a sample's reads go;
+ * a quiet counter's first move is seen at most quiet_every - 1 samples
+ * late, and from then on it is read each sample.  quiet_every 1: every
+ * file each sample.
+ */
+static void read_hw_counters(const struct collect_opts *o, struct port_plan *pl,
+			     struct raw_port *p, bool moved)
 {
-	unsigned int i;
+	unsigned int i, every = o->quiet_every ? o->quiet_every : 1;
 	uint64_t v;
 	int k;
 
 	p->soft_roce = pl->soft_roce;
+	pl->tick++;
 	for (i = 0; i < pl->nr_hw; i++) {
-		if (fs_held_read_u64(&pl->hw[i].fd, pl->base, pl->hw[i].file, &v)) {
+		if (pl->hw[i].still >= QUIET_AFTER && !moved && (pl->tick + i) % every) {
+			v = pl->hw[i].last;
+		} else if (fs_held_read_u64(&pl->hw[i].fd, pl->base, pl->hw[i].file, &v)) {
 			pl->stale = true;	/* list it again next time */
 			continue;
+		} else {
+			if (v != pl->hw[i].last)
+				pl->hw[i].still = 0;
+			else if (pl->hw[i].still < QUIET_AFTER)
+				pl->hw[i].still++;
+			pl->hw[i].last = v;
 		}
 		k = pl->hw[i].k;
 		p->ctr[k] = v;
@@ -309,7 +330,7 @@ int sysfs_read_port(const struct collect_opts *o, const char *base, const char *
 	p->carrier = -1;
 	snprintf(p->driver, sizeof(p->driver), "-");
 	moved = read_link(o, pl, p);
-	read_hw_counters(pl, p);
+	read_hw_counters(o, pl, p, moved);
 	port_rate_read(o, p);
 	read_pma_due(o, pl, p, moved);
 	read_bytes_held(pl, p);

@@ -28,8 +28,11 @@ struct port_plan {
 		int k;			/* the schema's counter */
 		uint8_t width;		/* the driver's counter width, bits */
 		int fd;			/* held open (fs_held_read_u64); -1 none */
+		uint16_t still;		/* reads in a row that found last again */
+		uint64_t last;		/* the last value read */
 		char file[68];		/* hw_counters/<name> */
 	} hw[PLAN_HW_MAX];
+	unsigned int tick;		/* samples of the hw_counters (quiet_every's phase) */
 	struct {
 		unsigned int c;		/* enum fabtel_pma */
 		int fd;

@@ -28,6 +28,7 @@ void config_defaults(struct config *c)
 	c->job_linger_s = 300;
 	c->module_s = 10;
 	c->pma_s = 10;
+	c->quiet_every = 2;
 	c->roce_tos = 256;
 	c->probe = CONFIG_AUTO;
 	probe_cfg_defaults(&c->probe_cfg);
@@ -48,6 +49,7 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	o->job_linger_s = c->job_linger_s;
 	o->module_s = c->module_s;
 	o->pma_s = c->pma_s;
+	o->quiet_every = c->quiet_every;
 	o->roce_tos = c->roce_tos < 256 ? (int)c->roce_tos : -1;
 	o->health = c->health;
 	o->job_rules = c->job_rules;
@@ -123,6 +125,7 @@ static const struct uint_key uint_keys[] = {
 	UK("job_linger_s", job_linger_s, 0, 86400),
 	UK("module_s", module_s, 0, 86400),
 	UK("pma_s", pma_s, 0, 3600),
+	UK("quiet_every", quiet_every, 1, 10),
 	UK("roce_tos", roce_tos, 0, 255),
 	UK("window_s", health.window_s, 1, 86400),
 	UK("hold_s", health.hold_s, 1, 86400),

@@ -8,6 +8,8 @@
  * link moved.  A tree on disk under keep_files = on stands in for sysfs
  * (its files rewritten in place, as a sysfs attribute shows a new value);
  * under keep_files = auto the same tree is a fixture, read whole each time.
+ * carrier and carrier_down_count only when carrier_changes moved; a quiet
+ * hw_counters file every quiet_every-th sample.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -202,6 +204,96 @@ static void pma_period(void **state)
 	drop_tree();
 }
 
+/*
+ * carrier_changes held still: carrier and carrier_down_count not read (the
+ * last values stand); moved: both at once.  The netdev's ifindex comes
+ * from its file with the link files (the fold asks no ioctl).
+ */
+static void carrier_changes_gate(void **state)
+{
+	struct raw_port *p;
+
+	(void)state;
+	make_tree();
+	put("sys/class/net/eth9/carrier_changes", "4");
+	put("sys/class/net/eth9/ifindex", "7");
+	fs_kept_root(root, FS_KEEP_ALL);
+	p = sample();
+	assert_int_equal(p->carrier, 1);
+	assert_int_equal(p->flaps, 2);
+	assert_int_equal(p->ifindex, 7);
+	p = sample();		/* carrier_changes's file now held: the gate is on */
+	put("sys/class/net/eth9/carrier_down_count", "99");	/* no transition counted */
+	p = sample();
+	assert_int_equal(p->flaps, 2);
+	put("sys/class/net/eth9/carrier", "0");
+	put("sys/class/net/eth9/carrier_down_count", "3");
+	put("sys/class/net/eth9/carrier_changes", "5");
+	p = sample();
+	assert_int_equal(p->carrier, 0);
+	assert_int_equal(p->flaps, 3);
+	/* while the link is not up both are read each sample, gate or not */
+	put("sys/class/net/eth9/carrier", "1");
+	p = sample();
+	assert_int_equal(p->carrier, 1);
+	drop_tree();
+}
+
+/* samples until out_of_sequence shows want; how many it took */
+static unsigned int samples_until(uint64_t want)
+{
+	unsigned int n = 0;
+
+	do {
+		n++;
+	} while (sample()->ctr[FABTEL_OUT_OF_SEQUENCE] != want && n < 10);
+	return n;
+}
+
+/*
+ * A hw_counters file that held its value 10 reads in a row is quiet: read
+ * every quiet_every-th sample, so its first move shows within quiet_every
+ * samples, not always at the first; after it moved it is read each sample.
+ * quiet_every 1 reads it each sample; a link move reads every file at once.
+ */
+static void quiet_counters(void **state)
+{
+	unsigned int r, i, n, most = 0;
+
+	(void)state;
+	make_tree();
+	put("sys/class/net/eth9/carrier_changes", "4");
+	fs_kept_root(root, FS_KEEP_ALL);
+	opts.quiet_every = 3;
+	for (r = 0; r < 6; r++) {
+		for (i = 0; i < 12 + r % 3; i++)	/* quiet again; phases vary */
+			sample();
+		put(PORT "hw_counters/out_of_sequence", "%u", 100 + r);
+		n = samples_until(100 + r);
+		assert_in_range(n, 1, 3);
+		most = n > most ? n : most;
+		put(PORT "hw_counters/out_of_sequence", "%u", 200 + r);
+		assert_int_equal(samples_until(200 + r), 1);	/* it moved: each sample */
+	}
+	assert_true(most > 1);		/* a quiet file is not read each sample */
+
+	for (i = 0; i < 12; i++)	/* quiet; the link moves: read at once */
+		sample();
+	put(PORT "hw_counters/out_of_sequence", "300");
+	put("sys/class/net/eth9/carrier_down_count", "3");	/* a flap: down, up */
+	put("sys/class/net/eth9/carrier_changes", "6");
+	assert_int_equal(samples_until(300), 1);
+
+	opts.quiet_every = 1;
+	for (r = 0; r < 3; r++) {
+		for (i = 0; i < 12 + r; i++)
+			sample();
+		put(PORT "hw_counters/out_of_sequence", "%u", 400 + r);
+		assert_int_equal(samples_until(400 + r), 1);
+	}
+	drop_tree();
+}
+
 /* a tree that is not the kernel's (keep auto, a fixture): all of it each time */
 static void fixture_read_whole(void **state)
 {
@@ -227,6 +319,8 @@ int main(void)
 		cmocka_unit_test(tiers),
 		cmocka_unit_test(pma_period),
 		cmocka_unit_test(fixture_read_whole),
+		cmocka_unit_test(carrier_changes_gate),
+		cmocka_unit_test(quiet_counters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
