@@ -13,9 +13,9 @@
 #  - the error bursts fabtel.ko saw under the loss: one folded row whose
 #    count is the bursts fabteld's API lists for that run, job 1001 named;
 #    Enter unfolds it, each row the counter and rise the API gives;
-#  - the sparklines: the TRAFFIC value shown is one of the last six points
-#    of /api/v1/history (read after the screen), whose point of a sample
-#    is /api/v1/snapshot's rate;
+#  - the sparklines: the TRAFFIC value shown is one of the points of
+#    /api/v1/history from the 6 s before the screen was captured (by the
+#    guest's clock), whose point of a sample is /api/v1/snapshot's rate;
 #  - golden screens are host/test_fabtop.sh's (a lab run's numbers move);
 #  - a 2 s fablab flap: link_down drawn in the Events pane within 3 s (three
 #    refreshes) of the kernel's carrier drop, then link_flap, and the job's
@@ -183,17 +183,23 @@ ktap_info "rxa/1 at one sample: history rx+tx $(cut -d' ' -f1 <<<"$pair") Gb/s, 
 ktap_check "/api/v1/history's point of a sample is /api/v1/snapshot's rate then (rx + tx Gb/s)" \
 	awk -v p="$pair" 'BEGIN { split(p, v, " "); d = v[1] - v[2]; if (d < 0) d = -d
 		exit !(p != "" && v[2] > 0 && d <= v[2] * 1e-5 + 1e-6) }'
+# the capture bracketed by the guest's clock: the value on screen is of a
+# sample fabtop fetched before it (fabtop refreshes each second; its data a
+# second or two old under TCG), so it is one of the points from 6 s before
+# the capture to its end, whenever the history is read (the last 3, then
+# the last 6 points read after the capture each missed once: lab calls
+# take a second or more under TCG)
+g0=$(lab a 'date +%s.%N')
 screen=$(cap)
+g1=$(lab a 'date +%s.%N')
 # the TRAFFIC cell of rxa/1: its value after the 20-point sparkline
 val=$(awk '$1 == "NIC" { c = index($0, "TRAFFIC") } c && $1 == "rxa/1" {
 	split(substr($0, c + 21), f, " "); print f[1]; exit }' <<<"$screen")
-# read after the capture, each lab call a second or more under TCG: the
-# value on screen can be 4-5 samples back by then (the last 3 missed once)
-pts=$(lab a "curl -sf '$API/history?seconds=10'" | jq -r '.ports[] | select(.device == "rxa")
-	| .points[-6:][] | .[1] + .[2]')
+pts=$(lab a "curl -sf '$API/history?seconds=60'" | jq -r --argjson a "${g0:-0}" --argjson b "${g1:-0}" '
+	.ports[] | select(.device == "rxa") | .points[] | select(.[0] >= $a - 6 and .[0] <= $b) | .[1] + .[2]')
 same=$(for p in $pts; do awk -v p="$p" -v v="$val" 'BEGIN { if (v != "" && sprintf("%.2f", p) == sprintf("%.2f", v)) print "yes" }'; done | head -1)
 ktap_info "fabtop's TRAFFIC value $val; the history's last points: $(echo $pts)"
-ktap_check "the TRAFFIC sparkline is drawn; its value is one of the history's last points (one sample)" \
+ktap_check "the TRAFFIC sparkline is drawn; its value is one of the history's points of the 6 s before the capture" \
 	bash -c '[[ $1 =~ rxa/1\ .*[_.,:=+*#@-]{20}\ [0-9] && $2 == yes ]]' _ "$screen" "$same"
 
 # The flap, timed in the guest: from the kernel's carrier drop (the time of
