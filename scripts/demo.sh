@@ -58,20 +58,28 @@ say() { printf '%s  %s\n' "$(date +%T)" "$*" | tee -a "$LOG" >&2; }
 # mid-transfer (that can leave an rxe QP reference behind: its destroy then
 # waits and the guest kernel warns, rxe_pool.c __rxe_cleanup, Linux 6.1);
 # what has not ended after 40 s is killed.
+# Each step bounded (fablab run --timeout: a guest command that hangs in
+# the kernel must not hold the demo), each logged with its time.
 stop_jobs() {
+	local pids=() h
 	for h in a b; do
-		run "$h" -- 'pkill -f "demo-loop"; pkill -x fabtel-traffic
+		"$FABLAB" run --timeout 60 "$h" -- 'pkill -f "demo-loop"; pkill -x fabtel-traffic
 			for i in $(seq 160); do pgrep -x fabtel-traffic >/dev/null || break; sleep 0.25; done
 			pkill -9 -x fabtel-traffic; pkill fabteld; true' >/dev/null 2>&1 &
+		pids+=($!)
 	done
-	wait
+	wait "${pids[@]}"
 }
 
 cleanup() {
+	say "clean-up: the faults cleared, the jobs stopped"
 	"$FABLAB" impair a clear >/dev/null 2>&1
 	stop_jobs
-	run a -- 'echo 0 >/sys/kernel/fakeroce/del_device; rmmod fakeroce fabtel' >/dev/null 2>&1
+	say "clean-up: jobs stopped; removing the modules on a"
+	"$FABLAB" run --timeout 60 a -- 'echo 0 >/sys/kernel/fakeroce/del_device; rmmod fakeroce fabtel' \
+		>/dev/null 2>&1 || say "clean-up: removing the modules on a failed or timed out"
 	((keep)) || "$FABLAB" down >/dev/null 2>&1
+	say "clean-up: done"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

@@ -58,6 +58,7 @@ q_at=$SECONDS
 ktap_check "q quits fabtop; the demo exits 0" \
 	wait_for 240 grep -q "demo-exit=0" "$OUT/rc"
 ktap_info "the demo exited $((SECONDS - q_at)) s after q (its jobs ended, the modules removed)"
+ktap_info "its clean-up, by the schedule log: $(grep 'clean-up' "$OUT/schedule.log" | tr '\n' ';')"
 # what fabteld said of job 1001 on a, so a failure below shows its reasons
 ktap_info "job 1001 on a: $(jq -c '.jobs[] | select(.job_id == "1001") | del(.qps)' "$OUT/jobs-a.json" 2>/dev/null)"
 ktap_eq "... and prints the summary: job 1001 failing on a link_flap of rxa/1" \
