@@ -59,11 +59,13 @@ say() { printf '%s  %s\n' "$(date +%T)" "$*" | tee -a "$LOG" >&2; }
 # waits and the guest kernel warns, rxe_pool.c __rxe_cleanup, Linux 6.1);
 # what has not ended after 40 s is killed.
 # Each step bounded (fablab run --timeout: a guest command that hangs in
-# the kernel must not hold the demo), each logged with its time.
+# the kernel must not hold the demo), each logged with its time.  The
+# command then runs as "bash -c TEXT": "[d]emo-loop", or pkill -f would
+# match that shell's own command line and kill the stop half-way.
 stop_jobs() {
 	local pids=() h
 	for h in a b; do
-		"$FABLAB" run --timeout 60 "$h" -- 'pkill -f "demo-loop"; pkill -x fabtel-traffic
+		"$FABLAB" run --timeout 60 "$h" -- 'pkill -f "[d]emo-loop"; pkill -x fabtel-traffic
 			for i in $(seq 160); do pgrep -x fabtel-traffic >/dev/null || break; sleep 0.25; done
 			pkill -9 -x fabtel-traffic; pkill fabteld; true' >/dev/null 2>&1 &
 		pids+=($!)

@@ -7,7 +7,8 @@
 # second, headless run had the verdict checks: make check's time).
 #  - fabtop opens attached to it while the fault schedule runs, its screen
 #    stays whole (the schedule's words go to the log, not over fabtop), it
-#    shows the injected faults as they come, and q ends it with the summary;
+#    shows the injected faults as they come, and q ends it with the summary,
+#    its jobs and fabtelds stopped on both guests;
 #  - the verdicts match the faults injected: job 1002 (an idle QP) stays
 #    healthy; job 1001 (fabtel-traffic rounds) is failing with a link_flap
 #    reason on rxa port 1; the pause storm is reported on fakeroce0
@@ -25,7 +26,7 @@
 command -v tmux >/dev/null || ktap_skip_all "tmux missing (scripts/deps.sh)"
 OUT=$REPO/build/demo-test
 S=fabtel-demo-tty-$$
-ktap_begin 15
+ktap_begin 16
 rm -rf "$OUT"
 mkdir -p "$OUT"
 trap 'tmux kill-session -t "$S" 2>/dev/null' EXIT
@@ -59,6 +60,13 @@ ktap_check "q quits fabtop; the demo exits 0" \
 	wait_for 240 grep -q "demo-exit=0" "$OUT/rc"
 ktap_info "the demo exited $((SECONDS - q_at)) s after q (its jobs ended, the modules removed)"
 ktap_info "its clean-up, by the schedule log: $(grep 'clean-up' "$OUT/schedule.log" | tr '\n' ';')"
+# (a fabteld told to stop may take a few seconds to be gone under TCG)
+none_left() { lab "$1" '! pgrep -x "fabtel-traffic|fabteld" >/dev/null'; }
+wait_for 30 none_left a
+wait_for 30 none_left b
+ktap_info "left on a: $(lab a 'pgrep -a -x "fabtel-traffic|fabteld"' | tr '\n' ';') on b: $(lab b 'pgrep -a -x "fabtel-traffic|fabteld"' | tr '\n' ';')"
+ktap_check "... and leaves no fabtel-traffic or fabteld running on a or b (within 30 s)" \
+	bash -c '[[ -z $1 ]]' _ "$(lab a 'pgrep -x "fabtel-traffic|fabteld"')$(lab b 'pgrep -x "fabtel-traffic|fabteld"')"
 # what fabteld said of job 1001 on a, so a failure below shows its reasons
 ktap_info "job 1001 on a: $(jq -c '.jobs[] | select(.job_id == "1001") | del(.qps)' "$OUT/jobs-a.json" 2>/dev/null)"
 ktap_eq "... and prints the summary: job 1001 failing on a link_flap of rxa/1" \
