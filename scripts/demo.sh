@@ -53,21 +53,33 @@ run() { "$FABLAB" run "$@"; }
 say() { printf '%s  %s\n' "$(date +%T)" "$*" | tee -a "$LOG" >&2; }
 [[ $headless == 0 ]] && say() { printf '%s  %s\n' "$(date +%T)" "$*" >>"$LOG"; }
 
-# Stop the rounds: fabtel-traffic takes SIGTERM as "stop posting, drain
-# what is in flight, disconnect" (at most 30 s), so no QP is destroyed
-# mid-transfer (that can leave an rxe QP reference behind: its destroy then
-# waits and the guest kernel warns, rxe_pool.c __rxe_cleanup, Linux 6.1);
-# what has not ended after 40 s is killed.
-# Each step bounded (fablab run --timeout: a guest command that hangs in
-# the kernel must not hold the demo), each logged with its time.  The
-# command then runs as "bash -c TEXT": "[d]emo-loop", or pkill -f would
-# match that shell's own command line and kill the stop half-way.
+# What the demo starts in a guest runs as a session of its own whose
+# leader's pid goes to /tmp/demo.pids ($SPAWN; a command the guests' shell
+# runs, quoted for it), and only those are stopped, by process group:
+# SIGTERM, which fabtel-traffic takes as "stop posting, drain what is in
+# flight, disconnect" (at most 30 s), so no QP is destroyed mid-transfer
+# (that can leave an rxe QP reference behind: its destroy then waits and
+# the guest kernel warns, rxe_pool.c __rxe_cleanup, Linux 6.1); what is
+# left after 40 s gets SIGKILL.  Bounded (fablab run --timeout: a guest
+# command that hangs in the kernel must not hold the demo).
+SPAWN="setsid bash -c 'echo \$\$ >>/tmp/demo.pids; exec \"\$@\"' demo-spawn"
+stop_spawned() { # host
+	"$FABLAB" run --timeout 60 "$1" -- '[ -s /tmp/demo.pids ] || exit 0
+		pids=$(cat /tmp/demo.pids)
+		for p in $pids; do kill -TERM -- "-$p"; done 2>/dev/null
+		for i in $(seq 160); do
+			left=
+			for p in $pids; do kill -0 -- "-$p" 2>/dev/null && left=1; done
+			[ -z "$left" ] && break
+			sleep 0.25
+		done
+		for p in $pids; do kill -KILL -- "-$p"; done 2>/dev/null
+		rm -f /tmp/demo.pids; true'
+}
 stop_jobs() {
 	local pids=() h
 	for h in a b; do
-		"$FABLAB" run --timeout 60 "$h" -- 'pkill -f "[d]emo-loop"; pkill -x fabtel-traffic
-			for i in $(seq 160); do pgrep -x fabtel-traffic >/dev/null || break; sleep 0.25; done
-			pkill -9 -x fabtel-traffic; pkill fabteld; true' >/dev/null 2>&1 &
+		stop_spawned "$h" >/dev/null 2>&1 &
 		pids+=($!)
 	done
 	wait "${pids[@]}"
@@ -104,6 +116,7 @@ PA=$("$FABLAB" port a)
 PB=$("$FABLAB" port b)
 
 # ---- modules, fabteld ----------------------------------------------------------
+stop_jobs	# what an earlier demo left (--keep, or killed itself)
 say "a: fabtel.ko, and fakeroce.ko with an mlx5 port (fre0, PFC on priority 3)"
 run a -- "rmmod fakeroce fabtel 2>/dev/null; modprobe ib_core &&
 	insmod $QREPO/kmod/fabtel.ko && insmod $QREPO/kmod/fakeroce.ko &&
@@ -112,7 +125,7 @@ run a -- "rmmod fakeroce fabtel 2>/dev/null; modprobe ib_core &&
 	echo 8 >/sys/kernel/debug/fakeroce/0/dcb/pfc_en" >>"$LOG" 2>&1 ||
 	{ echo "demo: loading the modules on a failed ($LOG)" >&2; exit 1; }
 for h in a b; do
-	run "$h" -- "pkill fabteld; $QB/fabteld --listen 0.0.0.0:9465 --set window_s=20 \
+	run "$h" -- "$SPAWN $QB/fabteld --listen 0.0.0.0:9465 --set window_s=20 \
 		--set hold_s=300 >/tmp/fabteld.log 2>&1 &" >/dev/null
 done
 for _ in $(seq 150); do
@@ -135,9 +148,9 @@ say "fabteld on a and b: http://127.0.0.1:$PA/metrics  http://127.0.0.1:$PB/metr
 # ib_write_bw: it spins on the CQ, and on the guests' one vCPU under TCG
 # that starved rxe until its QP stalled (the demo on a terminal, 2026-11-25).
 run b -- "mkdir -p /sys/fs/cgroup/job_1001 /sys/fs/cgroup/job_1002
-	setsid $QB/fabtel-traffic --server --forever --port 18602 \
+	$SPAWN $QB/fabtel-traffic --server --forever --port 18602 \
 		--cgroup /sys/fs/cgroup/job_1001 >/tmp/demo-srv1.log 2>&1 &
-	setsid $QB/fabtel-traffic --server --forever --port 18601 \
+	$SPAWN $QB/fabtel-traffic --server --forever --port 18601 \
 		--cgroup /sys/fs/cgroup/job_1002 >/tmp/demo-srv2.log 2>&1 &" >/dev/null
 # fabtel-traffic is an rdma_cm listener
 run b -- 'for i in $(seq 100); do
@@ -145,10 +158,10 @@ run b -- 'for i in $(seq 100); do
 		sleep 0.2
 	done; exit 1' >/dev/null || say "warning: the servers on b are slow to listen"
 run a -- "mkdir -p /sys/fs/cgroup/job_1001 /sys/fs/cgroup/job_1002
-	setsid bash -c 'echo \$\$ >/sys/fs/cgroup/job_1001/cgroup.procs; exec -a demo-loop bash -c \"
+	$SPAWN bash -c 'echo \$\$ >/sys/fs/cgroup/job_1001/cgroup.procs; exec -a demo-loop bash -c \"
 		while :; do $QB/fabtel-traffic 10.77.0.2 --port 18602 --size 64K --rate 50 \
 			--duration 10 --timeout 18; sleep 1; done\"' >/tmp/demo-1001.log 2>&1 &
-	setsid $QB/fabtel-traffic 10.77.0.2 --port 18601 --rate 0.005 --size 64 --duration 3600 \
+	$SPAWN $QB/fabtel-traffic 10.77.0.2 --port 18601 --rate 0.005 --size 64 --duration 3600 \
 		--timeout 16 --cgroup /sys/fs/cgroup/job_1002 >/tmp/demo-idle.log 2>&1 &" >/dev/null
 say "jobs on a: 1001 (fabtel-traffic rounds to b), 1002 (an idle QP to b)"
 # faults start once fabteld on a sees both jobs: on a slow machine the
