@@ -157,6 +157,19 @@ int fs_held_read_u64(int *fd, const char *dir, const char *file, uint64_t *v)
 	return parse_u64(buf, v);
 }
 
+size_t fs_put(char *out, size_t len, size_t at, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!len || at >= len)
+		return len ? len - 1 : 0;
+	if (n > len - 1 - at)
+		n = len - 1 - at;
+	memcpy(out + at, s, n);
+	out[at + n] = '\0';
+	return at + n;
+}
+
 void fs_path(const char *root, char *out, size_t len, const char *fmt, ...)
 {
 	char rel[512];
@@ -237,7 +250,7 @@ static int port_names(const char *path, bool cache, struct names *ports)
 
 	if (cache && !strcmp(w->path, path) && ++w->age < WALK_TTL) {
 		for (i = 0; i < w->n; i++)
-			snprintf(ports->name[i], sizeof(ports->name[0]), "%s", w->port[i]);
+			memcpy(ports->name[i], w->port[i], sizeof(w->port[i]));
 		ports->n = w->n;
 		return 0;
 	}
@@ -311,20 +324,22 @@ int fs_walk_ports(const char *dir, int (*fn)(void *ctx, const char *base, const 
 	struct names ports = { ports_buf, 0, WALK_MAX_PORTS }, *devs;
 	char path[900];
 	bool cache = fs_kept_kernel_path(dir);
-	size_t d, p;
+	size_t d, p, at, end;
 	int err;
 
 	devs = device_names(dir, cache, &err);
 	if (err)
 		return err;
+	at = fs_put(path, sizeof(path), fs_put(path, sizeof(path), 0, dir), "/");
 	for (d = 0; d < devs->n; d++) {
-		snprintf(path, sizeof(path), "%s/%s/ports", dir, devs->name[d]);
+		end = fs_put(path, sizeof(path), fs_put(path, sizeof(path), at, devs->name[d]),
+			     "/ports");
 		/* not a device directory, or it just went away: next */
 		if (port_names(path, cache, &ports))
 			continue;
+		end = fs_put(path, sizeof(path), end, "/");
 		for (p = 0; p < ports.n; p++) {
-			snprintf(path, sizeof(path), "%s/%s/ports/%s", dir, devs->name[d],
-				 ports.name[p]);
+			fs_put(path, sizeof(path), end, ports.name[p]);
 			if (fn(ctx, path, devs->name[d], ports.name[p]))
 				return 0;
 		}

@@ -78,6 +78,12 @@ void fs_kept_root(const char *root, enum fs_keep keep);
 bool fs_kept_kernel_path(const char *path);
 /* a path's hash (FNV-1a): the kept files' and the port walk's tables */
 uint32_t fs_path_hash(const char *s);
+/*
+ * s copied to out + at (out holds len bytes), cut to fit as snprintf cuts:
+ * the new end (at + strlen(s), or len - 1 when cut).  Paths built once per
+ * port per sample: no format to parse.
+ */
+size_t fs_put(char *out, size_t len, size_t at, const char *s);
 /* root + the formatted path ("" root: "/") into out. */
 void fs_path(const char *root, char *out, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -5,11 +5,13 @@
  * Documentation/ABI/testing/sysfs-kernel-fabtel).
  *
  * It runs for every port at every sample, so it is built for that: lines
- * are split in place, no sscanf; a line's key is looked up once in a
- * sorted table that says what it is (the many keys fabteld does not use,
- * samples, pfc_cap, ets_*, dscp_prio, are skipped at once); counters and
- * PMA counters are searched from the one found last, as fabtel.ko writes
- * them in the schema's order.  A new key goes in the table and its case.
+ * are cut and split in place, no sscanf, no strtok; decimal numbers are
+ * read by hand; a line's key is looked up once, by its length first, in a
+ * table that says what it is (the many keys fabteld does not use, samples,
+ * pfc_cap, ets_*, dscp_prio, are skipped at once; the driver's "raw" lines
+ * before any split); counters and PMA counters are searched from the one
+ * found last, as fabtel.ko writes them in the schema's order.  A new key
+ * goes in the table and its case.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -28,6 +30,7 @@
 struct ko_line {
 	char *tok[KO_TOKENS];
 	unsigned int n;
+	size_t len0;		/* tok[0]'s length */
 };
 
 static void ko_split(char *line, struct ko_line *l)
@@ -41,21 +44,40 @@ static void ko_split(char *line, struct ko_line *l)
 		l->tok[l->n++] = line;
 		while (*line && *line != ' ' && *line != '\t')
 			line++;
+		if (l->n == 1)
+			l->len0 = (size_t)(line - l->tok[0]);
 	}
 	if (*line)		/* more tokens than any line has: none usable */
 		l->n = 0;
 }
 
-/* a whole unsigned number in base 10 (16: "0x" allowed) */
+/*
+ * A whole unsigned number: base 10 digits only, by hand (the snapshot's
+ * numbers are most of its bytes); base 16 by strtoull ("0x" allowed).
+ */
 static bool ko_u64(const char *s, int base, unsigned long long *v)
 {
+	unsigned long long n = 0;
 	char *end;
 
-	if (!isxdigit((unsigned char)*s))
+	if (base != 10) {
+		if (!isxdigit((unsigned char)*s))
+			return false;
+		errno = 0;
+		*v = strtoull(s, &end, base);
+		return !*end && !errno;
+	}
+	if (!*s)
 		return false;
-	errno = 0;
-	*v = strtoull(s, &end, base);
-	return !*end && !errno;
+	for (; *s; s++) {
+		unsigned int d = (unsigned int)(*s - '0');
+
+		if (d > 9 || n > (ULLONG_MAX - d) / 10)
+			return false;
+		n = n * 10 + d;
+	}
+	*v = n;
+	return true;
 }
 
 enum ko_kid {
@@ -64,42 +86,53 @@ enum ko_kid {
 	KID_STATE, KID_CARRIER, KID_IFINDEX, KID_ND_RX, KID_ND_TX, KID_SPEED, KID_COUNT,
 };
 
+#define K(s)	(s), sizeof(s) - 1
 #define RP(f)	offsetof(struct raw_port, f)
 
-/* sorted by key (bsearch); KID_COUNT: "key N" counts, where the value and its flag go */
+/*
+ * Looked up by length, then bytes (most keys fabteld skips differ in
+ * length from all); KID_COUNT: "key N" counts, where the value and its
+ * flag go.
+ */
 static const struct ko_key {
 	const char *key;
+	size_t len;
 	enum ko_kid kid;
 	size_t val, have;
 } ko_keys[] = {
-	{ "counter", KID_COUNTER, 0, 0 },
-	{ "dcb_busy_skips", KID_COUNT, RP(dcb_busy_skips), RP(have_busy_skips) },
-	{ "device", KID_DEVICE, 0, 0 },
-	{ "driver", KID_DRIVER, 0, 0 },
-	{ "events_dropped", KID_COUNT, RP(events_dropped), RP(have_events_dropped) },
-	{ "events_seq", KID_COUNT, RP(bursts), RP(have_bursts) },
-	{ "fec", KID_FEC, 0, 0 },
-	{ "fec_mode", KID_FEC_MODE, 0, 0 },
-	{ "fec_stat", KID_FEC_STAT, 0, 0 },
-	{ "link_carrier", KID_CARRIER, 0, 0 },
-	{ "link_flaps", KID_COUNT, RP(flaps), RP(have_flaps) },
-	{ "link_speed_mbps", KID_SPEED, 0, 0 },
-	{ "link_state", KID_STATE, 0, 0 },
-	{ "netdev", KID_NETDEV, 0, 0 },
-	{ "netdev_ifindex", KID_IFINDEX, 0, 0 },
-	{ "netdev_rx_bytes", KID_ND_RX, 0, 0 },
-	{ "netdev_tx_bytes", KID_ND_TX, 0, 0 },
-	{ "pfc_enabled_mask", KID_PFC_MASK, 0, 0 },
-	{ "pfc_prio", KID_PFC_PRIO, 0, 0 },
-	{ "pma", KID_PMA, 0, 0 },
-	{ "pma_counter", KID_PMA_COUNTER, 0, 0 },
-	{ "pma_errors", KID_COUNT, RP(pma_errors), RP(have_pma_errors) },
-	{ "port", KID_PORT, 0, 0 },
+	{ K("counter"), KID_COUNTER, 0, 0 },
+	{ K("dcb_busy_skips"), KID_COUNT, RP(dcb_busy_skips), RP(have_busy_skips) },
+	{ K("device"), KID_DEVICE, 0, 0 },
+	{ K("driver"), KID_DRIVER, 0, 0 },
+	{ K("events_dropped"), KID_COUNT, RP(events_dropped), RP(have_events_dropped) },
+	{ K("events_seq"), KID_COUNT, RP(bursts), RP(have_bursts) },
+	{ K("fec"), KID_FEC, 0, 0 },
+	{ K("fec_mode"), KID_FEC_MODE, 0, 0 },
+	{ K("fec_stat"), KID_FEC_STAT, 0, 0 },
+	{ K("link_carrier"), KID_CARRIER, 0, 0 },
+	{ K("link_flaps"), KID_COUNT, RP(flaps), RP(have_flaps) },
+	{ K("link_speed_mbps"), KID_SPEED, 0, 0 },
+	{ K("link_state"), KID_STATE, 0, 0 },
+	{ K("netdev"), KID_NETDEV, 0, 0 },
+	{ K("netdev_ifindex"), KID_IFINDEX, 0, 0 },
+	{ K("netdev_rx_bytes"), KID_ND_RX, 0, 0 },
+	{ K("netdev_tx_bytes"), KID_ND_TX, 0, 0 },
+	{ K("pfc_enabled_mask"), KID_PFC_MASK, 0, 0 },
+	{ K("pfc_prio"), KID_PFC_PRIO, 0, 0 },
+	{ K("pma"), KID_PMA, 0, 0 },
+	{ K("pma_counter"), KID_PMA_COUNTER, 0, 0 },
+	{ K("pma_errors"), KID_COUNT, RP(pma_errors), RP(have_pma_errors) },
+	{ K("port"), KID_PORT, 0, 0 },
 };
 
-static int cmp_key(const void *key, const void *ent)
+static const struct ko_key *find_key(const char *key, size_t len)
 {
-	return strcmp(key, ((const struct ko_key *)ent)->key);
+	size_t i;
+
+	for (i = 0; i < sizeof(ko_keys) / sizeof(ko_keys[0]); i++)
+		if (ko_keys[i].len == len && !memcmp(ko_keys[i].key, key, len))
+			return &ko_keys[i];
+	return NULL;
 }
 
 /*
@@ -293,9 +326,8 @@ static void parse_line(const struct ko_line *l, struct raw_port *p, struct hints
 {
 	const struct ko_key *k = h->last;
 
-	if (!k || strcmp(l->tok[0], k->key))
-		k = bsearch(l->tok[0], ko_keys, sizeof(ko_keys) / sizeof(ko_keys[0]),
-			    sizeof(ko_keys[0]), cmp_key);
+	if (!k || k->len != l->len0 || memcmp(l->tok[0], k->key, l->len0))
+		k = find_key(l->tok[0], l->len0);
 	if (!k)
 		return;		/* a key this fabteld does not use */
 	h->last = k;
@@ -318,21 +350,38 @@ static void parse_line(const struct ko_line *l, struct raw_port *p, struct hints
 	}
 }
 
+/* the line at *pos, cut at its newline in place; *pos moved past it */
+static char *next_line(char **pos)
+{
+	char *line = *pos, *nl = strchrnul(line, '\n');
+
+	*pos = *nl ? nl + 1 : nl;
+	*nl = '\0';
+	return line;
+}
+
 int ko_parse_snapshot(char *text, struct raw_port *p)
 {
 	struct hints h = { 0, 0, NULL };
-	char *save = NULL, *line;
+	char *pos = text, *line;
 	struct ko_line l;
 	bool ended = false;
 
-	line = strtok_r(text, "\n", &save);
-	if (!line || strcmp(line, "fabtel-snapshot 1"))
+	while (*pos == '\n')
+		pos++;
+	line = next_line(&pos);
+	if (strcmp(line, "fabtel-snapshot 1"))
 		return -EPROTO;
 	p->carrier = -1;
-	for (line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	while (*pos) {
+		line = next_line(&pos);
 		if (line[0] == 'r' && !strncmp(line, "raw ", 4))
 			continue;	/* the driver's own names: sysfs mode's */
-		if (!strcmp(line, "end") || !strcmp(line, "truncated")) {
+		if (line[0] == 'e' && !strcmp(line, "end")) {
+			ended = true;
+			break;
+		}
+		if (line[0] == 't' && !strcmp(line, "truncated")) {
 			ended = true;
 			break;
 		}

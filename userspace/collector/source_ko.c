@@ -32,7 +32,7 @@ static int read_ko_port(void *ctx, const char *base, const char *dev, const char
 
 	(void)dev;
 	(void)port;
-	snprintf(path, sizeof(path), "%s/snapshot", base);
+	fs_put(path, sizeof(path), fs_put(path, sizeof(path), 0, base), "/snapshot");
 	if (fs_read_kept(path, buf, sizeof(buf)) < 0)
 		return 0;	/* device removed mid-read */
 	memset(p, 0, sizeof(*p));

@@ -213,6 +213,44 @@ static void absent_and_unknown(void **state)
 }
 
 /*
+ * Numbers, read by hand: every digit, or no value; 2^64 - 1 the largest;
+ * one more, a sign, a blank inside or a letter, and the value is absent.
+ * Lines may be blank, tab-separated or come after blank lines.
+ */
+static void numbers(void **state)
+{
+	struct raw_port p;
+
+	(void)state;
+	assert_int_equal(parse("\n\nfabtel-snapshot 1\ndevice mlx5_0\nport 1\n\n"
+			       "counter out_of_sequence 18446744073709551615\n"
+			       "counter nak_seq_err_rcvd 18446744073709551616\n"
+			       "counter implied_nak_seq_err +5\ncounter local_ack_timeout 12a\n"
+			       "counter rnr_nak_rcvd 0\ncounter duplicate_request 007\n"
+			       "counter out_of_buffer\t42\nlink_flaps 99999999999999999999\n"
+			       "events_seq 3 4\nend\n", &p), 0);
+	assert_true(p.have[FABTEL_OUT_OF_SEQUENCE]);
+	assert_true(p.ctr[FABTEL_OUT_OF_SEQUENCE] == UINT64_MAX);
+	assert_false(p.have[FABTEL_NAK_SEQ_ERR_RCVD]);
+	assert_false(p.have[FABTEL_IMPLIED_NAK_SEQ_ERR]);
+	assert_false(p.have[FABTEL_LOCAL_ACK_TIMEOUT]);
+	assert_true(p.have[FABTEL_RNR_NAK_RCVD]);
+	assert_int_equal(p.ctr[FABTEL_RNR_NAK_RCVD], 0);
+	assert_int_equal(p.ctr[FABTEL_DUPLICATE_REQUEST], 7);
+	assert_true(p.have[FABTEL_OUT_OF_BUFFER]);
+	assert_int_equal(p.ctr[FABTEL_OUT_OF_BUFFER], 42);
+	assert_false(p.have_flaps);
+	assert_false(p.have_bursts);	/* two values where one goes */
+	/* the header first, whatever blank lines lead; nothing after "end" read */
+	assert_int_equal(parse("device mlx5_0\nfabtel-snapshot 1\nport 1\nend\n", &p), -EPROTO);
+	assert_int_equal(parse("fabtel-snapshot 1\ndevice mlx5_0\nport 1\nend\nlink_flaps 4\n",
+			       &p), 0);
+	assert_false(p.have_flaps);
+	assert_int_equal(parse("", &p), -EPROTO);
+	assert_int_equal(parse("\n\n", &p), -EPROTO);
+}
+
+/*
  * ko_events_read: a port's first reading is only a baseline; when its
  * events_seq rose, the new events lines are read (counter, rise, the
  * sampler's period as the span); when its flaps rose, the newest up's down
@@ -345,6 +383,7 @@ int main(void)
 		cmocka_unit_test(example_whole),
 		cmocka_unit_test(not_a_snapshot),
 		cmocka_unit_test(absent_and_unknown),
+		cmocka_unit_test(numbers),
 		cmocka_unit_test(pma_unsupported),
 		cmocka_unit_test(events_read_on_rise),
 		cmocka_unit_test(module_pages),
