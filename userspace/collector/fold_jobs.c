@@ -58,6 +58,22 @@ static uint64_t prev_total(const struct model_port *p, const struct mono *c)
 	return p->present && c->primed ? c->total : UINT64_MAX;
 }
 
+/* port slot i had no totals before this pass */
+static void prev_none(struct fold_prev *prev, unsigned int i)
+{
+	unsigned int k;
+
+	prev->flaps[i] = prev->fec_uncorr[i] = UINT64_MAX;
+	for (k = 0; k < MODEL_PRIOS; k++)
+		prev->storms[i][k] = UINT64_MAX;
+	for (k = 0; k < FOLD_PORT_SIGS; k++)
+		prev->ctr[i][k] = UINT64_MAX;
+	for (k = 0; k < FOLD_LINK_ERRS; k++)
+		prev->link_err[i][k] = UINT64_MAX;
+	for (k = 0; k < 2; k++)
+		prev->phy_err[i][k] = UINT64_MAX;
+}
+
 void fold_prev_take(const struct model *m, struct fold_prev *prev)
 {
 	unsigned int i, k;
@@ -65,6 +81,10 @@ void fold_prev_take(const struct model *m, struct fold_prev *prev)
 	for (i = 0; i < MODEL_MAX_PORTS; i++) {
 		const struct model_port *p = &m->ports[i];
 
+		if (i >= m->ports_hi || !p->present) {	/* none, without touching the port */
+			prev_none(prev, i);
+			continue;
+		}
 		prev->flaps[i] = prev_total(p, &p->flaps);
 		for (k = 0; k < MODEL_PRIOS; k++)
 			prev->storms[i][k] = prev_total(p, &p->storms[k]);
@@ -241,7 +261,7 @@ static void port_link_errors(struct model *m, uint64_t now, const struct fold_pr
 {
 	unsigned int i, x;
 
-	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+	for (i = 0; i < m->ports_hi; i++) {
 		struct model_port *p = &m->ports[i];
 		bool rose = false;
 

@@ -276,6 +276,13 @@ struct model {
 	const char *source_name[MODEL_PASS_SOURCES];
 	unsigned int kept_files;	/* kernel files the collector keeps open */
 	struct model_port ports[MODEL_MAX_PORTS];
+	/*
+	 * One past the highest present port: the loops of each pass end there
+	 * (a port is 20 KiB; a loop over all 64 touched 64 pages of a cold
+	 * model each time, most of a pass's fixed cost).  Ports take the
+	 * lowest free slot (fold_ports.c).
+	 */
+	unsigned int ports_hi;
 	struct model_qp qps[MODEL_MAX_QPS];
 	unsigned int qp_slots;		/* qps[] from here on are all free: loops stop there */
 	/* (dev_index, qpn) -> 1 + index in qps; 0 empty (open addressing) */

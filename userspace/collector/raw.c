@@ -4,8 +4,20 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "source.h"
+
+const char *raw_strerror(int err)
+{
+	static char unknown[32];	/* the collector thread's only */
+	const char *s = strerrordesc_np(err);
+
+	if (s)
+		return s;
+	snprintf(unknown, sizeof(unknown), "Unknown error %d", err);
+	return unknown;
+}
 
 void raw_report(struct raw *r, enum model_source s, enum src_state st, const char *fmt, ...)
 {

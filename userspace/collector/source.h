@@ -151,6 +151,12 @@ struct raw {
 };
 
 /* A source's state and reason for this pass. */
+/*
+ * errno's text, untranslated: the reports a source makes each pass while
+ * it is unavailable (strerror's message catalogue lookup cost more than
+ * the rest of the report)
+ */
+const char *raw_strerror(int err);
 void raw_report(struct raw *r, enum model_source s, enum src_state st, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 

@@ -66,7 +66,7 @@ static void ko_sample(struct model *m, struct raw *r)
 	r->ko = !err;
 	if (err)
 		raw_report(r, SRC_FABTEL_KO, SRC_STATE_UNAVAILABLE,
-			   "fabtel.ko not loaded (%s: %s)", dir, strerror(-err));
+			   "fabtel.ko not loaded (%s: %s)", dir, raw_strerror(-err));
 	else if (w.bad)
 		raw_report(r, SRC_FABTEL_KO, SRC_STATE_UNAVAILABLE, "%s", w.why);
 	else

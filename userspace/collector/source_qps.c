@@ -103,7 +103,7 @@ static void qps_sample(struct model *m, struct raw *r)
 		}
 	}
 	if (r->nl_err)
-		raw_report(r, SRC_RDMA_NETLINK, SRC_STATE_UNAVAILABLE, "%s", strerror(-r->nl_err));
+		raw_report(r, SRC_RDMA_NETLINK, SRC_STATE_UNAVAILABLE, "%s", raw_strerror(-r->nl_err));
 	else
 		raw_report(r, SRC_RDMA_NETLINK, SRC_STATE_UP, "%s", "");
 }

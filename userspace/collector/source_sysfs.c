@@ -372,7 +372,7 @@ static void sysfs_sample(struct model *m, struct raw *r)
 	r->ports_mono = clock_ns(CLOCK_MONOTONIC);
 	if (err)
 		raw_report(r, SRC_SYSFS, SRC_STATE_UNAVAILABLE, "no RDMA devices (%s: %s)", dir,
-			   strerror(-err));
+			   raw_strerror(-err));
 	else
 		raw_report(r, SRC_SYSFS, SRC_STATE_UP, "%s", "");
 }
