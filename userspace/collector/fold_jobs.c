@@ -52,51 +52,35 @@ static uint64_t phy_rise(const struct model_port *p, const struct fold_prev *pre
 	return n;
 }
 
-/* A port counter's total before this pass, UINT64_MAX if it had none. */
-static uint64_t prev_total(const struct model_port *p, const struct mono *c)
+/* A present port's counter total before this pass, UINT64_MAX if it had none. */
+static uint64_t prev_total(const struct mono *c)
 {
-	return p->present && c->primed ? c->total : UINT64_MAX;
-}
-
-/* port slot i had no totals before this pass */
-static void prev_none(struct fold_prev *prev, unsigned int i)
-{
-	unsigned int k;
-
-	prev->flaps[i] = prev->fec_uncorr[i] = UINT64_MAX;
-	for (k = 0; k < MODEL_PRIOS; k++)
-		prev->storms[i][k] = UINT64_MAX;
-	for (k = 0; k < FOLD_PORT_SIGS; k++)
-		prev->ctr[i][k] = UINT64_MAX;
-	for (k = 0; k < FOLD_LINK_ERRS; k++)
-		prev->link_err[i][k] = UINT64_MAX;
-	for (k = 0; k < 2; k++)
-		prev->phy_err[i][k] = UINT64_MAX;
+	return c->primed ? c->total : UINT64_MAX;
 }
 
 void fold_prev_take(const struct model *m, struct fold_prev *prev)
 {
 	unsigned int i, k;
 
-	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+	/* every slot none (all bits set: UINT64_MAX), then the present ports */
+	memset(prev, 0xff, sizeof(*prev));
+	for (i = 0; i < m->port_slots; i++) {
 		const struct model_port *p = &m->ports[i];
 
-		if (i >= m->ports_hi || !p->present) {	/* none, without touching the port */
-			prev_none(prev, i);
+		if (!p->present)
 			continue;
-		}
-		prev->flaps[i] = prev_total(p, &p->flaps);
+		prev->flaps[i] = prev_total(&p->flaps);
 		for (k = 0; k < MODEL_PRIOS; k++)
-			prev->storms[i][k] = prev_total(p, &p->storms[k]);
+			prev->storms[i][k] = prev_total(&p->storms[k]);
 		for (k = 0; k < FOLD_PORT_SIGS; k++)
-			prev->ctr[i][k] = prev_total(p, &p->ctr[port_ctr[k]]);
+			prev->ctr[i][k] = prev_total(&p->ctr[port_ctr[k]]);
 		for (k = 0; k < FOLD_LINK_ERRS; k++)
-			prev->link_err[i][k] = prev_total(p, &p->pma[link_err[k]]);
-		prev->fec_uncorr[i] = p->have_fec[ETHNL_FEC_UNCORR] ?
-				      prev_total(p, &p->fec[ETHNL_FEC_UNCORR]) : UINT64_MAX;
+			prev->link_err[i][k] = prev_total(&p->pma[link_err[k]]);
+		if (p->have_fec[ETHNL_FEC_UNCORR])
+			prev->fec_uncorr[i] = prev_total(&p->fec[ETHNL_FEC_UNCORR]);
 		for (k = 0; k < 2; k++)
-			prev->phy_err[i][k] = p->have_es_port[phy_err[k]] ?
-					      prev_total(p, &p->es_port[phy_err[k]]) : UINT64_MAX;
+			if (p->have_es_port[phy_err[k]])
+				prev->phy_err[i][k] = prev_total(&p->es_port[phy_err[k]]);
 	}
 }
 
@@ -261,7 +245,7 @@ static void port_link_errors(struct model *m, uint64_t now, const struct fold_pr
 {
 	unsigned int i, x;
 
-	for (i = 0; i < m->ports_hi; i++) {
+	for (i = 0; i < m->port_slots; i++) {
 		struct model_port *p = &m->ports[i];
 		bool rose = false;
 

@@ -28,8 +28,8 @@ static struct model_port *port_for(struct model *m, const struct raw_port *rp, u
 	p = &m->ports[k];
 	memset(p, 0, sizeof(*p));
 	p->present = true;
-	if (k >= m->ports_hi)
-		m->ports_hi = k + 1;
+	if (k >= m->port_slots)
+		m->port_slots = k + 1;
 	p->carrier = -1;
 	p->carrier_logged = -1;
 	snprintf(p->device, sizeof(p->device), "%s", rp->device);
@@ -374,15 +374,15 @@ void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 		fold_pfc(m, p, rp, r->ports_mono, now);
 		fold_flaps(m, p, rp, r->ko, rebase, now);
 	}
-	for (i = 0; i < m->ports_hi; i++)
+	for (i = 0; i < m->port_slots; i++)
 		if (m->ports[i].present && seen[i])
 			model_hist_record(&m->ports[i], now);
-	for (i = 0; i < m->ports_hi; i++)
+	for (i = 0; i < m->port_slots; i++)
 		if (m->ports[i].present && !seen[i]) {
 			m->ports[i].present = false;	/* device gone */
 			model_log_event(m, EV_PORT_REMOVED, m->ports[i].device,
 					m->ports[i].port, now);
 		}
-	while (m->ports_hi && !m->ports[m->ports_hi - 1].present)
-		m->ports_hi--;
+	while (m->port_slots && !m->ports[m->port_slots - 1].present)
+		m->port_slots--;
 }

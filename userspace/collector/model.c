@@ -76,7 +76,7 @@ const struct model_port *model_find_port(const struct model *m, const char *dev,
 {
 	unsigned int i;
 
-	for (i = 0; i < m->ports_hi; i++)
+	for (i = 0; i < m->port_slots; i++)
 		if (m->ports[i].present && m->ports[i].port == port &&
 		    !strcmp(m->ports[i].device, dev))
 			return &m->ports[i];

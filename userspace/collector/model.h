@@ -277,12 +277,12 @@ struct model {
 	unsigned int kept_files;	/* kernel files the collector keeps open */
 	struct model_port ports[MODEL_MAX_PORTS];
 	/*
-	 * One past the highest present port: the loops of each pass end there
-	 * (a port is 20 KiB; a loop over all 64 touched 64 pages of a cold
-	 * model each time, most of a pass's fixed cost).  Ports take the
-	 * lowest free slot (fold_ports.c).
+	 * ports[] from here on are all free: the loops of each pass stop there,
+	 * as at qp_slots (a port is 20 KiB; a loop over all 64 touched 64 pages
+	 * of a cold model each time, most of a pass's fixed cost).  Ports take
+	 * the lowest free slot (fold_ports.c).
 	 */
-	unsigned int ports_hi;
+	unsigned int port_slots;
 	struct model_qp qps[MODEL_MAX_QPS];
 	unsigned int qp_slots;		/* qps[] from here on are all free: loops stop there */
 	/* (dev_index, qpn) -> 1 + index in qps; 0 empty (open addressing) */

@@ -338,7 +338,7 @@ static void speed_below_partner_degrades(void **state)
  */
 /*
  * Port slots: a new port takes the lowest free one; the passes' loops end
- * one past the highest present (ports_hi), which falls when the top port
+ * one past the highest present (port_slots), which falls when the top port
  * goes and not when a middle one does; every present port is still found.
  */
 static void port_slots(void **state)
@@ -354,33 +354,33 @@ static void port_slots(void **state)
 	}
 	r.nr_ports = 3;
 	pass();
-	assert_int_equal(m.ports_hi, 3);
+	assert_int_equal(m.port_slots, 3);
 	r.ports[1] = r.ports[2];		/* p1 goes: p0, p2 */
 	r.nr_ports = 2;
 	pass();
-	assert_int_equal(m.ports_hi, 3);
+	assert_int_equal(m.port_slots, 3);
 	assert_false(m.ports[1].present);
 	assert_int_equal(events(EV_PORT_REMOVED), 1);
 	r.ports[2] = tmpl;			/* p3 comes: slot 1 */
 	snprintf(r.ports[2].device, sizeof(r.ports[2].device), "%s", names[3]);
 	r.nr_ports = 3;
 	pass();
-	assert_int_equal(m.ports_hi, 3);
+	assert_int_equal(m.port_slots, 3);
 	assert_ptr_equal(model_find_port(&m, "p3", tmpl.port), &m.ports[1]);
 	r.nr_ports = 1;				/* p2 and p3 go: p0 alone */
 	pass();
-	assert_int_equal(m.ports_hi, 1);
+	assert_int_equal(m.port_slots, 1);
 	assert_int_equal(events(EV_PORT_REMOVED), 3);
 	assert_ptr_equal(model_find_port(&m, "p0", tmpl.port), &m.ports[0]);
 	assert_null(model_find_port(&m, "p2", tmpl.port));
 	r.nr_ports = 0;
 	pass();
-	assert_int_equal(m.ports_hi, 0);
+	assert_int_equal(m.port_slots, 0);
 	r.ports[0] = tmpl;			/* back, in slot 0 */
 	snprintf(r.ports[0].device, sizeof(r.ports[0].device), "%s", names[2]);
 	r.nr_ports = 1;
 	pass();
-	assert_int_equal(m.ports_hi, 1);
+	assert_int_equal(m.port_slots, 1);
 	assert_ptr_equal(model_find_port(&m, "p2", tmpl.port), &m.ports[0]);
 }
 
