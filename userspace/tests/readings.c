@@ -26,3 +26,15 @@ void readings_rxa_job7(struct model *m, struct raw *r)
 	r->qps[0].job.kind = JOB_SLURM;
 	snprintf(r->qps[0].job.id, sizeof(r->qps[0].job.id), "7");
 }
+
+unsigned int readings_events(const struct model *m, enum model_event_kind kind)
+{
+	const struct model_event *ev;
+	unsigned int n = 0;
+	uint64_t s;
+
+	for (s = 1; s < m->next_event_seq; s++)
+		if ((ev = model_event_get(m, s)) && ev->kind == kind)
+			n++;
+	return n;
+}

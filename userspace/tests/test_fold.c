@@ -50,18 +50,6 @@ static int setup(void **state)
 	return 0;
 }
 
-static unsigned int events(enum model_event_kind kind)
-{
-	const struct model_event *ev;
-	unsigned int n = 0;
-	uint64_t s;
-
-	for (s = 1; s < m.next_event_seq; s++)
-		if ((ev = model_event_get(&m, s)) && ev->kind == kind)
-			n++;
-	return n;
-}
-
 static bool job_has_reason(const char *dev, enum health_sig sig)
 {
 	const struct model_job *j = &m.jobs[0];
@@ -90,7 +78,7 @@ static void source_change_is_no_flap(void **state)
 	p = model_find_port(&m, "rxa", 1);
 	assert_non_null(p);
 	assert_int_equal(p->flaps.total, 0);
-	assert_int_equal(events(EV_LINK_FLAP), 0);
+	assert_int_equal(readings_events(&m, EV_LINK_FLAP), 0);
 	assert_true(m.jobs[0].present);
 	assert_int_equal(m.jobs[0].result.verdict, VERDICT_HEALTHY);
 	assert_false(job_has_reason("rxa", HS_LINK_FLAP));
@@ -99,12 +87,12 @@ static void source_change_is_no_flap(void **state)
 	r.ports[0].flaps = 0;
 	pass();
 	assert_int_equal(p->flaps.total, 0);
-	assert_int_equal(events(EV_LINK_FLAP), 0);
+	assert_int_equal(readings_events(&m, EV_LINK_FLAP), 0);
 	/* a real flap after that still counts, and fails the job */
 	r.ports[0].flaps = 1;
 	pass();
 	assert_int_equal(p->flaps.total, 1);
-	assert_int_equal(events(EV_LINK_FLAP), 1);
+	assert_int_equal(readings_events(&m, EV_LINK_FLAP), 1);
 	assert_int_equal(m.jobs[0].result.verdict, VERDICT_FAILING);
 	assert_true(job_has_reason("rxa", HS_LINK_FLAP));
 }
@@ -192,8 +180,8 @@ static void ko_counts_are_wide(void **state)
 	assert_int_equal(p->flaps.total, 3000000001ULL);
 	assert_int_equal(p->bursts.total, 3000000001ULL);
 	assert_int_equal(p->events_dropped.total, 3000000001ULL);
-	assert_int_equal(events(EV_LINK_FLAP), 1);
-	assert_int_equal(events(EV_ERROR_BURST), 1);
+	assert_int_equal(readings_events(&m, EV_LINK_FLAP), 1);
+	assert_int_equal(readings_events(&m, EV_ERROR_BURST), 1);
 }
 
 /*
@@ -336,54 +324,6 @@ static void speed_below_partner_degrades(void **state)
  * window_s reaches the threshold; xmit_discards (congestion) does not
  * count; the first reading is a baseline, not a rise.
  */
-/*
- * Port slots: a new port takes the lowest free one; the passes' loops end
- * one past the highest present (port_slots), which falls when the top port
- * goes and not when a middle one does; every present port is still found.
- */
-static void port_slots(void **state)
-{
-	static const char *const names[] = { "p0", "p1", "p2", "p3" };
-	struct raw_port tmpl = r.ports[0];
-	unsigned int i;
-
-	(void)state;
-	for (i = 0; i < 3; i++) {
-		r.ports[i] = tmpl;
-		snprintf(r.ports[i].device, sizeof(r.ports[i].device), "%s", names[i]);
-	}
-	r.nr_ports = 3;
-	pass();
-	assert_int_equal(m.port_slots, 3);
-	r.ports[1] = r.ports[2];		/* p1 goes: p0, p2 */
-	r.nr_ports = 2;
-	pass();
-	assert_int_equal(m.port_slots, 3);
-	assert_false(m.ports[1].present);
-	assert_int_equal(events(EV_PORT_REMOVED), 1);
-	r.ports[2] = tmpl;			/* p3 comes: slot 1 */
-	snprintf(r.ports[2].device, sizeof(r.ports[2].device), "%s", names[3]);
-	r.nr_ports = 3;
-	pass();
-	assert_int_equal(m.port_slots, 3);
-	assert_ptr_equal(model_find_port(&m, "p3", tmpl.port), &m.ports[1]);
-	r.nr_ports = 1;				/* p2 and p3 go: p0 alone */
-	pass();
-	assert_int_equal(m.port_slots, 1);
-	assert_int_equal(events(EV_PORT_REMOVED), 3);
-	assert_ptr_equal(model_find_port(&m, "p0", tmpl.port), &m.ports[0]);
-	assert_null(model_find_port(&m, "p2", tmpl.port));
-	r.nr_ports = 0;
-	pass();
-	assert_int_equal(m.port_slots, 0);
-	r.ports[0] = tmpl;			/* back, in slot 0 */
-	snprintf(r.ports[0].device, sizeof(r.ports[0].device), "%s", names[2]);
-	r.nr_ports = 1;
-	pass();
-	assert_int_equal(m.port_slots, 1);
-	assert_ptr_equal(model_find_port(&m, "p2", tmpl.port), &m.ports[0]);
-}
-
 static void link_errors_from_pma(void **state)
 {
 	struct raw_port *rp = &r.ports[0];
@@ -600,7 +540,6 @@ int main(void)
 		cmocka_unit_test_setup(optics_degrades, setup),
 		cmocka_unit_test_setup(misconfigured_tos, setup),
 		cmocka_unit_test(widths_from_the_driver),
-		cmocka_unit_test_setup(port_slots, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
