@@ -226,7 +226,7 @@ static void ethstats_sample(struct model *m, struct raw *r)
 	if (fd < 0) {
 		fd = ethstats_socket();
 		if (fd < 0) {
-			raw_report(r, SRC_ETHSTATS, SRC_STATE_UNAVAILABLE, "socket: %s", strerror(-fd));
+			raw_report(r, SRC_ETHSTATS, SRC_STATE_UNAVAILABLE, "socket: %s", raw_strerror(-fd));
 			return;
 		}
 	}
@@ -241,7 +241,7 @@ static void ethstats_sample(struct model *m, struct raw *r)
 	}
 	if (failed)
 		raw_report(r, SRC_ETHSTATS, SRC_STATE_UNAVAILABLE,
-			   "driver statistics unreadable on %u port(s): %s", failed, strerror(-last));
+			   "driver statistics unreadable on %u port(s): %s", failed, raw_strerror(-last));
 	else
 		raw_report(r, SRC_ETHSTATS, SRC_STATE_UP, "%s", "");
 }

@@ -148,7 +148,7 @@ static void ethtool_sample(struct model *m, struct raw *r)
 		open_err = ethnl_open(&eth);
 		if (open_err) {
 			raw_report(r, SRC_ETHTOOL, SRC_STATE_UNAVAILABLE,
-				   "ethtool netlink: %s", strerror(-open_err));
+				   "ethtool netlink: %s", raw_strerror(-open_err));
 			return;
 		}
 	}
@@ -164,7 +164,7 @@ static void ethtool_sample(struct model *m, struct raw *r)
 		ethnl_close(eth);
 		eth = NULL;
 		raw_report(r, SRC_ETHTOOL, SRC_STATE_UNAVAILABLE, "FEC query failed on %u port(s): %s",
-			   failed, strerror(-err));
+			   failed, raw_strerror(-err));
 		return;
 	}
 	raw_report(r, SRC_ETHTOOL, SRC_STATE_UP, "%s", "");
