@@ -185,6 +185,7 @@ struct json_object *render_snapshot(const struct model *m)
 
 	json_object_object_add(o, "version", jstr(FABTEL_VERSION));
 	json_object_object_add(o, "sample_time", jtime(m->sample_ns));
+	json_object_object_add(o, "sample_seconds", json_object_new_double(m->sample_seconds));
 	json_object_object_add(o, "samples", json_object_new_uint64(m->samples));
 	json_object_object_add(o, "interval_ms", json_object_new_int64(m->opts.interval_ms));
 	json_object_object_add(o, "sources", jsources(m));

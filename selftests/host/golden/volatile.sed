@@ -8,6 +8,7 @@
 s/^\(fabtel_\(sample\|scrape\)_duration_seconds\) .*/\1 <duration>/
 s/^\(fabtel_sample_timestamp_seconds\) .*/\1 <time>/
 s/"\(sample_time\|at\|last_flap\|started\)":[0-9][0-9.e+-]*/"\1":"<time>"/g
+s/"sample_seconds":[0-9][0-9.e+-]*/"sample_seconds":"<duration>"/
 # the version the tree was built as
 s/^\(fabtel_build_info{version=\)"[^"]*"/\1"<version>"/
 s/"version":"[^"]*"/"version":"<version>"/
