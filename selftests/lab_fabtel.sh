@@ -121,11 +121,22 @@ ktap_eq "link/carrier_*_count equal /sys/class/net's" \
 	"$(lab a "echo \$(cat $P/link/carrier_up_count $P/link/carrier_down_count)")" \
 	"$(lab a "echo \$(cat $N/carrier_up_count $N/carrier_down_count)")"
 
+# A 20 ms down may not reach the guest: virtio-net reads the link status
+# in a work item, which under TCG can run after the link is up again (no
+# carrier change at all).  The flap is made again until the netdev's own
+# carrier_down_count saw one (3 tries); fabtel.ko must count what it saw.
 ld0=$(rxe_counter a link_downed)
 f0=$(lab_read a $P/link/flaps)
-"$FABLAB" flap a --down-ms 20 >/dev/null 2>&1
-wait_for 10 lab a "(( \$(cat $P/link/flaps) >= $f0 + 1 ))"
-ktap_eq "a 20 ms flap counts as one flap" $(($(lab_read a $P/link/flaps) - f0)) 1
+d0=$(lab_read a $N/carrier_down_count)
+for try in 1 2 3; do
+	"$FABLAB" flap a --down-ms 20 >/dev/null 2>&1
+	wait_for 5 lab a "(( \$(cat $N/carrier_down_count) > $d0 ))" && break
+	ktap_info "try $try: the guest's netdev saw no carrier change for the 20 ms down"
+done
+d1=$(lab_read a $N/carrier_down_count)
+wait_for 10 lab a "(( \$(cat $P/link/flaps) >= $f0 + $d1 - $d0 ))"
+ktap_eq "a 20 ms flap counts as one flap (as many as carrier_down_count moved: $((d1 - d0)))" \
+	"$(($(lab_read a $P/link/flaps) - f0))/$((d1 - d0))" 1/1
 ktap_info "rxe link_downed moved by $(($(rxe_counter a link_downed) - ld0)) for it (linkwatch may hide it from rxe)"
 ktap_eq "link/state agrees with ib_core's port state" \
 	"$(lab_read a $P/link/state)" "$(lab_read a $HW/rxa/ports/1/state | sed 's/^[0-9]*: //')"

@@ -297,6 +297,15 @@ static struct names *device_names(const char *dir, bool cache, int *err)
 	for (i = 0; i < DEV_CACHE && !c; i++)
 		if (!strcmp(dev_cache[i].dir, dir))
 			c = &dev_cache[i];
+	/*
+	 * Not listed: an unused entry before another DIR's listing.  A DIR
+	 * that is not there (no fabtel.ko) leaves its entry unused at each
+	 * walk; taking the next victim instead evicted ib_core's listing
+	 * every other pass.
+	 */
+	for (i = 0; i < DEV_CACHE && !c; i++)
+		if (!dev_cache[i].dir[0])
+			c = &dev_cache[i];
 	if (!c) {
 		c = &dev_cache[victim];
 		victim = (victim + 1) % DEV_CACHE;

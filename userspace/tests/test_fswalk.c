@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fswalk: the port walk's device listings kept from one walk to the next
+ * (fsread.c device_names) under keep all, as on sysfs.  A device added
+ * where its directory's link count and mtime do not move (a symlink, as
+ * in /sys/class/infiniband, the mtime set back) is not seen while the
+ * listing is kept; that shows which walks listed the directory again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fsread.h"
+
+static char root[64];
+
+static void mkdirs(const char *fmt, const char *dev)
+{
+	char path[256], *s;
+
+	snprintf(path, sizeof(path), fmt, root, dev);
+	for (s = path + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		mkdir(path, 0755);
+		*s = '/';
+	}
+	assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static int count_port(void *ctx, const char *base, const char *dev, const char *port)
+{
+	(void)base;
+	(void)dev;
+	(void)port;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static int walk(const char *sub)
+{
+	char dir[128];
+	int n = 0, err;
+
+	snprintf(dir, sizeof(dir), "%s/%s", root, sub);
+	err = fs_walk_ports(dir, count_port, &n);
+	return err ? err : n;
+}
+
+/* a device under ib/ that its stat does not show: a symlink, mtime kept */
+static void add_hidden_device(void)
+{
+	char dir[128], link[128];
+	struct stat st;
+	struct timespec t[2];
+
+	snprintf(dir, sizeof(dir), "%s/ib", root);
+	assert_int_equal(stat(dir, &st), 0);
+	snprintf(link, sizeof(link), "%s/ib/dev1", root);
+	assert_int_equal(symlink("../devices/dev1", link), 0);
+	t[0] = st.st_atim;
+	t[1] = st.st_mtim;
+	assert_int_equal(utimensat(AT_FDCWD, dir, t, 0), 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/test_fswalk.XXXXXX");
+	if (!mkdtemp(root))
+		return -1;
+	fs_kept_root(root, FS_KEEP_ALL);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	fs_kept_close_all();
+	fs_kept_root("", FS_KEEP_AUTO);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	return system(cmd);
+}
+
+/*
+ * fabteld walks fabtel.ko's directory and ib_core's each pass; without
+ * fabtel.ko the first is not there.  Its failed walk must not cost the
+ * other its kept listing (it did every other pass: the failed walk took
+ * the next victim entry, ib_core's).
+ */
+static void absent_dir_keeps_the_other_listing(void **state)
+{
+	int i;
+
+	(void)state;
+	mkdirs("%s/devices/%s/ports/1", "dev0");
+	mkdirs("%s/devices/%s/ports/1", "dev1");
+	mkdirs("%s/%s", "ib");
+	assert_int_equal(chdir(root), 0);
+	assert_int_equal(symlink("../devices/dev0", "ib/dev0"), 0);
+	assert_int_equal(walk("ib"), 1);
+	add_hidden_device();
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(walk("kernel/fabtel"), -ENOENT);
+		assert_int_equal(walk("ib"), 1);		/* the kept listing */
+	}
+	/* ... which is listed again within WALK_TTL (10) walks: dev1 seen */
+	for (i = 0; i < 10 && walk("ib") == 1; i++)
+		;
+	assert_int_equal(walk("ib"), 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(absent_dir_keeps_the_other_listing),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
