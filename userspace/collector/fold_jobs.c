@@ -84,26 +84,37 @@ void fold_prev_take(const struct model *m, struct fold_prev *prev)
 	}
 }
 
-/* A job without QPs past its linger time ends (false); else its ports. */
-static bool job_live(struct model *m, unsigned int i, uint64_t now)
+/* A job without QPs past its linger time ends: its series go away. */
+static void job_expire(struct model *m, unsigned int i, uint64_t now)
 {
 	struct model_job *j = &m->jobs[i];
+
+	if (!j->nr_qps && j->last_qp_ns + (uint64_t)m->opts.job_linger_s * NS_PER_S < now)
+		j->present = false;
+}
+
+/*
+ * The QPs of the jobs that ended lose their job; each live job gets the
+ * ports its live QPs use.  One loop over the QPs for all jobs (a loop per
+ * job read the whole QP table once for each).
+ */
+static void jobs_ports(struct model *m)
+{
+	struct model_qp *q;
 	struct model_port *p;
 	unsigned int k;
 
-	if (!j->nr_qps && j->last_qp_ns + (uint64_t)m->opts.job_linger_s * NS_PER_S < now) {
-		j->present = false;	/* ended: its series go away */
-		for (k = 0; k < m->qp_slots; k++)
-			if (m->qps[k].job == (int)i)
-				m->qps[k].job = -1;
-		return false;
+	for (k = 0; k < m->qp_slots; k++) {
+		q = &m->qps[k];
+		if (q->job < 0)
+			continue;
+		if (!m->jobs[q->job].present) {
+			q->job = -1;
+			continue;
+		}
+		if (q->present && q->port && (p = model_port_get(m, q->device, q->port)))
+			model_job_port(&m->jobs[q->job], p);
 	}
-	/* the ports its live QPs use */
-	for (k = 0; k < m->qp_slots; k++)
-		if (m->qps[k].present && m->qps[k].job == (int)i && m->qps[k].port &&
-		    (p = model_port_get(m, m->qps[k].device, m->qps[k].port)))
-			model_job_port(j, p);
-	return true;
 }
 
 /* shared: another job with live QPs on the port */
@@ -269,7 +280,8 @@ void fold_jobs(struct model *m, uint64_t now, const struct fold_prev *prev)
 	port_link_errors(m, now, prev);
 	for (i = 0; i < MODEL_MAX_JOBS; i++)
 		if (m->jobs[i].present)
-			job_live(m, i, now);
+			job_expire(m, i, now);
+	jobs_ports(m);
 	for (i = 0; i < MODEL_MAX_JOBS; i++)
 		if (m->jobs[i].present)
 			job_eval(m, i, now, prev);

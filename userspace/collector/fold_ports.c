@@ -21,13 +21,14 @@ static struct model_port *port_for(struct model *m, const struct raw_port *rp, u
 
 	if (p)
 		return p;
-	for (k = 0; k < MODEL_MAX_PORTS && m->ports[k].present; k++)
+	for (k = 0; k < MODEL_MAX_PORTS && m->port_key[k]; k++)
 		;
 	if (k == MODEL_MAX_PORTS)
 		return NULL;
 	p = &m->ports[k];
 	memset(p, 0, sizeof(*p));
 	p->present = true;
+	m->port_key[k] = model_port_key(rp->device, rp->port);
 	if (k >= m->port_slots)
 		m->port_slots = k + 1;
 	p->carrier = -1;
@@ -380,6 +381,7 @@ void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 	for (i = 0; i < m->port_slots; i++)
 		if (m->ports[i].present && !seen[i]) {
 			m->ports[i].present = false;	/* device gone */
+			m->port_key[i] = 0;
 			model_log_event(m, EV_PORT_REMOVED, m->ports[i].device,
 					m->ports[i].port, now);
 		}

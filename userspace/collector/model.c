@@ -72,12 +72,23 @@ void collect_opts_default(struct collect_opts *o)
 
 /* ---- ports and their history ------------------------------------------- */
 
+uint32_t model_port_key(const char *dev, uint32_t port)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a over the name, then the number */
+
+	while (*dev)
+		h = (h ^ (uint8_t)*dev++) * 16777619u;
+	h = (h ^ port) * 16777619u;
+	return h ? h : 1;
+}
+
 const struct model_port *model_find_port(const struct model *m, const char *dev, uint32_t port)
 {
+	uint32_t key = model_port_key(dev, port);
 	unsigned int i;
 
 	for (i = 0; i < m->port_slots; i++)
-		if (m->ports[i].present && m->ports[i].port == port &&
+		if (m->port_key[i] == key && m->ports[i].present && m->ports[i].port == port &&
 		    !strcmp(m->ports[i].device, dev))
 			return &m->ports[i];
 	return NULL;

@@ -33,6 +33,7 @@ struct port_rate {
 
 static struct port_rate rates[PORT_RATE_SLOTS];
 static unsigned int next_victim;
+static unsigned int hint;	/* the slot after the last found: the walk's order */
 
 static bool same_link(const struct port_rate *r, const struct raw_port *p)
 {
@@ -41,10 +42,12 @@ static bool same_link(const struct port_rate *r, const struct raw_port *p)
 	       r->have_flaps == p->have_flaps && r->flaps == p->flaps;
 }
 
-static struct port_rate *slot_of(const struct raw_port *p)
+static struct port_rate *find_slot(const struct raw_port *p)
 {
 	unsigned int i;
 
+	if (rates[hint].port == p->port && !strcmp(rates[hint].device, p->device))
+		return &rates[hint];
 	for (i = 0; i < PORT_RATE_SLOTS; i++)
 		if (rates[i].port == p->port && !strcmp(rates[i].device, p->device))
 			return &rates[i];
@@ -53,6 +56,14 @@ static struct port_rate *slot_of(const struct raw_port *p)
 			return &rates[i];
 	next_victim = (next_victim + 1) % PORT_RATE_SLOTS;	/* ports came and went */
 	return &rates[next_victim];
+}
+
+static struct port_rate *slot_of(const struct raw_port *p)
+{
+	struct port_rate *r = find_slot(p);
+
+	hint = (unsigned int)(r - rates + 1) % PORT_RATE_SLOTS;
+	return r;
 }
 
 static void read_rate(const struct collect_opts *o, struct raw_port *p)

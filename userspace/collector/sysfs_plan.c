@@ -19,10 +19,18 @@
 
 #define PLAN_MAX	(MODEL_MAX_PORTS + 16)	/* a few going while others come */
 #define PLAN_IDLE	30
+#define PLAN_SWEEP	10	/* passes between looks for idle plans */
 #define HW_LIST_MAX	256	/* hw_counters files of one port looked at */
 
 static struct port_plan plans[PLAN_MAX];
 static unsigned int pass;
+/*
+ * Where the next lookup looks first: the plan after the last one found.
+ * The walk goes over the ports in the same order each pass and their plans
+ * were made in it, so a lookup is one compare, not one per plan before it
+ * (each in a page of its own: a plan is 13 KiB).
+ */
+static unsigned int hint;
 
 /* the files a plan holds open, by group (the fds become -1) */
 static void close_hw(struct port_plan *pl)
@@ -188,7 +196,9 @@ struct port_plan *sysfs_plan_get(const char *base, bool hw)
 
 	if (strlen(base) >= PLAN_BASE_LEN)
 		return NULL;
-	for (i = 0; i < PLAN_MAX; i++) {
+	if (plans[hint].base[0] && !strcmp(plans[hint].base, base))
+		pl = &plans[hint];
+	for (i = 0; i < PLAN_MAX && !pl; i++) {
 		if (plans[i].base[0] && !strcmp(plans[i].base, base)) {
 			pl = &plans[i];
 			break;
@@ -217,6 +227,7 @@ struct port_plan *sysfs_plan_get(const char *base, bool hw)
 		pl->hw_listed = true;
 	}
 	pl->used = pass;
+	hint = (unsigned int)(pl - plans + 1) % PLAN_MAX;
 	return pl;
 }
 
@@ -226,11 +237,13 @@ void sysfs_plan_pma(struct port_plan *pl)
 		list_pma(pl);
 }
 
+/* plans unused for PLAN_IDLE passes let go, looked for every PLAN_SWEEP */
 void sysfs_plan_pass(void)
 {
 	unsigned int i;
 
-	pass++;
+	if (++pass % PLAN_SWEEP)
+		return;
 	for (i = 0; i < PLAN_MAX; i++)
 		if (plans[i].base[0] && pass - plans[i].used > PLAN_IDLE)
 			plan_free(&plans[i]);

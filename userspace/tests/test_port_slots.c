@@ -3,7 +3,8 @@
  * test_port_slots - the model's port slots as fold_ports keeps them
  * (model.h port_slots): a new port takes the lowest free slot, the passes'
  * loops end one past the highest present one, and every present port is
- * found by model_find_port whatever slots came free below it.
+ * found by model_find_port (through the slots' keys) whatever slots came
+ * free below it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,13 +21,19 @@ static struct model m;
 static struct raw r;
 static uint64_t t;	/* seconds */
 
-/* fold_ports alone: the slots are its business */
+/* fold_ports alone: the slots are its business; each slot's lookup key
+ * is its port's (model_port_key), 0 for a free slot */
 static void pass_ports(void)
 {
+	unsigned int i;
+
 	t++;
 	r.ports_mono = t * NS_PER_S;
 	fold_ports(&m, &r, (1790000000 + t) * NS_PER_S);
 	m.samples++;
+	for (i = 0; i < MODEL_MAX_PORTS; i++)
+		assert_int_equal(m.port_key[i], m.ports[i].present ?
+				 model_port_key(m.ports[i].device, m.ports[i].port) : 0);
 }
 
 static int setup(void **state)
@@ -83,6 +90,13 @@ static void port_slots(void **state)
 	pass_ports();
 	assert_int_equal(m.port_slots, 1);
 	assert_ptr_equal(model_find_port(&m, "p2", tmpl.port), &m.ports[0]);
+	r.ports[1] = r.ports[0];		/* p2's other port: its own slot */
+	r.ports[1].port = tmpl.port + 1;
+	r.nr_ports = 2;
+	pass_ports();
+	assert_ptr_equal(model_find_port(&m, "p2", tmpl.port), &m.ports[0]);
+	assert_ptr_equal(model_find_port(&m, "p2", tmpl.port + 1), &m.ports[1]);
+	assert_null(model_find_port(&m, "p2", tmpl.port + 2));
 }
 
 int main(void)

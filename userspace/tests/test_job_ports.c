@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_job_ports - the ports each job's live QPs use, as fold_jobs gives
+ * them (one loop over the QP table for all jobs), and the QPs of a job
+ * that ended losing it, so that a job made later in its slot inherits
+ * none of them.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "fold.h"
+#include "readings.h"
+
+#define S(x)	((uint64_t)(x) * NS_PER_S)
+#define T0	S(1790000000)
+
+static struct model m;
+static struct raw r;
+static uint64_t t;	/* seconds since T0 */
+
+static void pass(void)
+{
+	static struct fold_prev prev;
+
+	t++;
+	r.ports_mono = S(t);
+	fold_prev_take(&m, &prev);
+	fold_ports(&m, &r, T0 + S(t));
+	fold_qps(&m, &r, T0 + S(t));
+	fold_jobs(&m, T0 + S(t), &prev);
+	m.samples++;
+}
+
+/* a QP (qpn) of Slurm job id on dev port 1 */
+static void add_qp(const char *dev, uint32_t dev_index, uint32_t qpn, const char *id)
+{
+	struct raw_qp *q = &r.qps[r.nr_qps++];
+
+	*q = r.qps[0];
+	snprintf(q->nl.dev_name, sizeof(q->nl.dev_name), "%s", dev);
+	q->nl.dev_index = dev_index;
+	q->nl.qpn = qpn;
+	snprintf(q->job.id, sizeof(q->job.id), "%s", id);
+}
+
+static struct model_job *job(const char *id)
+{
+	struct job_match j = { .kind = JOB_SLURM };
+
+	snprintf(j.id, sizeof(j.id), "%s", id);
+	return model_find_job(&m, &j, false, 0);
+}
+
+/* the job's ports, "dev/port dev/port ..." in the order it got them */
+static const char *ports_of(const struct model_job *j)
+{
+	static char s[256];
+	size_t n = 0;
+	unsigned int i;
+
+	s[0] = '\0';
+	for (i = 0; j && i < j->nr_ports; i++)
+		n += (size_t)snprintf(s + n, sizeof(s) - n, "%s%s/%u", i ? " " : "",
+				      j->ports[i].device, j->ports[i].port);
+	return s;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	readings_rxa_job7(&m, &r);	/* job 7: QP 17 on rxa */
+	r.ports[1] = r.ports[0];
+	snprintf(r.ports[1].device, sizeof(r.ports[1].device), "rxb");
+	r.nr_ports = 2;
+	add_qp("rxb", 2, 19, "8");	/* job 8: rxb, then rxa */
+	add_qp("rxa", 1, 21, "8");
+	t = 0;
+	return 0;
+}
+
+static void job_ports(void **state)
+{
+	struct model_job *j7;
+	unsigned int k;
+
+	(void)state;
+	pass();
+	j7 = job("7");
+	assert_string_equal(ports_of(j7), "rxa/1");
+	assert_string_equal(ports_of(job("8")), "rxb/1 rxa/1");
+	/* job 7's QP goes; past its linger time the job ends */
+	r.qps[0] = r.qps[2];
+	r.nr_qps = 2;
+	t += m.opts.job_linger_s;
+	pass();
+	assert_null(job("7"));
+	assert_false(j7->present);
+	assert_string_equal(ports_of(job("8")), "rxb/1 rxa/1");
+	for (k = 0; k < m.qp_slots; k++)
+		assert_true(m.qps[k].job < 0 || m.jobs[m.qps[k].job].present);
+	/* job 9 (in job 7's slot, the first free) has its own port only */
+	add_qp("rxb", 2, 23, "9");
+	pass();
+	assert_ptr_equal(job("9"), j7);
+	assert_string_equal(ports_of(job("9")), "rxb/1");
+	assert_int_equal(job("9")->nr_qps, 1);
+	assert_string_equal(ports_of(job("8")), "rxb/1 rxa/1");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(job_ports, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
