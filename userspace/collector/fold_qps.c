@@ -44,20 +44,39 @@ static struct model_qp *new_qp(struct model *m, const struct raw_qp *rq, unsigne
 	return q;
 }
 
+/* the QP's job as the pass read it: the one it had if that is it (the job
+ * table is not searched for each QP each pass), else found or made */
+static struct model_job *job_of(struct model *m, const struct model_qp *q,
+				const struct raw_qp *rq, uint64_t now)
+{
+	struct model_job *j = q->job >= 0 ? &m->jobs[q->job] : NULL;
+
+	if (j && j->present && j->id.kind == rq->job.kind && !strcmp(j->id.id, rq->job.id))
+		return j;
+	return model_find_job(m, &rq->job, true, now);
+}
+
+/* dst (size n) holds src now: copied only when it differs (most passes not) */
+static void set_name(char *dst, size_t n, const char *src)
+{
+	if (strncmp(dst, src, n - 1))
+		snprintf(dst, n, "%s", src);
+}
+
 static void update_qp(struct model *m, struct model_qp *q, const struct raw_qp *rq, uint64_t now)
 {
 	struct model_job *j;
 
-	snprintf(q->device, sizeof(q->device), "%s", rq->nl.dev_name);
+	set_name(q->device, sizeof(q->device), rq->nl.dev_name);
 	q->port = rq->nl.port;
 	q->rqpn = rq->nl.rqpn;
 	q->pid = rq->nl.pid;
 	q->type = rq->nl.type;
 	q->state = rq->nl.has_state ? rq->nl.state : 0;
 	if (q->comm[0] == '\0' || rq->comm[0])
-		snprintf(q->comm, sizeof(q->comm), "%s", rq->comm);
+		set_name(q->comm, sizeof(q->comm), rq->comm);
 	if (rq->has_job) {
-		j = model_find_job(m, &rq->job, true, now);
+		j = job_of(m, q, rq, now);
 		q->job = j ? (int)(j - m->jobs) : -1;
 		if (j && !j->user[0] && rq->user[0])
 			snprintf(j->user, sizeof(j->user), "%s", rq->user);
