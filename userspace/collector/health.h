@@ -40,7 +40,7 @@
 
 #define HEALTH_DEV_LEN		64
 #define HEALTH_MAX_SIGNALS	256	/* per job; the oldest are dropped */
-#define HEALTH_MAX_VISIBLE	8	/* ports whose traffic is seen, per job */
+#define HEALTH_MAX_VISIBLE	32	/* ports whose traffic is seen, per job (MODEL_MAX_JOB_PORTS) */
 #define HEALTH_MAX_REASONS	16
 
 enum health_verdict {

@@ -286,11 +286,13 @@ struct model_job *model_find_job(struct model *m, const struct job_match *id, bo
 
 struct model_job_port *model_job_port(struct model_job *j, const struct model_port *p)
 {
+	uint32_t key = model_port_key(p->device, p->port);
 	struct model_job_port *jp;
 	unsigned int i;
 
 	for (i = 0; i < j->nr_ports; i++)
-		if (j->ports[i].port == p->port && !strcmp(j->ports[i].device, p->device))
+		if (j->ports[i].key == key && j->ports[i].port == p->port &&
+		    !strcmp(j->ports[i].device, p->device))
 			return &j->ports[i];
 	if (j->nr_ports == MODEL_MAX_JOB_PORTS)
 		return NULL;
@@ -298,6 +300,7 @@ struct model_job_port *model_job_port(struct model_job *j, const struct model_po
 	memset(jp, 0, sizeof(*jp));
 	snprintf(jp->device, sizeof(jp->device), "%s", p->device);
 	jp->port = p->port;
+	jp->key = key;
 	snprintf(jp->netdev, sizeof(jp->netdev), "%s", p->netdev);
 	return jp;
 }

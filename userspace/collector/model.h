@@ -29,7 +29,11 @@
 #define MODEL_MAX_QPS		4096
 #define MODEL_QP_INDEX		(2 * MODEL_MAX_QPS)	/* a power of two */
 #define MODEL_MAX_JOBS		64
-#define MODEL_MAX_JOB_PORTS	8
+/*
+ * A job's ports: a GPU host has up to 8 backend RoCE NICs and 1-2 front
+ * end ones, 1-2 ports each (a job on every port of such a host fits)
+ */
+#define MODEL_MAX_JOB_PORTS	32
 #define MODEL_PRIOS		8
 #define MODEL_MAX_EVENTS	256
 #define MODEL_HISTORY		300	/* samples of port rates kept for job traces */
@@ -213,6 +217,7 @@ struct model_qp {
 struct model_job_port {
 	char device[64];
 	uint32_t port;
+	uint32_t key;			/* model_port_key(device, port) */
 	char netdev[IF_NAMESIZE];
 	bool shared;
 	uint64_t events[HS_NR];		/* fabtel_job_qp_events_total by kind */

@@ -90,6 +90,7 @@ static void setup(void)
 	j->nr_ports = 1;
 	snprintf(j->ports[0].device, sizeof(j->ports[0].device), "rxa");
 	j->ports[0].port = 1;
+	j->ports[0].key = model_port_key("rxa", 1);
 	j->result.culprit = -1;	/* healthy: what health_eval gives an idle job */
 	model_log_event(&model, EV_LINK_DOWN, "rxa", 1, now - 3000000000ULL);
 	model_log_event(&model, EV_LINK_UP, "rxa", 1, now - 2000000000ULL);

@@ -3,7 +3,7 @@
  * test_job_ports - the ports each job's live QPs use, as fold_jobs gives
  * them (one loop over the QP table for all jobs), and the QPs of a job
  * that ended losing it, so that a job made later in its slot inherits
- * none of them.
+ * none of them; a job on all 20 ports of a big GPU host has all 20.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -112,10 +112,41 @@ static void job_ports(void **state)
 	assert_string_equal(ports_of(job("8")), "rxb/1 rxa/1");
 }
 
+/*
+ * A job on every port of a big GPU host: 8 backend NICs and 2 front end
+ * ones, 2 ports each.  All 20 are its ports (8 were kept before, the
+ * rest lost).
+ */
+static void job_on_20_ports(void **state)
+{
+	char dev[16];
+	unsigned int i;
+
+	(void)state;
+	r.nr_qps = 1;		/* job 7's QP 17 on rxa port 1 */
+	for (i = 1; i < 20; i++) {
+		r.ports[i] = r.ports[0];
+		snprintf(r.ports[i].device, sizeof(r.ports[i].device), "mlx5_%u", i / 2);
+		r.ports[i].port = 1 + i % 2;
+		snprintf(dev, sizeof(dev), "mlx5_%u", i / 2);
+		add_qp(dev, 2 + i / 2, 100 + i, "7");
+		r.qps[r.nr_qps - 1].nl.port = 1 + i % 2;
+	}
+	r.nr_ports = 20;
+	pass();
+	assert_int_equal(job("7")->nr_qps, 20);
+	assert_int_equal(job("7")->nr_ports, 20);
+	assert_string_equal(ports_of(job("7")),
+			    "rxa/1 mlx5_0/2 mlx5_1/1 mlx5_1/2 mlx5_2/1 mlx5_2/2 mlx5_3/1 "
+			    "mlx5_3/2 mlx5_4/1 mlx5_4/2 mlx5_5/1 mlx5_5/2 mlx5_6/1 mlx5_6/2 "
+			    "mlx5_7/1 mlx5_7/2 mlx5_8/1 mlx5_8/2 mlx5_9/1 mlx5_9/2");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(job_ports, setup),
+		cmocka_unit_test_setup(job_on_20_ports, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

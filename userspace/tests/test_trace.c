@@ -57,6 +57,7 @@ static int setup(void **state)
 	m->jobs[0].nr_ports = 1;
 	snprintf(m->jobs[0].ports[0].device, sizeof(m->jobs[0].ports[0].device), "rxa");
 	m->jobs[0].ports[0].port = 1;
+	m->jobs[0].ports[0].key = model_port_key("rxa", 1);
 	*state = m;
 	return 0;
 }
