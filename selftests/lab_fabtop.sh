@@ -55,11 +55,15 @@ ktap_check "fabteld serves on a" \
 
 # the job: ib_write_bw (killed at the end; nice 19, as it spins on the
 # guest's one vCPU), its client in cgroup job_1001 on a; QP timeout
-# 18 (1 s): with the default (14, 67 ms) TCG alone makes ACK timeouts
+# 18 (1 s): with the default (14, 67 ms) TCG alone makes ACK timeouts.
+# It runs until the suite kills it (-D 900): the flap near the end makes
+# the job failing only while it moves traffic, and on a loaded machine the
+# suite took 300-331 s, past the 240 s it used to run (job 1001 stayed
+# degraded, the flap a notice: CI 2026-11-26)
 lab a 'mkdir -p /sys/fs/cgroup/job_1001' >/dev/null
 # netem as a's root qdisc before the traffic: changed in place later (fablab)
 "$FABLAB" impair a delay 0ms >/dev/null
-write_bw "-D 240 -u 18" "nice -n 19 sh -c 'echo \$\$ >/sys/fs/cgroup/job_1001/cgroup.procs; echo \$\$ >/tmp/fabtop-lab-bw.pid; exec \"\$0\" \"\$@\"' " \
+write_bw "-D 900 -u 18" "nice -n 19 sh -c 'echo \$\$ >/sys/fs/cgroup/job_1001/cgroup.procs; echo \$\$ >/tmp/fabtop-lab-bw.pid; exec \"\$0\" \"\$@\"' " \
 	>/dev/null 2>&1 &
 bw=$!
 wait_for 60 lab a 'rdma res show qp | grep -q "comm ib_write_bw"'
@@ -222,7 +226,12 @@ ktap_check "link_down drawn in the Events pane within 3 s (3 refreshes) of the c
 	awk -v l="$lag" 'BEGIN { exit !(l != "" && l >= 0 && l <= 3.0) }'
 ktap_check "... and it is in the pane" wait_for 10 cap_has ' link_down '
 flap_and_failing() { local c; c=$(cap); grep -q ' link_flap ' <<<"$c" && grep -Eq '^1001 +failing' <<<"$c"; }
-ktap_check "... then link_flap, and job 1001 failing" wait_for 30 flap_and_failing
+if wait_for 30 flap_and_failing; then
+	ktap_pass "... then link_flap, and job 1001 failing"
+else
+	ktap_fail "... then link_flap, and job 1001 failing" \
+		"ib_write_bw $(lab a 'kill -0 $(cat /tmp/fabtop-lab-bw.pid) 2>/dev/null && echo running || echo gone'); job row: $(cap | grep -E '^1001 ' | head -1)"
+fi
 
 lab a "$T send-keys q" >/dev/null
 gone() { ! lab a "$T has-session" 2>/dev/null; }
