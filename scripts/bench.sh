@@ -18,6 +18,9 @@
 #           (scripts/bench-cost.sh).
 #   wire    the wire TC program against an empty one, ns per packet per
 #           packet kind (BPF_PROG_TEST_RUN, repeat; build/bpf/bench_wire).
+#   folds   a collector pass's folds over readings made on this host, 2, 16
+#           and 64 ports by 0, 1,000 and 4,000 QPs of 8 jobs: us a pass
+#           (build/bench/fold_bench; RDMA netlink and BPF reads not in it).
 #
 # Lab stages (the QEMU guests under TCG: timings relative only; a lab of
 # its own in build/bench/lab):
@@ -48,7 +51,7 @@
 #           on b at the default rate: its CPU and RSS with and without
 #           probing, the prober thread's CPU per 1,000 probes.
 #
-#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|cost|wire|flap|sampler|qps|qps-traffic|scale|lab-scrape|probes]...
+#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|cost|wire|folds|flap|sampler|qps|qps-traffic|scale|lab-scrape|probes]...
 #   (no stage named: all of them)
 set -uo pipefail
 
@@ -62,7 +65,7 @@ ROUNDS=${BENCH_ROUNDS:-1000}
 REAL=${BENCH_REAL_SYSFS:-}
 read -r -a PORTS <<<"${BENCH_PORTS:-2 16}"
 STAGES=("$@")
-((${#STAGES[@]})) || STAGES=(scrape cost wire flap sampler qps qps-traffic scale lab-scrape probes)
+((${#STAGES[@]})) || STAGES=(scrape cost wire folds flap sampler qps qps-traffic scale lab-scrape probes)
 mkdir -p "$OUT"
 
 need() {
@@ -221,6 +224,24 @@ scrape_stage() {
 wire_stage() {
 	[[ -x $B/bpf/bench_wire ]] || { echo "bench: build/bpf/bench_wire not built (make)" >&2; return 1; }
 	"$B/bpf/bench_wire" | tee "$OUT/wire.txt"
+}
+
+# a pass's folds (fold_ports, fold_qps, fold_jobs) over readings made on this
+# host: N ports, Q QPs of 8 jobs spread over them; 3 runs of 500 passes,
+# min / median / max us a pass
+folds_stage() {
+	local n q r
+	[[ -x $B/bench/fold_bench ]] || { echo "bench: build/bench/fold_bench not built (make tests)" >&2; return 1; }
+	echo "bench: folds: us a pass (3 runs of 500 passes: min / median / max)"
+	echo "ports    QPs   us_per_pass"
+	for n in 2 16 64; do
+		for q in 0 1000 4000; do
+			for r in 1 2 3; do "$B/bench/fold_bench" "$n" "$q" 500; done |
+				sort -n -k3 | awk '{ v[NR] = $3; p = $1; q = $2 }
+					END { printf "%5s  %5s   %s / %s / %s\n", p, q, v[1], v[2], v[3]
+					      printf "folds us_per_pass_%s_%s %s\n", p, q, v[2] >>"/dev/stderr" }'
+		done
+	done 2>>"$OUT/results" | tee "$OUT/folds.txt"
 }
 
 # ---- lab stages -------------------------------------------------------------
@@ -512,6 +533,7 @@ for s in "${STAGES[@]}"; do
 	case $s in
 	scrape) scrape_stage ;;
 	wire) wire_stage ;;
+	folds) folds_stage ;;
 	flap) flap_stage ;;
 	sampler) sampler_stage ;;
 	qps) qps_stage ;;
