@@ -62,7 +62,9 @@ for ms in 20 200 2000; do
 done
 wait_for 20 lab a "(( \$(jq -c 'select(.kind == \"carrier_up\")' /tmp/flap.json | wc -l) >= 3 ))"
 trace_stop a flap
-lab a 'pkill -INT bpftrace; for i in $(seq 50); do grep -q "@o" /tmp/bt.out && exit 0; sleep 0.2; done'
+# bpftrace prints its maps as it exits: seconds under TCG on a loaded
+# machine (10 s were not enough once, CI 2026-11-26: nothing printed yet)
+lab a 'pkill -INT bpftrace; for i in $(seq 150); do grep -q "@o" /tmp/bt.out && exit 0; sleep 0.2; done'
 c1=$(lab a "echo \$(cat $N/carrier_up_count $N/carrier_down_count)")
 read -r up0 dn0 <<<"$c0"
 read -r up1 dn1 <<<"$c1"
