@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fold.h"
 #include "readings.h"
 
 void readings_rxa_job7(struct model *m, struct raw *r)
@@ -25,6 +26,20 @@ void readings_rxa_job7(struct model *m, struct raw *r)
 	r->qps[0].has_job = true;
 	r->qps[0].job.kind = JOB_SLURM;
 	snprintf(r->qps[0].job.id, sizeof(r->qps[0].job.id), "7");
+}
+
+void readings_pass(struct model *m, struct raw *r, uint64_t t)
+{
+	static struct fold_prev prev;
+	uint64_t now = (1790000000 + t) * NS_PER_S;
+
+	r->ports_mono = t * NS_PER_S;
+	fold_prev_take(m, &prev);
+	fold_ports(m, r, now);
+	fold_qps(m, r, now);
+	fold_bpf(m, r, now);
+	fold_jobs(m, now, &prev);
+	m->samples++;
 }
 
 unsigned int readings_events(const struct model *m, enum model_event_kind kind)

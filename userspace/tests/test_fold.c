@@ -28,16 +28,7 @@ static uint64_t t;	/* seconds since T0 */
 
 static void pass(void)
 {
-	static struct fold_prev prev;
-
-	t++;
-	r.ports_mono = S(t);
-	fold_prev_take(&m, &prev);
-	fold_ports(&m, &r, T0 + S(t));
-	fold_qps(&m, &r, T0 + S(t));
-	fold_bpf(&m, &r, T0 + S(t));
-	fold_jobs(&m, T0 + S(t), &prev);
-	m.samples++;
+	readings_pass(&m, &r, ++t);
 }
 
 /* rxa port 1 as fabtel.ko or plain sysfs gives it; job 7 has a QP on it */

@@ -16,24 +16,13 @@
 #include "fold.h"
 #include "readings.h"
 
-#define S(x)	((uint64_t)(x) * NS_PER_S)
-#define T0	S(1790000000)
-
 static struct model m;
 static struct raw r;
-static uint64_t t;	/* seconds since T0 */
+static uint64_t t;	/* seconds since the first pass (readings_pass) */
 
 static void pass(void)
 {
-	static struct fold_prev prev;
-
-	t++;
-	r.ports_mono = S(t);
-	fold_prev_take(&m, &prev);
-	fold_ports(&m, &r, T0 + S(t));
-	fold_qps(&m, &r, T0 + S(t));
-	fold_jobs(&m, T0 + S(t), &prev);
-	m.samples++;
+	readings_pass(&m, &r, ++t);
 }
 
 /* a QP (qpn) of Slurm job id on dev port 1 */
