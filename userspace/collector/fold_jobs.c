@@ -126,7 +126,7 @@ static bool port_shared(const struct model *m, unsigned int i, const struct mode
 		if (x == i || !m->jobs[x].present || !m->jobs[x].nr_qps)
 			continue;
 		for (y = 0; y < m->jobs[x].nr_ports; y++)
-			if (m->jobs[x].ports[y].port == jp->port &&
+			if (m->jobs[x].ports[y].key == jp->key && m->jobs[x].ports[y].port == jp->port &&
 			    !strcmp(m->jobs[x].ports[y].device, jp->device))
 				return true;
 	}
