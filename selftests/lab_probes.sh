@@ -97,9 +97,20 @@ ktap_check "a's probe GID $gid is in rxa's GID table as RoCE v2" \
 		   \$(cat /sys/class/infiniband/rxa/ports/1/gid_attrs/types/\$n) == 'RoCE v2' ]] && exit 0; done; exit 1"
 ktap_check "b's document names a's peer QP as b's prober sees it" \
 	bash -c "[[ \$(curl -sf http://127.0.0.1:$PB/api/v1/probes | jq -r '.ports[0].peers[0].qpn') == $qpn ]]"
-ktap_check "probes flow both ways: replies on both pairs, no timeout" \
-	wait_for 20 bash -c "(( \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq '.ports[] | select(.device==\"rxa\") | .peers[0] | select(.timeouts == 0) | .replies') > 50 &&
-		\$(curl -sf http://127.0.0.1:$PB/api/v1/probes | jq '.ports[] | select(.device==\"rxb\") | .peers[0] | select(.timeouts == 0) | .replies') > 50 ))"
+# Probes flow both ways, none lost: once both pairs have replies, 50 more
+# on each with no new timeout.  Not from the first probe: one sent while
+# the path was still being set up (the peer's neighbour entry, under TCG)
+# can be lost, and was once (CI 2026-11-26, no netem yet).
+flow() { echo "$(pair "$PA" rxa replies) $(pair "$PA" rxa timeouts) $(pair "$PB" rxb replies) $(pair "$PB" rxb timeouts)"; }
+wait_for 20 bash -c "(( \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq '.ports[] | select(.device==\"rxa\") | .peers[0].replies') > 0 &&
+	\$(curl -sf http://127.0.0.1:$PB/api/v1/probes | jq '.ports[] | select(.device==\"rxb\") | .peers[0].replies') > 0 ))"
+read -r ra0 ta0 rb0 tb0 <<<"$(flow)"
+wait_for 20 bash -c "(( \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq '.ports[] | select(.device==\"rxa\") | .peers[0].replies') >= ${ra0:-0} + 50 &&
+	\$(curl -sf http://127.0.0.1:$PB/api/v1/probes | jq '.ports[] | select(.device==\"rxb\") | .peers[0].replies') >= ${rb0:-0} + 50 ))"
+read -r ra1 ta1 rb1 tb1 <<<"$(flow)"
+ktap_info "replies/timeouts a->b ${ra0:-}/${ta0:-} then ${ra1:-}/${ta1:-}, b->a ${rb0:-}/${tb0:-} then ${rb1:-}/${tb1:-}"
+ktap_check "probes flow both ways: 50 more replies on both pairs, no new timeout" \
+	bash -c "(( ${ra1:-0} >= ${ra0:-0} + 50 && ${rb1:-0} >= ${rb0:-0} + 50 && ${ta1:--1} == ${ta0:--2} && ${tb1:--1} == ${tb0:--2} ))"
 ktap_check "/metrics: fabtel_probe_port_up 1 and 1 of 1 peers reachable on a" \
 	bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | grep -E '^fabtel_probe_(port_up|peers)\\{host=\"fablab-a\",device=\"rxa\"' | awk '{print \$2}' | tr '\n' ' ') == '1 1 1 ' ]]"
 ktap_check "promtool check metrics finds nothing to say about the probe families" \
