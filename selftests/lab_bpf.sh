@@ -45,6 +45,12 @@ ktap_check "fabtel-trace -p flap attaches" trace_start a flap "-p flap"
 lab a "bpftrace -e 'kprobe:netif_carrier_on /((struct net_device *)arg0)->name == \"eth0\"/ { @on++ }
 	kprobe:netif_carrier_off /((struct net_device *)arg0)->name == \"eth0\"/ { @off++ }' >/tmp/bt.out 2>&1 &
 	for i in \$(seq 200); do grep -q Attaching /tmp/bt.out && exit 0; sleep 0.2; done; exit 1"
+# bpftrace says "Attaching" before it attaches: under TCG on a loaded
+# machine the flaps below could all come first, leaving its maps empty
+# (nothing printed at its exit: CI twice on 2026-11-26).  Its two kprobes
+# in the kernel's list first.
+lab a 'for i in $(seq 200); do (( $(grep -c "netif_carrier_o[nf]+" /sys/kernel/debug/kprobes/list) >= 2 )) && exit 0; sleep 0.2; done; exit 1' ||
+	ktap_info "bpftrace's kprobes not in /sys/kernel/debug/kprobes/list after 40 s"
 N=/sys/class/net/eth0
 c0=$(lab a "echo \$(cat $N/carrier_up_count $N/carrier_down_count)")
 # QEMU delivers a very short off/on pair to the guest only if the guest
@@ -75,6 +81,7 @@ ktap_eq "flaps of 20/200/2000 ms: 3 carrier_down + 3 carrier_up events, as the c
 ktap_eq "... and that is 3/3" "$downs/$ups" "3/3"
 bt=$(lab a "sed -n 's/^@\(on\|off\): //p' /tmp/bt.out | xargs")
 noop=$(lab a "jq -r 'select(.type == \"drops\") | .carrier_noop_calls' /tmp/flap.json")
+[[ -n $bt ]] || ktap_info "bpftrace's output: $(lab a 'tail -5 /tmp/bt.out; pgrep -a bpftrace')"
 ktap_eq "bpftrace counted as many netif_carrier_on/off calls (events + no-op calls)" \
 	"$bt" "$((ups + noop)) $((downs))"
 durs=$(lab a "jq -r 'select(.ifname == \"eth0\") | \"\\(.kind) \\(.ns)\"' /tmp/flap.json" |
