@@ -24,7 +24,7 @@ ktap_begin 18
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
 	for h in a b; do
-		lab "$h" 'pkill -INT fabtel-trace; pkill bpftrace; pkill ib_write_bw' >/dev/null 2>&1
+		lab "$h" 'pkill -INT fabtel-trace; [ -s /tmp/bt.pid ] && kill $(cat /tmp/bt.pid); rm -f /tmp/bt.pid; pkill ib_write_bw' >/dev/null 2>&1
 	done
 	lab a 'rdma link show rxa/1 >/dev/null 2>&1 || { modprobe rdma_rxe; rdma link add rxa type rxe netdev eth0; }' >/dev/null 2>&1
 }
@@ -43,7 +43,7 @@ jcount() { # HOST FILE JQ-FILTER: number of matching JSON lines
 # ---- flap ------------------------------------------------------------------
 ktap_check "fabtel-trace -p flap attaches" trace_start a flap "-p flap"
 lab a "bpftrace -e 'kprobe:netif_carrier_on /((struct net_device *)arg0)->name == \"eth0\"/ { @on++ }
-	kprobe:netif_carrier_off /((struct net_device *)arg0)->name == \"eth0\"/ { @off++ }' >/tmp/bt.out 2>&1 &
+	kprobe:netif_carrier_off /((struct net_device *)arg0)->name == \"eth0\"/ { @off++ }' >/tmp/bt.out 2>&1 & echo \$! >/tmp/bt.pid
 	for i in \$(seq 200); do grep -q Attaching /tmp/bt.out && exit 0; sleep 0.2; done; exit 1"
 N=/sys/class/net/eth0
 c0=$(lab a "echo \$(cat $N/carrier_up_count $N/carrier_down_count)")
@@ -64,7 +64,7 @@ wait_for 20 lab a "(( \$(jq -c 'select(.kind == \"carrier_up\")' /tmp/flap.json 
 trace_stop a flap
 # bpftrace prints its maps as it exits: seconds under TCG on a loaded
 # machine (10 s were not enough once, CI 2026-11-26: nothing printed yet)
-lab a 'pkill -INT bpftrace; for i in $(seq 150); do grep -q "@o" /tmp/bt.out && exit 0; sleep 0.2; done'
+lab a 'kill -INT $(cat /tmp/bt.pid); for i in $(seq 150); do grep -q "@o" /tmp/bt.out && exit 0; sleep 0.2; done'
 c1=$(lab a "echo \$(cat $N/carrier_up_count $N/carrier_down_count)")
 read -r up0 dn0 <<<"$c0"
 read -r up1 dn1 <<<"$c1"
@@ -75,7 +75,7 @@ ktap_eq "flaps of 20/200/2000 ms: 3 carrier_down + 3 carrier_up events, as the c
 ktap_eq "... and that is 3/3" "$downs/$ups" "3/3"
 bt=$(lab a "sed -n 's/^@\(on\|off\): //p' /tmp/bt.out | xargs")
 noop=$(lab a "jq -r 'select(.type == \"drops\") | .carrier_noop_calls' /tmp/flap.json")
-[[ -n $bt ]] || ktap_info "bpftrace's output: $(lab a 'tail -5 /tmp/bt.out; pgrep -a bpftrace')"
+[[ -n $bt ]] || ktap_info "bpftrace's output: $(lab a 'tail -5 /tmp/bt.out; kill -0 $(cat /tmp/bt.pid) 2>/dev/null && echo running || echo exited')"
 ktap_eq "bpftrace counted as many netif_carrier_on/off calls (events + no-op calls)" \
 	"$bt" "$((ups + noop)) $((downs))"
 durs=$(lab a "jq -r 'select(.ifname == \"eth0\") | \"\\(.kind) \\(.ns)\"' /tmp/flap.json" |
