@@ -9,7 +9,8 @@
 # IB PMA counters).  With "ko", each port also gets fabtel.ko's snapshot
 # (/sys/kernel/fabtel/<dev>/ports/1/snapshot), made from
 # scripts/bench-snapshot.txt: one fabtel.ko wrote for a fakeroce mlx5 port
-# with its PMA counters, FEC and module (captured in the lab).
+# with its PMA counters, FEC and module (captured in the lab).  And
+# DIR/proc/net/dev, its lines the netdevs' statistics/ totals.
 set -euo pipefail
 DIR=$1 N=$2 KO=${3:-}
 HW=(duplicate_request implied_nak_seq_err lifespan local_ack_timeout_err
@@ -33,7 +34,7 @@ NETSTAT=(collisions multicast rx_bytes rx_compressed rx_crc_errors rx_dropped
 	 tx_bytes tx_carrier_errors tx_compressed tx_dropped tx_errors
 	 tx_fifo_errors tx_heartbeat_errors tx_packets tx_window_errors)
 
-rm -rf "$DIR/sys"
+rm -rf "$DIR/sys" "$DIR/proc" "$DIR/proc-net-dev.lines"
 for ((i = 0; i < N; i++)); do
 	d=$DIR/sys/class/infiniband/mlx5_$i nd=ens${i}f0np0
 	p=$d/ports/1
@@ -61,6 +62,14 @@ for ((i = 0; i < N; i++)); do
 	echo ff:ff:ff:ff:ff:ff >"$n/broadcast"; echo 1000 >"$n/tx_queue_len"
 	echo 0 >"$n/addr_assign_type"; echo 0 >"$n/dormant"; echo 0 >"$n/proto_down"
 	for c in "${NETSTAT[@]}"; do echo $((RANDOM * 100000)) >"$n/statistics/$c"; done
+	# its line of /proc/net/dev (the same totals as its statistics/ files)
+	st() { cat "$n/statistics/$1"; }
+	printf '%s: %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s %s\n' "$nd" \
+		"$(st rx_bytes)" "$(st rx_packets)" "$(st rx_errors)" "$(st rx_dropped)" \
+		"$(st rx_fifo_errors)" "$(st rx_frame_errors)" "$(st rx_compressed)" "$(st multicast)" \
+		"$(st tx_bytes)" "$(st tx_packets)" "$(st tx_errors)" "$(st tx_dropped)" \
+		"$(st tx_fifo_errors)" "$(st collisions)" "$(st tx_carrier_errors)" \
+		"$(st tx_compressed)" >>"$DIR/proc-net-dev.lines"
 	if [[ $KO == ko ]]; then
 		k=$DIR/sys/kernel/fabtel/mlx5_$i/ports/1
 		mkdir -p "$k"
@@ -70,3 +79,15 @@ for ((i = 0; i < N; i++)); do
 			{ print }' "$(dirname "$0")/bench-snapshot.txt" >"$k/snapshot"
 	fi
 done
+# /proc/net/dev as the kernel writes it: its two header lines, lo, a
+# management NIC, then the RoCE ports' netdevs (fabteld's plain sysfs source
+# reads their byte totals there, netdev_bytes.c)
+mkdir -p "$DIR/proc/net"
+{
+	echo "Inter-|   Receive                                                |  Transmit"
+	echo " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed"
+	echo "    lo: 123456 1234 0 0 0 0 0 0 123456 1234 0 0 0 0 0 0"
+	echo "  eno1: 98765432 87654 0 0 0 0 0 12 87654321 76543 0 0 0 0 0 0"
+	sed 's/^/  /' "$DIR/proc-net-dev.lines"
+} >"$DIR/proc/net/dev"
+rm -f "$DIR/proc-net-dev.lines"

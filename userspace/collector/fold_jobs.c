@@ -104,6 +104,9 @@ static void jobs_ports(struct model *m)
 	struct model_port *p;
 	unsigned int k;
 
+	m->jobs_over_ports = 0;
+	for (k = 0; k < m->job_slots; k++)
+		m->jobs[k].ports_over = false;
 	for (k = 0; k < m->qp_slots; k++) {
 		q = &m->qps[k];
 		if (q->job < 0)
@@ -112,8 +115,11 @@ static void jobs_ports(struct model *m)
 			q->job = -1;
 			continue;
 		}
-		if (q->present && q->port && (p = model_port_get(m, q->device, q->port)))
-			model_job_port(&m->jobs[q->job], p);
+		if (q->present && q->port && (p = model_port_get(m, q->device, q->port)) &&
+		    !model_job_port(&m->jobs[q->job], p) && !m->jobs[q->job].ports_over) {
+			m->jobs[q->job].ports_over = true;	/* a port past its 32 */
+			m->jobs_over_ports++;
+		}
 	}
 }
 
@@ -122,7 +128,7 @@ static bool port_shared(const struct model *m, unsigned int i, const struct mode
 {
 	unsigned int x, y;
 
-	for (x = 0; x < MODEL_MAX_JOBS; x++) {
+	for (x = 0; x < m->job_slots; x++) {
 		if (x == i || !m->jobs[x].present || !m->jobs[x].nr_qps)
 			continue;
 		for (y = 0; y < m->jobs[x].nr_ports; y++)
@@ -278,11 +284,12 @@ void fold_jobs(struct model *m, uint64_t now, const struct fold_prev *prev)
 	unsigned int i;
 
 	port_link_errors(m, now, prev);
-	for (i = 0; i < MODEL_MAX_JOBS; i++)
+	for (i = 0; i < m->job_slots; i++)
 		if (m->jobs[i].present)
 			job_expire(m, i, now);
+	model_job_slots_trim(m);
 	jobs_ports(m);
-	for (i = 0; i < MODEL_MAX_JOBS; i++)
+	for (i = 0; i < m->job_slots; i++)
 		if (m->jobs[i].present)
 			job_eval(m, i, now, prev);
 }

@@ -106,12 +106,12 @@ static void check_qp_error(struct model *m, struct model_qp *q, struct model_job
 
 void fold_qps(struct model *m, const struct raw *r, uint64_t now)
 {
-	bool seen[MODEL_MAX_QPS] = { false };
 	unsigned int i, free_from = 0;
+	bool gone = false;
 
-	for (i = 0; i < MODEL_MAX_JOBS; i++)
+	for (i = 0; i < m->job_slots; i++)
 		m->jobs[i].nr_qps = 0;
-	/* qp_index is current: the model starts zeroed, the last pass rebuilt it */
+	/* qp_index is current: the model starts zeroed, a pass that dropped QPs rebuilt it */
 	for (i = 0; i < r->nr_qps; i++) {
 		const struct raw_qp *rq = &r->qps[i];
 		struct model_qp *q = model_find_qp(m, rq->nl.dev_index, rq->nl.qpn);
@@ -121,7 +121,7 @@ void fold_qps(struct model *m, const struct raw *r, uint64_t now)
 			continue;	/* kernel QPs (GSI, ...) belong to no job */
 		if (!q && !(q = new_qp(m, rq, &free_from, now)))
 			continue;
-		seen[q - m->qps] = true;
+		q->seen = true;
 		update_qp(m, q, rq, now);
 		if (q->job < 0)
 			continue;
@@ -130,12 +130,17 @@ void fold_qps(struct model *m, const struct raw *r, uint64_t now)
 		j->last_qp_ns = now;
 		check_qp_error(m, q, j, now);
 	}
-	for (i = 0; i < m->qp_slots; i++)
-		if (m->qps[i].present && !seen[i])
+	for (i = 0; i < m->qp_slots; i++) {
+		if (m->qps[i].present && !m->qps[i].seen) {
 			m->qps[i].present = false;
+			gone = true;
+		}
+		m->qps[i].seen = false;
+	}
 	while (m->qp_slots && !m->qps[m->qp_slots - 1].present)
 		m->qp_slots--;
-	model_qp_index_rebuild(m);
+	if (gone)
+		model_qp_index_rebuild(m);	/* open addressing: no deletes in place */
 }
 
 /* the rxe program's per-QP kinds that are job health signals; -1: not one */

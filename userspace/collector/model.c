@@ -168,7 +168,7 @@ static void event_jobs(const struct model *m, struct model_event *ev)
 	size_t len = 0, idl;
 	unsigned int i, k;
 
-	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+	for (i = 0; i < m->job_slots; i++) {
 		const struct model_job *j = &m->jobs[i];
 
 		for (k = 0; j->present && k < j->nr_ports; k++)
@@ -259,7 +259,7 @@ struct model_job *model_find_job(struct model *m, const struct job_match *id, bo
 	struct model_job *free_slot = NULL;
 	unsigned int i;
 
-	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+	for (i = 0; i < m->job_slots; i++) {
 		struct model_job *j = &m->jobs[i];
 
 		if (!j->present) {
@@ -272,6 +272,8 @@ struct model_job *model_find_job(struct model *m, const struct job_match *id, bo
 	}
 	if (!create)
 		return NULL;
+	if (!free_slot && m->job_slots < MODEL_MAX_JOBS)
+		free_slot = &m->jobs[m->job_slots++];
 	if (!free_slot) {
 		m->jobs_dropped++;
 		return NULL;
@@ -282,6 +284,12 @@ struct model_job *model_find_job(struct model *m, const struct job_match *id, bo
 	free_slot->first_ns = now;
 	health_init(&free_slot->track);
 	return free_slot;
+}
+
+void model_job_slots_trim(struct model *m)
+{
+	while (m->job_slots && !m->jobs[m->job_slots - 1].present)
+		m->job_slots--;
 }
 
 struct model_job_port *model_job_port(struct model_job *j, const struct model_port *p)

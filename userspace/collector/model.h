@@ -202,6 +202,7 @@ struct model_port {
 
 struct model_qp {
 	bool present;
+	bool seen;			/* in this pass's reading (fold_qps) */
 	uint32_t dev_index;
 	char device[64];
 	uint32_t port, qpn, rqpn, pid;
@@ -231,6 +232,7 @@ struct model_job {
 	uint64_t first_ns, last_qp_ns;	/* CLOCK_REALTIME */
 	unsigned int nr_qps;
 	unsigned int nr_ports;
+	bool ports_over;		/* its QPs used a port past MODEL_MAX_JOB_PORTS, last pass */
 	struct model_job_port ports[MODEL_MAX_JOB_PORTS];
 	struct health_track track;
 	struct health_result result;
@@ -299,6 +301,12 @@ struct model {
 	/* (dev_index, qpn) -> 1 + index in qps; 0 empty (open addressing) */
 	uint16_t qp_index[MODEL_QP_INDEX];
 	struct model_job jobs[MODEL_MAX_JOBS];
+	/*
+	 * jobs[] from here on are all free: the loops of each pass and of the
+	 * renderers stop there (a job is 37 KiB: a loop over all 64 touched 64
+	 * pages each time, with no job at all).  Jobs take the lowest free slot.
+	 */
+	unsigned int job_slots;
 	uint64_t qps_dropped, jobs_dropped;
 	uint64_t bpf_pruned[2];		/* rxe, wire map entries of gone QPs deleted */
 	uint64_t bpf_read_errors[2];	/* rxe, wire map walks that failed */
@@ -307,6 +315,7 @@ struct model {
 	uint64_t wire_refused[2];	/* wire frames not counted per QP: map full, QP unknown */
 	bool have_wire_refused;		/* the wire program is loaded */
 	unsigned int ports_over;	/* RoCE ports beyond MODEL_MAX_PORTS, last pass */
+	unsigned int jobs_over_ports;	/* jobs with ports_over, last pass */
 	struct model_event events[MODEL_MAX_EVENTS];	/* a ring, by seq */
 	uint64_t next_event_seq;
 	uint64_t started_ns;		/* CLOCK_REALTIME of collect_init: names this log */
@@ -362,6 +371,8 @@ struct model_qp *model_find_qp(struct model *m, uint32_t dev_index, uint32_t qpn
 /* A job by id; create: make it if absent (NULL if the table is full, counted). */
 struct model_job *model_find_job(struct model *m, const struct job_match *id, bool create,
 				 uint64_t now_ns);
+/* job_slots one past the highest present job again, after jobs went */
+void model_job_slots_trim(struct model *m);
 /* The job's entry for port p, added if new (NULL if the job has too many). */
 struct model_job_port *model_job_port(struct model_job *j, const struct model_port *p);
 /* Give a job a health signal. */

@@ -114,7 +114,7 @@ static void signal_jobs(struct model *m, const struct past *ps, const struct raw
 	}
 	if (!n)
 		return;
-	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+	for (i = 0; i < m->job_slots; i++) {
 		struct model_job *j = &m->jobs[i];
 
 		for (k = 0; j->present && k < j->nr_ports; k++)

@@ -8,7 +8,8 @@
  *
  * On the kernel's tree a sample reads what can move each second (the mapped
  * hw_counters, a quiet one every quiet_every samples; carrier_changes, and
- * carrier and carrier_down_count when it moved; byte totals), and the rest
+ * carrier and carrier_down_count when it moved; byte totals, from one read
+ * of /proc/net/dev while that is cheaper, netdev_bytes.c), and the rest
  * when it can have moved: state, the netdev's name, ifindex and speed when
  * the carrier or the flap count changed, while the port is not ACTIVE with
  * carrier, and every LINK_TTL samples; the IB port counters every pma_s seconds (each of
@@ -25,6 +26,7 @@
 
 #include "clock.h"
 #include "fsread.h"
+#include "netdev_bytes.h"
 #include "schema.h"
 #include "source.h"
 #include "sysfs_plan.h"
@@ -129,6 +131,10 @@ static void read_netdev_held(const struct collect_opts *o, struct port_plan *pl,
 
 static void read_bytes_held(struct port_plan *pl, struct raw_port *p)
 {
+	if (p->netdev[0] && netdev_bytes_get(p->netdev, &p->nd_rx_bytes, &p->nd_tx_bytes)) {
+		p->have_nd = true;
+		return;
+	}
 	if (!p->netdev[0] ||
 	    fs_held_read_u64(&pl->nd_fd[2], pl->nd_dir, "statistics/rx_bytes", &p->nd_rx_bytes))
 		return;
@@ -359,6 +365,7 @@ static int read_sysfs_port(void *ctx, const char *base, const char *dev, const c
 
 static void sysfs_sample(struct model *m, struct raw *r)
 {
+	static unsigned int ports;	/* the last sample's (collector thread only) */
 	struct sysfs_walk w = { .o = &m->opts, .r = r };
 	char dir[600];
 	int err;
@@ -368,7 +375,9 @@ static void sysfs_sample(struct model *m, struct raw *r)
 		return;
 	}
 	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/class/infiniband");
+	netdev_bytes_sample(&m->opts, ports);
 	err = fs_walk_ports(dir, read_sysfs_port, &w);
+	ports = r->nr_ports;
 	r->ports_mono = clock_ns(CLOCK_MONOTONIC);
 	if (err)
 		raw_report(r, SRC_SYSFS, SRC_STATE_UNAVAILABLE, "no RDMA devices (%s: %s)", dir,

@@ -238,7 +238,7 @@ struct json_object *render_jobs(const struct model *m)
 	unsigned int i, k, s;
 
 	json_object_object_add(o, "sample_time", jtime(m->sample_ns));
-	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+	for (i = 0; i < m->job_slots; i++) {
 		const struct model_job *jb = &m->jobs[i];
 		const struct health_result *r = &jb->result;
 

@@ -320,7 +320,7 @@ static void job_gauge(const struct model *m, struct expo *e, const char *name, c
 	unsigned int i;
 
 	expo_family(e, name, "gauge", help);
-	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+	for (i = 0; i < m->job_slots; i++) {
 		if (!m->jobs[i].present)
 			continue;
 		l[0].value = m->jobs[i].id.id;
@@ -347,7 +347,7 @@ static void job_families(const struct model *m, struct expo *e)
 
 	expo_family(e, "fabtel_job_info", "gauge",
 		    "A job with QPs on this host (or that had some within job_linger_s); kind: slurm, k8s, config; user: its processes' user; hpc_job: the Slurm job id, as DCGM's exporter labels GPUs.");
-	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+	for (i = 0; i < m->job_slots; i++) {
 		const struct model_job *j = &m->jobs[i];
 
 		if (!j->present)
@@ -364,7 +364,7 @@ static void job_families(const struct model *m, struct expo *e)
 		  get_verdict);
 	job_gauge(m, e, "fabtel_job_qps", "The job's live QPs on this host.", get_qps);
 	any = false;
-	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+	for (i = 0; i < m->job_slots; i++) {
 		const struct model_job *j = &m->jobs[i];
 
 		for (k = 0; j->present && k < j->nr_ports; k++) {
@@ -383,7 +383,7 @@ static void job_families(const struct model *m, struct expo *e)
 		}
 	}
 	any = false;
-	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+	for (i = 0; i < m->job_slots; i++) {
 		const struct model_job *j = &m->jobs[i];
 
 		for (k = 0; j->present && k < j->nr_ports; k++) {
@@ -403,7 +403,7 @@ static void job_families(const struct model *m, struct expo *e)
 		}
 	}
 	any = false;
-	for (i = 0; i < MODEL_MAX_JOBS; i++) {
+	for (i = 0; i < m->job_slots; i++) {
 		const struct model_job *j = &m->jobs[i];
 
 		for (k = 0; j->present && k < j->nr_ports; k++) {
@@ -450,6 +450,10 @@ static void lost_families(const struct model *m, struct expo *e)
 	expo_family(e, "fabtel_ports_over_limit", "gauge",
 		    "RoCE ports found beyond the 64 fabteld tracks (last pass): they have no series.");
 	expo_u64(e, "fabtel_ports_over_limit", NULL, m->ports_over);
+	expo_family(e, "fabtel_jobs_over_port_limit", "gauge",
+		    "Jobs whose QPs use more than the 32 ports fabteld tracks per job (last pass): "
+		    "signals on the others are not the job's.");
+	expo_u64(e, "fabtel_jobs_over_port_limit", NULL, m->jobs_over_ports);
 }
 
 /* fabteld itself: version, sources, passes, what it dropped or failed to read */

@@ -294,7 +294,7 @@ struct json_object *render_trace(const struct model *m, const char *job_id)
 	char name[256], host[64] = "";
 	unsigned int i;
 
-	for (i = 0; i < MODEL_MAX_JOBS; i++)
+	for (i = 0; i < m->job_slots; i++)
 		if (m->jobs[i].present && !strcmp(m->jobs[i].id.id, job_id))
 			t.job = &m->jobs[i];
 	if (!t.job)

@@ -85,6 +85,8 @@ static void setup(void)
 	now = realtime_ns();
 	pthread_mutex_lock(&model.lock);
 	j->present = true;
+	if (model.job_slots < 1)
+		model.job_slots = 1;
 	snprintf(j->id.id, sizeof(j->id.id), "4242");
 	j->first_ns = now - 5000000000ULL;
 	j->nr_ports = 1;

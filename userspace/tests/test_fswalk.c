@@ -5,6 +5,8 @@
  * where its directory's link count and mtime do not move (a symlink, as
  * in /sys/class/infiniband, the mtime set back) is not seen while the
  * listing is kept; that shows which walks listed the directory again.
+ * And the fabtel.ko source on the kernel's tree looking for a fabtel.ko
+ * that is not loaded every third sample (source_ko.c KO_ABSENT_EVERY).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +22,7 @@
 #include <cmocka.h>
 
 #include "fsread.h"
+#include "source.h"
 
 static char root[64];
 
@@ -122,10 +125,54 @@ static void absent_dir_keeps_the_other_listing(void **state)
 	assert_int_equal(walk("ib"), 2);
 }
 
+static struct model m;
+static struct raw r;
+
+/*
+ * after one sample of the fabtel.ko source: 1 its directory was found (the
+ * test's snapshot is not a whole one: the source says so), 0 "not loaded"
+ */
+static int ko_up(void)
+{
+	memset(&r, 0, sizeof(r));
+	source_ko.sample(&m, &r);
+	assert_true(r.reported[SRC_FABTEL_KO]);
+	assert_int_not_equal(r.state[SRC_FABTEL_KO], SRC_STATE_UP);
+	return !strstr(r.why[SRC_FABTEL_KO], "fabtel.ko not loaded");
+}
+
+/*
+ * No fabtel.ko: its directory is looked for every third sample (a failed
+ * look was a tenth of a plain-sysfs pass).  An insmod between two looks
+ * shows at the next one: within 3 samples, and not before it.
+ */
+static void absent_ko_looked_for_every_third_sample(void **state)
+{
+	char path[128];
+	FILE *f;
+	int i;
+
+	(void)state;
+	snprintf(m.opts.sysfs_root, sizeof(m.opts.sysfs_root), "%s", root);
+	assert_int_equal(ko_up(), 0);		/* looked: not there */
+	mkdirs("%s/sys/kernel/fabtel/%s/ports/1", "dev0");
+	snprintf(path, sizeof(path), "%s/sys/kernel/fabtel/dev0/ports/1/snapshot", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "fabtel-snapshot 1\nend\n");
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(ko_up(), 0);		/* not looked again yet */
+	assert_int_equal(ko_up(), 0);
+	assert_int_equal(ko_up(), 1);		/* the third sample looks */
+	for (i = 0; i < 3; i++)
+		assert_int_equal(ko_up(), 1);	/* there: walked each sample */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(absent_dir_keeps_the_other_listing),
+		cmocka_unit_test(absent_ko_looked_for_every_third_sample),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

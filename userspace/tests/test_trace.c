@@ -52,6 +52,7 @@ static int setup(void **state)
 	m->next_event_seq = 1;
 	m->sample_ns = T0 + S(200);
 	m->jobs[0].present = true;
+	m->job_slots = 1;
 	snprintf(m->jobs[0].id.id, sizeof(m->jobs[0].id.id), "77");
 	m->jobs[0].first_ns = T0 + S(100);
 	m->jobs[0].nr_ports = 1;

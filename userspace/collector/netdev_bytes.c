@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netdev_bytes.c - the byte totals of the ports' netdevs for the plain
+ * sysfs source, from one read of /proc/net/dev a sample in place of two
+ * files a port (statistics/rx_bytes and tx_bytes; the kernel fills both
+ * from the same dev_get_stats()).
+ *
+ * /proc/net/dev lists every netdev of the namespace, and each line costs
+ * the kernel about what one of those files does, so it is read only while
+ * it has at most two lines per port that wants its bytes; it is counted
+ * again every ND_RECOUNT samples (a host where containers came, with a
+ * veth each, goes back to the files; one where they went, to the list).
+ * A netdev not in the list (another namespace's /sys) is read from its
+ * files, as is every netdev when the list is not there (fixture trees).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fsread.h"
+#include "netdev_bytes.h"
+
+#define ND_RECOUNT	10	/* samples between counts of the list's lines */
+#define ND_MAX		512	/* netdevs the list is parsed for */
+
+static struct nd_line {
+	char name[IF_NAMESIZE];
+	uint64_t rx, tx;
+} lines[ND_MAX];
+static unsigned int nr_lines;	/* parsed this sample; 0: use the files */
+static bool use_list;		/* the last count found it worth reading */
+static unsigned int age = ND_RECOUNT;	/* samples since the last count */
+
+/* one line, "  name: rx_bytes 7 more rx fields tx_bytes ..."; false: not one */
+static bool parse_line(char *s, struct nd_line *l)
+{
+	char *colon = strchr(s, ':'), *end;
+	size_t n;
+	int i;
+
+	if (!colon)
+		return false;
+	while (*s == ' ')
+		s++;
+	n = (size_t)(colon - s);
+	if (!n || n >= sizeof(l->name))
+		return false;
+	memcpy(l->name, s, n);
+	l->name[n] = '\0';
+	s = colon + 1;
+	l->rx = strtoull(s, &end, 10);
+	if (end == s)
+		return false;
+	for (i = 0; i < 8; i++) {	/* 7 more rx fields, then tx_bytes */
+		s = end;
+		l->tx = strtoull(s, &end, 10);
+		if (end == s)
+			return false;
+	}
+	return true;
+}
+
+static unsigned int parse_list(char *buf)
+{
+	unsigned int n = 0;
+	char *line, *save = NULL;
+
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (n < ND_MAX && parse_line(line, &lines[n]))
+			n++;
+	return n;
+}
+
+void netdev_bytes_sample(const struct collect_opts *o, unsigned int ports)
+{
+	static char buf[ND_MAX * 160];	/* a line is about 110 characters */
+	char path[600];
+	unsigned int n;
+	ssize_t len;
+
+	nr_lines = 0;
+	if (!use_list && ++age < ND_RECOUNT)
+		return;
+	fs_path(o->sysfs_root, path, sizeof(path), "/proc/net/dev");
+	len = fs_read_kept(path, buf, sizeof(buf));
+	n = len > 0 && (size_t)len < sizeof(buf) - 1 ? parse_list(buf) : 0;
+	if (!use_list || age >= ND_RECOUNT) {
+		age = 0;
+		use_list = n && n <= 2 * ports;
+	} else {
+		age++;
+	}
+	if (use_list)
+		nr_lines = n;
+}
+
+bool netdev_bytes_get(const char *netdev, uint64_t *rx, uint64_t *tx)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_lines; i++)
+		if (!strcmp(lines[i].name, netdev)) {
+			*rx = lines[i].rx;
+			*tx = lines[i].tx;
+			return true;
+		}
+	return false;
+}
