@@ -30,7 +30,7 @@ mkdir -p "$REPO/build"
 PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 prom_pid=
 
-ktap_begin 36
+ktap_begin 37
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -108,6 +108,22 @@ ktap_eq "job 4242's user is its process's owner (ps: $owner); fabtel_job_info ha
 	"$owner 1"
 ktap_eq "job 4242 uses rxa port 1 (eth0), shared with 5151" \
 	"$(job "$PA" 4242 '.ports[] | "\(.device) \(.port) \(.netdev) \(.shared)"')" "rxa 1 eth0 true"
+
+# plain sysfs: the netdev's byte totals, from /proc/net/dev while it lists at
+# most 2 netdevs a port + 4 (netdev_bytes.c; counted every 10 samples), are
+# eth0's statistics files read before and after the sample, traffic on it
+nd_bytes() { lab a 'S=/sys/class/net/eth0/statistics; echo $(cat $S/rx_bytes $S/tx_bytes)'; }
+nets=$(lab a 'tail -n +3 /proc/net/dev | wc -l')
+wait_for 20 bash -c "(( \$(curl -sf http://127.0.0.1:$PA/metrics | awk '\$1 == \"fabtel_samples_total\" { print \$2 }') >= 12 ))"
+read -r r0 t0 <<<"$(nd_bytes)"
+sleep 2.5	# a sample after the first read
+snap=$(api "$PA" /api/v1/snapshot)
+read -r r1 t1 <<<"$(nd_bytes)"
+got=$(jq -r '.ports[] | select(.device == "rxa") | "\(.netdev_stats.rx_bytes) \(.netdev_stats.tx_bytes)"' <<<"$snap")
+ktap_info "eth0 rx $r0..$r1 tx $t0..$t1; fabteld: $got; the guest lists $nets netdevs for $(jq '.ports | length' <<<"$snap") port(s)"
+ktap_check "plain sysfs: rxa's netdev bytes (from /proc/net/dev, $nets netdevs) within eth0's statistics files read around the sample" \
+	bash -c '(($7 <= 2 * $(jq ".ports | length" <<<"$1") + 4)) && read -r r t <<<"$2" &&
+		(($3 <= r && r <= $4 && $5 <= t && t <= $6))' _ "$snap" "$got" "$r0" "$r1" "$t0" "$t1" "${nets:-99}"
 
 "$FABLAB" impair a delay 1ms reorder 25% 50% loss 2%
 ktap_check "under netem loss, job 4242 becomes degraded" \

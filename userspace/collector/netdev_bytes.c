@@ -7,7 +7,8 @@
  *
  * /proc/net/dev lists every netdev of the namespace, and each line costs
  * the kernel about what one of those files does, so it is read only while
- * it has at most two lines per port that wants its bytes; it is counted
+ * it has at most two lines per port that wants its bytes, plus ND_SPARE
+ * for the host's own (lo, a management NIC, a bond, a bridge); it is counted
  * again every ND_RECOUNT samples (a host where containers came, with a
  * veth each, goes back to the files; one where they went, to the list).
  * A netdev not in the list (another namespace's /sys) is read from its
@@ -22,6 +23,7 @@
 
 #define ND_RECOUNT	10	/* samples between counts of the list's lines */
 #define ND_MAX		512	/* netdevs the list is parsed for */
+#define ND_SPARE	4	/* lines allowed beyond two a port */
 
 static struct nd_line {
 	char name[IF_NAMESIZE];
@@ -86,7 +88,7 @@ void netdev_bytes_sample(const struct collect_opts *o, unsigned int ports)
 	n = len > 0 && (size_t)len < sizeof(buf) - 1 ? parse_list(buf) : 0;
 	if (!use_list || age >= ND_RECOUNT) {
 		age = 0;
-		use_list = n && n <= 2 * ports;
+		use_list = n && ports && n <= 2 * ports + ND_SPARE;
 	} else {
 		age++;
 	}
