@@ -23,9 +23,8 @@ ktap_begin 18
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
-	for h in a b; do
-		lab "$h" 'pkill -INT fabtel-trace; [ -s /tmp/bt.pid ] && kill $(cat /tmp/bt.pid); rm -f /tmp/bt.pid; pkill ib_write_bw' >/dev/null 2>&1
-	done
+	stop_pids a flap rxa norxe bt bw2
+	stop_pids b rxb bwsrv
 	lab a 'rdma link show rxa/1 >/dev/null 2>&1 || { modprobe rdma_rxe; rdma link add rxa type rxe netdev eth0; }' >/dev/null 2>&1
 }
 trap cleanup EXIT
@@ -121,7 +120,7 @@ ktap_eq "qp: no longer in the map at exit" \
 # ---- QPs that existed before fabtel-trace started ----------------------------
 # -D 300: alive until killed below, however long fabtel-trace takes to load
 # under TCG (with -D 20 a slow machine once saw the QP gone before the seed)
-lab b 'ib_write_bw -d rxb -x 1 -D 300 >/dev/null 2>&1' &
+lab b 'sh -c "echo \$\$ >/tmp/bwsrv.pid; exec ib_write_bw -d rxb -x 1 -D 300" >/dev/null 2>&1' &
 srv=$!
 wait_for 20 lab b 'ss -ltn | grep -q ":18515 "'
 cg=$(lab a 'mkdir -p /sys/fs/cgroup/job_43 && stat -c %i /sys/fs/cgroup/job_43')
@@ -135,8 +134,8 @@ ktap_info "rdma res show qp: lqpn $rdmaqpn; fabtel-trace table: $seed; $(lab a '
 ktap_info "after the seed, ib_write_bw $pid: $(lab a "kill -0 $pid 2>/dev/null && echo running || echo gone")"
 ktap_eq "qp: a QP made before start is seeded: rdma's QPN, the pid, job_43's cgroup id, created_ns 0 (unknown)" \
 	"$seed" "[$rdmaqpn,$pid,$cg,0]"
-lab a 'pkill ib_write_bw'
-lab b 'pkill ib_write_bw'
+lab a "kill $pid; rm -f /tmp/bw2.pid"
+lab b 'kill $(cat /tmp/bwsrv.pid); rm -f /tmp/bwsrv.pid'
 wait "$srv"
 # its QPs are destroyed as it exits: removing the device under that
 # teardown is a race of its own (rxe 6.1 can then wait 50 s for the QP's

@@ -193,13 +193,20 @@ prom() {
 TRACE=$REPO/build/fabtel-trace
 
 # trace_start HOST NAME ARGS: fabtel-trace in the background, JSON to
-# /tmp/NAME.json; returns once it has attached.
+# /tmp/NAME.json, its pid in /tmp/NAME.pid; returns once it has attached.
 trace_start() {
-	lab "$1" "rm -f /tmp/$2.*; $TRACE --json $3 >/tmp/$2.json 2>/tmp/$2.err &
+	lab "$1" "rm -f /tmp/$2.*; $TRACE --json $3 >/tmp/$2.json 2>/tmp/$2.err & echo \$! >/tmp/$2.pid
 		for i in \$(seq 150); do grep -q ready /tmp/$2.err && exit 0; sleep 0.2; done; cat /tmp/$2.err; exit 1"
 }
-trace_stop() { # HOST NAME: SIGINT, wait for its summary (the drops line)
-	lab "$1" "pkill -INT -f 'fabtel-trace --json'; for i in \$(seq 100); do grep -q '\"type\":\"drops\"' /tmp/$2.json && exit 0; sleep 0.2; done; exit 1"
+trace_stop() { # HOST NAME: SIGINT to the one trace_start started, wait for its summary (the drops line)
+	lab "$1" "kill -INT \$(cat /tmp/$2.pid); for i in \$(seq 100); do grep -q '\"type\":\"drops\"' /tmp/$2.json && rm -f /tmp/$2.pid && exit 0; sleep 0.2; done; exit 1"
+}
+# stop_pids HOST NAME...: whatever of /tmp/NAME.pid still runs on HOST (a
+# suite's clean-up: only what it started, by the pid it recorded)
+stop_pids() {
+	local h=$1
+	shift
+	lab "$h" "for n in $*; do [ -s /tmp/\$n.pid ] && kill \$(cat /tmp/\$n.pid); rm -f /tmp/\$n.pid; done" >/dev/null 2>&1
 }
 
 # rxe_counter HOST NAME: one rxe hw_counter of HOST's Soft-RoCE device.
