@@ -20,13 +20,16 @@ scale_jobs_up() {
 	for ((j = 1; j <= jobs; j++)); do
 		ma=$FABLAB_DIR/scale-a-$j mb=$FABLAB_DIR/scale-b-$j
 		rm -f "$ma" "$mb" "$ma.ready" "$mb.ready"
-		lab b -- "setsid $QB/bench/qpfill --dev rxb --hold 3600 --me $mb --peer $ma $n \
-			>/tmp/scale-qpfill-$j.log 2>&1 & echo \$! >>/tmp/scale-qpfill.pids" || return 1
+		# each qpfill writes its own pid (\$! would be the guest's shell
+		# that waits for setsid: a SIGINT to it never reaches qpfill)
+		lab b -- "setsid bash -c 'echo \$\$ >>/tmp/scale-qpfill.pids &&
+				exec $QB/bench/qpfill --dev rxb --hold 3600 --me $mb --peer $ma $n' \
+			>/tmp/scale-qpfill-$j.log 2>&1 &" || return 1
 		lab a -- "mkdir -p /sys/fs/cgroup/job_800$j &&
 			setsid bash -c 'echo \$\$ >/sys/fs/cgroup/job_800$j/cgroup.procs &&
+				echo \$\$ >>/tmp/scale-qpfill.pids &&
 				exec $QB/bench/qpfill --dev rxa --hold 3600 --me $ma --peer $mb \
-					--rate $((rate / jobs)) $n' >/tmp/scale-qpfill-$j.log 2>&1 &
-			echo \$! >>/tmp/scale-qpfill.pids" || return 1
+					--rate $((rate / jobs)) $n' >/tmp/scale-qpfill-$j.log 2>&1 &" || return 1
 	done
 	lab --timeout 1200 a -- "for i in \$(seq 3000); do
 			[[ \$(grep -l connected /tmp/scale-qpfill-*.log 2>/dev/null | wc -l) == $jobs ]] && exit 0

@@ -94,22 +94,40 @@ static void publish_states(struct model *m, const struct raw *r)
 	}
 }
 
+/*
+ * Each source's sample, its CPU time into SPENT.  The thread's CPU clock is
+ * a system call (no vDSO for it): it is read only after a source that asked
+ * the kernel something.  One that did not (on standby, nothing due) is
+ * charged nothing; its few instructions go to the next source that asked.
+ * On a 2-port host this took 8 system calls of a pass's ~35 down to 2-3.
+ */
+static void sources_sample(struct model *m, struct raw *r, uint64_t *spent)
+{
+	uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID), now;
+	unsigned int i;
+
+	for (i = 0; i < NR_SOURCES; i++) {
+		spent[i] = 0;
+		if (!sources[i]->sample(m, r))
+			continue;
+		now = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+		spent[i] = now - cpu;
+		cpu = now;
+	}
+}
+
 void collect_sample(struct model *m)
 {
 	static struct fold_prev prev;	/* collector thread only */
 	uint64_t t0 = clock_ns(CLOCK_MONOTONIC), now;
-	uint64_t cpu[NR_SOURCES + 1];
+	uint64_t spent[NR_SOURCES];
 	struct raw *r = &raw;
 	unsigned int i;
 
 	memset(r->reported, 0, sizeof(r->reported));
 	r->ko = false;
 	r->nr_ports = r->ports_over = 0;
-	cpu[0] = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	for (i = 0; i < NR_SOURCES; i++) {
-		sources[i]->sample(m, r);
-		cpu[i + 1] = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-	}
+	sources_sample(m, r, spent);
 	now = clock_ns(CLOCK_REALTIME);
 
 	pthread_mutex_lock(&m->lock);
@@ -132,7 +150,7 @@ void collect_sample(struct model *m)
 	m->sample_ns = now;
 	m->sample_seconds = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
 	for (i = 0; i < NR_SOURCES; i++)
-		m->source_cpu_ns[i] += cpu[i + 1] - cpu[i];
+		m->source_cpu_ns[i] += spent[i];
 	m->kept_files = fs_kept_count();
 	pthread_mutex_unlock(&m->lock);
 	if (m->samples == 1 && r->ko)

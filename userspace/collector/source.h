@@ -6,7 +6,8 @@
  * collect.c's table, to fill its part of one struct raw, without the model's
  * lock; then it folds the readings into the model under the lock (fold.h).
  * A source is one file with one struct source_ops: open (once, may be
- * NULL), sample (each pass), close (may be NULL).  It says how it is
+ * NULL), sample (each pass; false when it returned without a system call:
+ * on standby, or nothing due), close (may be NULL).  It says how it is
  * (up, standby, unavailable) and why, in the raw readings for the model's
  * source table (or in the model itself at open, for the BPF programs).
  *
@@ -163,7 +164,8 @@ void raw_report(struct raw *r, enum model_source s, enum src_state st, const cha
 struct source_ops {
 	const char *name;
 	void (*open)(struct model *m);
-	void (*sample)(struct model *m, struct raw *r);
+	/* true if it asked the kernel anything (a file, a socket, a map) */
+	bool (*sample)(struct model *m, struct raw *r);
 	void (*close)(struct model *m);
 };
 

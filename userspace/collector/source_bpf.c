@@ -378,7 +378,7 @@ static void wire_known_sync(struct wire_loader *wl, struct raw *r)
 }
 
 /* after the QP source: pruning needs this pass's QP list; the rings' losses */
-static void bpf_sample(struct model *m, struct raw *r)
+static bool bpf_sample(struct model *m, struct raw *r)
 {
 	bool rxe = m->src[SRC_BPF_RXE] == SRC_STATE_UP;
 	bool wire = m->src[SRC_BPF_WIRE] == SRC_STATE_UP;
@@ -399,6 +399,7 @@ static void bpf_sample(struct model *m, struct raw *r)
 		prune_maps(m->bpf, r);
 	if (wire)			/* after the pruning: it recounts the entries */
 		wire_known_sync(m->bpf->wl, r);
+	return r->have_ring_drops || rxe || wire;
 }
 
 const struct source_ops source_bpf = {

@@ -160,7 +160,7 @@ static void config_close(struct model *m)
 	dcb = NULL;
 }
 
-static void config_sample(struct model *m, struct raw *r)
+static bool config_sample(struct model *m, struct raw *r)
 {
 	uint64_t now = clock_ns(CLOCK_MONOTONIC);
 	unsigned int i, k;
@@ -168,7 +168,7 @@ static void config_sample(struct model *m, struct raw *r)
 	if (m->opts.sysfs_root[0] || !m->opts.module_s) {
 		raw_report(r, SRC_CONFIG, SRC_STATE_STANDBY, "%s",
 			   m->opts.module_s ? "fixture tree: no netdev to ask" : "module_s = 0");
-		return;
+		return false;
 	}
 	for (i = 0; i < r->nr_ports; i++) {
 		if (!r->ports[i].netdev[0])
@@ -184,6 +184,7 @@ static void config_sample(struct model *m, struct raw *r)
 		raw_report(r, SRC_CONFIG, SRC_STATE_UP, "%s", "");
 	else
 		raw_report(r, SRC_CONFIG, SRC_STATE_UNAVAILABLE, "%s", "rtnetlink socket: no DCB state");
+	return true;
 }
 
 const struct source_ops source_config = {

@@ -213,7 +213,7 @@ static int es_port(const struct collect_opts *o, struct raw_port *p, uint64_t no
 	return -ESTALE;
 }
 
-static void ethstats_sample(struct model *m, struct raw *r)
+static bool ethstats_sample(struct model *m, struct raw *r)
 {
 	uint64_t now = clock_ns(CLOCK_MONOTONIC);
 	unsigned int i, failed = 0;
@@ -221,13 +221,13 @@ static void ethstats_sample(struct model *m, struct raw *r)
 
 	if (m->opts.sysfs_root[0]) {
 		raw_report(r, SRC_ETHSTATS, SRC_STATE_STANDBY, "%s", "fixture tree: no netdev to ask");
-		return;
+		return false;
 	}
 	if (fd < 0) {
 		fd = ethstats_socket();
 		if (fd < 0) {
 			raw_report(r, SRC_ETHSTATS, SRC_STATE_UNAVAILABLE, "socket: %s", raw_strerror(-fd));
-			return;
+			return true;
 		}
 	}
 	for (i = 0; i < r->nr_ports; i++) {
@@ -244,6 +244,7 @@ static void ethstats_sample(struct model *m, struct raw *r)
 			   "driver statistics unreadable on %u port(s): %s", failed, raw_strerror(-last));
 	else
 		raw_report(r, SRC_ETHSTATS, SRC_STATE_UP, "%s", "");
+	return true;
 }
 
 static void ethstats_close(struct model *m)

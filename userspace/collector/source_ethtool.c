@@ -134,7 +134,7 @@ static void port_fec(struct raw_port *p, unsigned int *failed, int *last_err)
 	}
 }
 
-static void ethtool_sample(struct model *m, struct raw *r)
+static bool ethtool_sample(struct model *m, struct raw *r)
 {
 	uint64_t now = clock_ns(CLOCK_MONOTONIC);
 	unsigned int i, failed = 0;
@@ -142,14 +142,14 @@ static void ethtool_sample(struct model *m, struct raw *r)
 
 	if (m->opts.sysfs_root[0]) {
 		raw_report(r, SRC_ETHTOOL, SRC_STATE_STANDBY, "%s", "fixture tree: no netdev to ask");
-		return;
+		return false;
 	}
 	if (!eth) {
 		open_err = ethnl_open(&eth);
 		if (open_err) {
 			raw_report(r, SRC_ETHTOOL, SRC_STATE_UNAVAILABLE,
 				   "ethtool netlink: %s", raw_strerror(-open_err));
-			return;
+			return true;
 		}
 	}
 	for (i = 0; i < r->nr_ports; i++) {
@@ -165,9 +165,10 @@ static void ethtool_sample(struct model *m, struct raw *r)
 		eth = NULL;
 		raw_report(r, SRC_ETHTOOL, SRC_STATE_UNAVAILABLE, "FEC query failed on %u port(s): %s",
 			   failed, raw_strerror(-err));
-		return;
+		return true;
 	}
 	raw_report(r, SRC_ETHTOOL, SRC_STATE_UP, "%s", "");
+	return true;
 }
 
 const struct source_ops source_ethtool = {

@@ -61,12 +61,16 @@ static int read_ko_port(void *ctx, const char *base, const char *dev, const char
  */
 #define KO_ABSENT_EVERY	3
 
-/* the walk of DIR, or the last look's -ENOENT while it is not due again */
-static int ko_walk(const char *dir, struct ko_walk *w)
+/*
+ * the walk of DIR, or the last look's -ENOENT while it is not due again
+ * (*looked false)
+ */
+static int ko_walk(const char *dir, struct ko_walk *w, bool *looked)
 {
 	static unsigned int skip;	/* collector thread only */
 	int err;
 
+	*looked = !skip;
 	if (skip) {
 		skip--;
 		return -ENOENT;
@@ -77,16 +81,17 @@ static int ko_walk(const char *dir, struct ko_walk *w)
 	return err;
 }
 
-static void ko_sample(struct model *m, struct raw *r)
+static bool ko_sample(struct model *m, struct raw *r)
 {
 	struct ko_walk w = { .o = &m->opts, .r = r };
 	char dir[600];
+	bool looked;
 	int err;
 
 	r->nr_ports = 0;
 	r->ports_over = 0;
 	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/kernel/fabtel");
-	err = ko_walk(dir, &w);
+	err = ko_walk(dir, &w, &looked);
 	r->ports_mono = clock_ns(CLOCK_MONOTONIC);
 	r->ko = !err;
 	if (err)
@@ -96,6 +101,7 @@ static void ko_sample(struct model *m, struct raw *r)
 		raw_report(r, SRC_FABTEL_KO, SRC_STATE_UNAVAILABLE, "%s", w.why);
 	else
 		raw_report(r, SRC_FABTEL_KO, SRC_STATE_UP, "%s", "");
+	return looked;
 }
 
 const struct source_ops source_ko = {

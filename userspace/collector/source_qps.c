@@ -75,9 +75,10 @@ static void qp_owner(const struct collect_opts *o, struct raw_qp *q)
 	q->has_job = job_match_proc_cgroup(text, o->job_rules, o->nr_job_rules, &q->job);
 }
 
-static void qps_sample(struct model *m, struct raw *r)
+static bool qps_sample(struct model *m, struct raw *r)
 {
 	unsigned int i, k;
+	bool asked = !nl_absent;
 
 	r->nr_qps = 0;
 	r->qps_over = 0;
@@ -106,6 +107,7 @@ static void qps_sample(struct model *m, struct raw *r)
 		raw_report(r, SRC_RDMA_NETLINK, SRC_STATE_UNAVAILABLE, "%s", raw_strerror(-r->nl_err));
 	else
 		raw_report(r, SRC_RDMA_NETLINK, SRC_STATE_UP, "%s", "");
+	return asked;
 }
 
 static void qps_close(struct model *m)

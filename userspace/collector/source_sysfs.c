@@ -363,7 +363,7 @@ static int read_sysfs_port(void *ctx, const char *base, const char *dev, const c
 	return 0;
 }
 
-static void sysfs_sample(struct model *m, struct raw *r)
+static bool sysfs_sample(struct model *m, struct raw *r)
 {
 	static unsigned int ports;	/* the last sample's (collector thread only) */
 	struct sysfs_walk w = { .o = &m->opts, .r = r };
@@ -372,7 +372,7 @@ static void sysfs_sample(struct model *m, struct raw *r)
 
 	if (r->ko) {
 		raw_report(r, SRC_SYSFS, SRC_STATE_STANDBY, "fabtel.ko is loaded");
-		return;
+		return false;
 	}
 	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/class/infiniband");
 	netdev_bytes_sample(&m->opts, ports);
@@ -384,6 +384,7 @@ static void sysfs_sample(struct model *m, struct raw *r)
 			   raw_strerror(-err));
 	else
 		raw_report(r, SRC_SYSFS, SRC_STATE_UP, "%s", "");
+	return true;
 }
 
 const struct source_ops source_sysfs = {

@@ -219,12 +219,12 @@ static void no_devices(void **state)
 	snprintf(model.opts.sysfs_root, sizeof(model.opts.sysfs_root), "/nonexistent");
 	raw.ko = false;
 	raw.nr_ports = 0;
-	source_sysfs.sample(&model, &raw);
+	assert_true(source_sysfs.sample(&model, &raw));		/* it looked */
 	assert_int_equal(raw.state[SRC_SYSFS], SRC_STATE_UNAVAILABLE);
 	assert_non_null(strstr(raw.why[SRC_SYSFS], "no RDMA devices"));
 	assert_int_equal(raw.nr_ports, 0);
 	raw.ko = true;
-	source_sysfs.sample(&model, &raw);
+	assert_false(source_sysfs.sample(&model, &raw));	/* on standby: asked nothing */
 	assert_int_equal(raw.state[SRC_SYSFS], SRC_STATE_STANDBY);
 }
 
