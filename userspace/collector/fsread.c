@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "fnv.h"
 #include "fsread.h"
 
 static const struct fs_backend *backend;	/* NULL: the real file system */
@@ -234,11 +235,7 @@ static struct walk_cached {
 
 uint32_t fs_path_hash(const char *s)
 {
-	uint32_t h = 2166136261u;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 16777619u;
-	return h;
+	return fnv1a_str(FNV1A_INIT, s);
 }
 
 /* path's port names into ports (cached: see above); 0, or -errno */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fnv.h"
 #include "model.h"
 
 static const char *const src_names[SRC_NR] = {
@@ -74,11 +75,9 @@ void collect_opts_default(struct collect_opts *o)
 
 uint32_t model_port_key(const char *dev, uint32_t port)
 {
-	uint32_t h = 2166136261u;	/* FNV-1a over the name, then the number */
+	/* the name, then the number */
+	uint32_t h = fnv1a_u32(fnv1a_str(FNV1A_INIT, dev), port);
 
-	while (*dev)
-		h = (h ^ (uint8_t)*dev++) * 16777619u;
-	h = (h ^ port) * 16777619u;
 	return h ? h : 1;
 }
 
