@@ -134,8 +134,8 @@ ktap_info "rdma res show qp: lqpn $rdmaqpn; fabtel-trace table: $seed; $(lab a '
 ktap_info "after the seed, ib_write_bw $pid: $(lab a "kill -0 $pid 2>/dev/null && echo running || echo gone")"
 ktap_eq "qp: a QP made before start is seeded: rdma's QPN, the pid, job_43's cgroup id, created_ns 0 (unknown)" \
 	"$seed" "[$rdmaqpn,$pid,$cg,0]"
-lab a "kill $pid; rm -f /tmp/bw2.pid"
-lab b 'kill $(cat /tmp/bwsrv.pid); rm -f /tmp/bwsrv.pid'
+stop_pids a bw2
+stop_pids b bwsrv
 wait "$srv"
 # its QPs are destroyed as it exits: removing the device under that
 # teardown is a race of its own (rxe 6.1 can then wait 50 s for the QP's
