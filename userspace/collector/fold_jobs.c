@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fold.h"
+#include "text.h"
 
 /* The port counters that stand in for per-QP events, and their signals. */
 static const enum fabtel_counter port_ctr[FOLD_PORT_SIGS] = {
@@ -194,7 +195,7 @@ static void port_state(struct health_port_state *st, unsigned int *ns,
 		return;
 	memset(&st[*ns], 0, sizeof(st[*ns]));
 	st[*ns].kind = kind;
-	snprintf(st[*ns].device, sizeof(st[*ns].device), "%s", p->device);
+	text_copy(st[*ns].device, sizeof(st[*ns].device), p->device);
 	st[*ns].port = p->port;
 	st[*ns].since_ns = since;
 	(*ns)++;

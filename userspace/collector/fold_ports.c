@@ -12,6 +12,7 @@
 #include <net/if.h>
 
 #include "fold.h"
+#include "text.h"
 
 /* The model's port for a reading, a new one if it is new (NULL: no room). */
 static struct model_port *port_for(struct model *m, const struct raw_port *rp, uint64_t now)
@@ -33,7 +34,7 @@ static struct model_port *port_for(struct model *m, const struct raw_port *rp, u
 		m->port_slots = k + 1;
 	p->carrier = -1;
 	p->carrier_logged = -1;
-	snprintf(p->device, sizeof(p->device), "%s", rp->device);
+	text_copy(p->device, sizeof(p->device), rp->device);
 	p->port = rp->port;
 	if (m->samples)		/* not the ports there at start */
 		model_log_event(m, EV_PORT_ADDED, p->device, p->port, now);
@@ -65,11 +66,11 @@ static int ifindex_of(const char *name)
 static void fold_link(struct model *m, struct model_port *p, const struct raw_port *rp,
 		      uint64_t now)
 {
-	snprintf(p->netdev, sizeof(p->netdev), "%s", rp->netdev);
+	text_copy(p->netdev, sizeof(p->netdev), rp->netdev);
 	p->ifindex = !p->netdev[0] ? 0 : rp->ifindex > 0 ? rp->ifindex : ifindex_of(p->netdev);
-	snprintf(p->driver, sizeof(p->driver), "%s", rp->driver[0] ? rp->driver : "-");
+	text_copy(p->driver, sizeof(p->driver), rp->driver[0] ? rp->driver : "-");
 	p->soft_roce = rp->soft_roce || !strcmp(rp->driver, "rxe");
-	snprintf(p->state, sizeof(p->state), "%s", rp->state);
+	text_copy(p->state, sizeof(p->state), rp->state);
 	p->carrier = rp->carrier;
 	if (p->carrier_logged < 0) {
 		p->carrier_logged = p->carrier;
@@ -181,7 +182,7 @@ static void fold_counters(struct model_port *p, const struct raw_port *rp, bool 
 			fold_count(&p->fec[c], NULL, rp->fec[c], true, false, mono);
 	}
 	/* the driver's statistics (ethtool -S), 64-bit totals */
-	snprintf(p->es_vendor, sizeof(p->es_vendor), "%s", rp->es_vendor);
+	text_copy(p->es_vendor, sizeof(p->es_vendor), rp->es_vendor);
 	for (c = 0; c < ES_PRIO_NR * MODEL_PRIOS; c++) {
 		unsigned int s = c / MODEL_PRIOS, k = c % MODEL_PRIOS;
 
@@ -260,7 +261,7 @@ static void log_counter_bursts(struct model *m, struct model_port *p, const stru
 			done[k] = true;
 			if (!ev) {
 				ev = model_log_event(m, EV_ERROR_BURST, p->device, p->port, c->at_ns);
-				snprintf(ev->counter, sizeof(ev->counter), "%s", c->counter);
+				text_copy(ev->counter, sizeof(ev->counter), c->counter);
 				ev->count = 0;
 			}
 			ev->count++;

@@ -11,6 +11,7 @@
 #include "fabbpf.h"
 #include "fold.h"
 #include "wire_loader.h"
+#include "text.h"
 
 #define IB_QPS_ERR	6	/* enum ib_qp_state */
 
@@ -79,7 +80,7 @@ static void update_qp(struct model *m, struct model_qp *q, const struct raw_qp *
 		j = job_of(m, q, rq, now);
 		q->job = j ? (int)(j - m->jobs) : -1;
 		if (j && !j->user[0] && rq->user[0])
-			snprintf(j->user, sizeof(j->user), "%s", rq->user);
+			text_copy(j->user, sizeof(j->user), rq->user);
 	}
 }
 
@@ -101,7 +102,7 @@ static void check_qp_error(struct model *m, struct model_qp *q, struct model_job
 	model_signal_job(j, HS_QP_ERROR, q->device, q->port, 1, false, now);
 	ev = model_log_event(m, EV_QP_ERROR, q->device, q->port, now);
 	ev->qpn = q->qpn;
-	snprintf(ev->job_id, sizeof(ev->job_id), "%s", j->id.id);
+	text_copy(ev->job_id, sizeof(ev->job_id), j->id.id);
 }
 
 void fold_qps(struct model *m, const struct raw *r, uint64_t now)

@@ -14,6 +14,7 @@
 
 #include "fnv.h"
 #include "fsread.h"
+#include "text.h"
 
 static const struct fs_backend *backend;	/* NULL: the real file system */
 
@@ -115,10 +116,17 @@ ssize_t fs_read_kept(const char *path, char *buf, size_t len)
 				  fs_kept_read(path, buf, len - 1), buf);
 }
 
+/*
+ * A counter's text: decimal (each second's files), else what strtoull takes
+ * with base 0 (hex, as some sysfs files show), a space ending either.
+ */
 static int parse_u64(const char *buf, uint64_t *v)
 {
+	const char *dec = buf[0] != '0' ? text_dec_u64(buf, v) : NULL;
 	char *end;
 
+	if (dec && (!*dec || *dec == ' '))
+		return 0;
 	errno = 0;
 	*v = strtoull(buf, &end, 0);
 	return errno || (*end && *end != ' ') ? -1 : 0;
@@ -219,9 +227,13 @@ static int sorted_names(const char *dir, struct names *l)
  * A device's port names, kept from one walk to the next on sysfs, where a
  * device's ports are fixed while it is registered: each walk lists DIR (a
  * device that came or went is seen at once), and a device's ports/ only
- * when it is new to its slot or its list is WALK_TTL walks old (a device
- * made again under its name with other ports is seen within WALK_TTL).
- * Direct-mapped by path: a collision only costs a listing.
+ * when it is new to its slot.  Every WALK_TTL walks the kept names are
+ * checked with one stat of ports/ (not a listing): a device made again
+ * under its name is another directory (kernfs gives it another inode
+ * number), and one with other ports has another link count (a directory's
+ * is 2 plus its subdirectories: the ports, numbered from 1).  Either, and
+ * the names are listed again.  Direct-mapped by path: a collision only
+ * costs a listing.
  */
 #define WALK_CACHE	256
 #define WALK_TTL	10
@@ -230,6 +242,8 @@ static int sorted_names(const char *dir, struct names *l)
 static struct walk_cached {
 	char path[300];		/* DIR/<dev>/ports; "" unused */
 	unsigned int n, age;
+	ino_t ino;		/* ports/ when listed */
+	nlink_t nlink;
 	char port[WALK_CACHE_PORTS][8];
 } walk_cache[WALK_CACHE];
 
@@ -238,21 +252,39 @@ uint32_t fs_path_hash(const char *s)
 	return fnv1a_str(FNV1A_INIT, s);
 }
 
+/* the kept names of path, if they may still be used */
+static bool port_names_kept(struct walk_cached *w, const char *path)
+{
+	struct stat st;
+
+	if (strcmp(w->path, path))
+		return false;
+	if (++w->age < WALK_TTL)
+		return true;
+	if (stat(path, &st) || st.st_ino != w->ino || st.st_nlink != w->nlink)
+		return false;
+	w->age = 0;
+	return true;
+}
+
 /* path's port names into ports (cached: see above); 0, or -errno */
 static int port_names(const char *path, bool cache, struct names *ports)
 {
 	struct walk_cached *w = &walk_cache[fs_path_hash(path) & (WALK_CACHE - 1)];
+	struct stat st;
 	size_t i;
 	int err;
 
-	if (cache && !strcmp(w->path, path) && ++w->age < WALK_TTL) {
+	if (cache && port_names_kept(w, path)) {
 		for (i = 0; i < w->n; i++)
 			memcpy(ports->name[i], w->port[i], sizeof(w->port[i]));
 		ports->n = w->n;
 		return 0;
 	}
+	w->path[0] = '\0';
 	err = sorted_names(path, ports);
-	if (!cache || err || ports->n > WALK_CACHE_PORTS || strlen(path) >= sizeof(w->path))
+	if (!cache || err || ports->n > WALK_CACHE_PORTS || strlen(path) >= sizeof(w->path) ||
+	    stat(path, &st))
 		return err;
 	for (i = 0; i < ports->n; i++)
 		if (strlen(ports->name[i]) >= sizeof(w->port[0]))
@@ -261,6 +293,8 @@ static int port_names(const char *path, bool cache, struct names *ports)
 		snprintf(w->port[i], sizeof(w->port[0]), "%s", ports->name[i]);
 	snprintf(w->path, sizeof(w->path), "%s", path);
 	w->n = (unsigned int)ports->n;
+	w->ino = st.st_ino;
+	w->nlink = st.st_nlink;
 	w->age = 0;
 	return 0;
 }

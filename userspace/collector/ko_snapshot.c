@@ -23,6 +23,7 @@
 
 #include "schema.h"
 #include "source.h"
+#include "text.h"
 
 #define KO_TOKENS	9
 
@@ -293,20 +294,20 @@ static void parse_link(const struct ko_line *l, const struct ko_key *k, struct r
 		}
 		break;
 	case KID_DEVICE:
-		snprintf(p->device, sizeof(p->device), "%s", v);
+		text_copy(p->device, sizeof(p->device), v);
 		break;
 	case KID_PORT:
 		if (ko_u64(v, 10, &n) && n <= UINT_MAX)
 			p->port = (unsigned int)n;
 		break;
 	case KID_DRIVER:
-		snprintf(p->driver, sizeof(p->driver), "%s", v);
+		text_copy(p->driver, sizeof(p->driver), v);
 		break;
 	case KID_NETDEV:
-		snprintf(p->netdev, sizeof(p->netdev), "%s", strcmp(v, "-") ? v : "");
+		text_copy(p->netdev, sizeof(p->netdev), strcmp(v, "-") ? v : "");
 		break;
 	case KID_STATE:
-		snprintf(p->state, sizeof(p->state), "%s", v);
+		text_copy(p->state, sizeof(p->state), v);
 		break;
 	case KID_CARRIER:
 		if (ko_u64(v, 10, &n) && n <= 1)

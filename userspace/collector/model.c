@@ -10,6 +10,7 @@
 
 #include "fnv.h"
 #include "model.h"
+#include "text.h"
 
 static const char *const src_names[SRC_NR] = {
 	"fabtel_ko", "sysfs", "bpf_flap", "bpf_qp", "bpf_rxe", "bpf_wire", "rdma_netlink",
@@ -62,6 +63,7 @@ void collect_opts_default(struct collect_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->bpf = true;
 	o->wire = true;
+	o->want_ko = true;
 	o->interval_ms = 1000;
 	o->job_linger_s = 300;
 	o->module_s = 10;
@@ -198,7 +200,7 @@ struct model_event *model_log_event(struct model *m, enum model_event_kind kind,
 	ev->seq = m->next_event_seq++;
 	ev->at_ns = at_ns;
 	ev->kind = kind;
-	snprintf(ev->device, sizeof(ev->device), "%s", device);
+	text_copy(ev->device, sizeof(ev->device), device);
 	ev->port = port;
 	ev->priority = -1;
 	ev->qpn = -1;
@@ -305,10 +307,10 @@ struct model_job_port *model_job_port(struct model_job *j, const struct model_po
 		return NULL;
 	jp = &j->ports[j->nr_ports++];
 	memset(jp, 0, sizeof(*jp));
-	snprintf(jp->device, sizeof(jp->device), "%s", p->device);
+	text_copy(jp->device, sizeof(jp->device), p->device);
 	jp->port = p->port;
 	jp->key = key;
-	snprintf(jp->netdev, sizeof(jp->netdev), "%s", p->netdev);
+	text_copy(jp->netdev, sizeof(jp->netdev), p->netdev);
 	return jp;
 }
 
@@ -318,6 +320,6 @@ void model_signal_job(struct model_job *j, enum health_sig sig, const char *dev,
 	struct health_signal s = { .at_ns = at_ns, .sig = sig, .port = port, .n = n,
 				   .shared = shared };
 
-	snprintf(s.device, sizeof(s.device), "%s", dev);
+	text_copy(s.device, sizeof(s.device), dev);
 	health_add(&j->track, &s);
 }

@@ -20,6 +20,7 @@
 
 #include "fsread.h"
 #include "netdev_bytes.h"
+#include "text.h"
 
 #define ND_RECOUNT	10	/* samples between counts of the list's lines */
 #define ND_MAX		512	/* netdevs the list is parsed for */
@@ -36,7 +37,7 @@ static unsigned int age = ND_RECOUNT;	/* samples since the last count */
 /* one line, "  name: rx_bytes 7 more rx fields tx_bytes ..."; false: not one */
 static bool parse_line(char *s, struct nd_line *l)
 {
-	char *colon = strchr(s, ':'), *end;
+	const char *colon = strchr(s, ':'), *t;
 	size_t n;
 	int i;
 
@@ -49,16 +50,22 @@ static bool parse_line(char *s, struct nd_line *l)
 		return false;
 	memcpy(l->name, s, n);
 	l->name[n] = '\0';
-	s = colon + 1;
-	l->rx = strtoull(s, &end, 10);
-	if (end == s)
-		return false;
-	for (i = 0; i < 8; i++) {	/* 7 more rx fields, then tx_bytes */
-		s = end;
-		l->tx = strtoull(s, &end, 10);
-		if (end == s)
-			return false;
+	t = colon + 1;
+	while (*t == ' ')
+		t++;
+	t = text_dec_u64(t, &l->rx);
+	for (i = 0; t && i < 8; i++) {	/* 7 more rx fields, skipped; then tx_bytes */
+		while (*t == ' ')
+			t++;
+		if (i == 7)
+			t = text_dec_u64(t, &l->tx);
+		else if (*t >= '0' && *t <= '9')
+			t += strspn(t, "0123456789");
+		else
+			t = NULL;
 	}
+	if (!t)
+		return false;
 	return true;
 }
 

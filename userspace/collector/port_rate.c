@@ -15,6 +15,7 @@
 #include "fsread.h"
 #include "source.h"
 #include "sysfs_plan.h"
+#include "text.h"
 
 #define PORT_RATE_TTL	10
 #define PORT_RATE_SLOTS	(2 * MODEL_MAX_PORTS)
@@ -89,9 +90,9 @@ void port_rate_read(const struct collect_opts *o, struct raw_port *p)
 		return;
 	}
 	read_rate(o, p);
-	snprintf(r->device, sizeof(r->device), "%s", p->device);
+	text_copy(r->device, sizeof(r->device), p->device);
 	r->port = p->port;
-	snprintf(r->state, sizeof(r->state), "%s", p->state);
+	text_copy(r->state, sizeof(r->state), p->state);
 	r->nd_speed_mbps = p->nd_speed_mbps;
 	r->have_nd_speed = p->have_nd_speed;
 	r->flaps = p->flaps;

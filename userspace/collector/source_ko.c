@@ -56,42 +56,38 @@ static int read_ko_port(void *ctx, const char *base, const char *dev, const char
  * Passes between looks for a fabtel.ko that is not loaded, on the kernel's
  * tree: the failed look (a path walk and a failed open) was a tenth of a
  * 16-port plain-sysfs pass on a host without it.  An insmod is seen within
- * KO_ABSENT_EVERY samples.  A tree that is not the kernel's (a fixture,
- * unless keep_files = on) is looked at each pass.
+ * KO_ABSENT_EVERY samples.  A pass that does not look reports nothing (the
+ * last look's state and reason stand).  A tree that is not the kernel's (a
+ * fixture, unless keep_files = on) is looked at each pass.
  */
 #define KO_ABSENT_EVERY	3
 
 /*
- * the walk of DIR, or the last look's -ENOENT while it is not due again
- * (*looked false)
+ * fabtel_ko = off: not looked for at all (the host runs without it by
+ * choice, and the ports are plain sysfs's even if it is loaded later).
  */
-static int ko_walk(const char *dir, struct ko_walk *w, bool *looked)
-{
-	static unsigned int skip;	/* collector thread only */
-	int err;
-
-	*looked = !skip;
-	if (skip) {
-		skip--;
-		return -ENOENT;
-	}
-	err = fs_walk_ports(dir, read_ko_port, w);
-	if (err == -ENOENT && fs_kept_kernel_path(w->o->sysfs_root[0] ? w->o->sysfs_root : "/sys"))
-		skip = KO_ABSENT_EVERY - 1;
-	return err;
-}
-
 static bool ko_sample(struct model *m, struct raw *r)
 {
+	static unsigned int skip;	/* collector thread only */
 	struct ko_walk w = { .o = &m->opts, .r = r };
 	char dir[600];
-	bool looked;
 	int err;
 
 	r->nr_ports = 0;
 	r->ports_over = 0;
+	if (!m->opts.want_ko) {
+		raw_report(r, SRC_FABTEL_KO, SRC_STATE_UNAVAILABLE, "%s",
+			   "not looked for (fabtel_ko = off)");
+		return false;
+	}
+	if (skip) {
+		skip--;
+		return false;
+	}
 	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/kernel/fabtel");
-	err = ko_walk(dir, &w, &looked);
+	err = fs_walk_ports(dir, read_ko_port, &w);
+	if (err == -ENOENT && fs_kept_kernel_path(m->opts.sysfs_root[0] ? m->opts.sysfs_root : "/sys"))
+		skip = KO_ABSENT_EVERY - 1;
 	r->ports_mono = clock_ns(CLOCK_MONOTONIC);
 	r->ko = !err;
 	if (err)
@@ -101,7 +97,7 @@ static bool ko_sample(struct model *m, struct raw *r)
 		raw_report(r, SRC_FABTEL_KO, SRC_STATE_UNAVAILABLE, "%s", w.why);
 	else
 		raw_report(r, SRC_FABTEL_KO, SRC_STATE_UP, "%s", "");
-	return looked;
+	return true;
 }
 
 const struct source_ops source_ko = {

@@ -30,6 +30,7 @@
 #include "schema.h"
 #include "source.h"
 #include "sysfs_plan.h"
+#include "text.h"
 
 #define LINK_TTL	10	/* samples a steady link's files are not read again */
 #define QUIET_AFTER	10	/* reads of one value in a row: a quiet hw_counters file */
@@ -268,7 +269,7 @@ static int read_link_files(const struct collect_opts *o, struct port_plan *pl)
 			 strchr(buf, ' ') ? strchr(buf, ' ') + 1 : buf);
 	snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/0", pl->base);
 	if (fs_read_kept(path, buf, sizeof(buf)) > 0 && strlen(buf) < sizeof(pl->netdev))
-		snprintf(pl->netdev, sizeof(pl->netdev), "%s", buf);
+		text_copy(pl->netdev, sizeof(pl->netdev), buf);
 	pl->have_nd_speed = read_netdev_speed(o, pl->netdev, &pl->nd_speed_mbps);
 	pl->ifindex = read_netdev_ifindex(o, pl->netdev);
 	return 0;
@@ -276,8 +277,8 @@ static int read_link_files(const struct collect_opts *o, struct port_plan *pl)
 
 static void give_link(const struct port_plan *pl, struct raw_port *p)
 {
-	snprintf(p->state, sizeof(p->state), "%s", pl->state);
-	snprintf(p->netdev, sizeof(p->netdev), "%s", pl->netdev);
+	text_copy(p->state, sizeof(p->state), pl->state);
+	text_copy(p->netdev, sizeof(p->netdev), pl->netdev);
 	p->nd_speed_mbps = pl->nd_speed_mbps;
 	p->have_nd_speed = pl->have_nd_speed;
 	p->ifindex = pl->ifindex;
@@ -299,7 +300,7 @@ static bool read_link(const struct collect_opts *o, struct port_plan *pl, struct
 	moved = p->carrier != pl->carrier || p->have_flaps != pl->have_flaps ||
 		p->flaps != pl->flaps;
 	if (!fresh && (moved || p->carrier != 1 || strcmp(p->state, "ACTIVE"))) {
-		snprintf(netdev, sizeof(netdev), "%s", pl->netdev);
+		text_copy(netdev, sizeof(netdev), pl->netdev);
 		if (read_link_files(o, pl))
 			return moved;
 		give_link(pl, p);
@@ -331,10 +332,10 @@ int sysfs_read_port(const struct collect_opts *o, const char *base, const char *
 		return -ENODEV;
 	}
 	memset(p, 0, sizeof(*p));
-	snprintf(p->device, sizeof(p->device), "%s", dev);
+	text_copy(p->device, sizeof(p->device), dev);
 	p->port = (uint32_t)strtoul(port, NULL, 10);
 	p->carrier = -1;
-	snprintf(p->driver, sizeof(p->driver), "-");
+	text_copy(p->driver, sizeof(p->driver), "-");
 	moved = read_link(o, pl, p);
 	read_hw_counters(o, pl, p, moved);
 	port_rate_read(o, p);

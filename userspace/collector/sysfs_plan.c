@@ -178,15 +178,14 @@ static void plan_free(struct port_plan *pl)
 	pl->base[0] = '\0';
 }
 
+/* the plan's netdev files for NETDEV: the held ones while it is the same (the root is the plan's) */
 void sysfs_plan_netdev(struct port_plan *pl, const char *root, const char *netdev)
 {
-	char dir[PLAN_BASE_LEN];
-
-	snprintf(dir, sizeof(dir), "%s/sys/class/net/%s", root, netdev);
-	if (!strcmp(dir, pl->nd_dir))
+	if (pl->nd_dir[0] && !strcmp(netdev, pl->nd_name))
 		return;
 	close_netdev(pl);
-	snprintf(pl->nd_dir, sizeof(pl->nd_dir), "%s", dir);
+	snprintf(pl->nd_dir, sizeof(pl->nd_dir), "%s/sys/class/net/%s", root, netdev);
+	snprintf(pl->nd_name, sizeof(pl->nd_name), "%s", netdev);
 }
 
 struct port_plan *sysfs_plan_get(const char *base, bool hw)

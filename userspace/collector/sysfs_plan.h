@@ -48,7 +48,8 @@ struct port_plan {
 	unsigned int link_age;		/* samples since the link files were read */
 	char state[24];
 	char netdev[IF_NAMESIZE];
-	char nd_dir[PLAN_BASE_LEN];	/* <root>/sys/class/net/<netdev> */
+	char nd_dir[PLAN_BASE_LEN];	/* <root>/sys/class/net/<nd_name> */
+	char nd_name[IF_NAMESIZE];
 	int nd_fd[PLAN_ND_FILES];	/* carrier, carrier_down_count, bytes, carrier_changes */
 	uint64_t nd_speed_mbps;
 	bool have_nd_speed;

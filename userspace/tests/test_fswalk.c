@@ -125,20 +125,78 @@ static void absent_dir_keeps_the_other_listing(void **state)
 	assert_int_equal(walk("ib"), 2);
 }
 
+static int name_port(void *ctx, const char *base, const char *dev, const char *port)
+{
+	char *out = ctx;
+
+	(void)base;
+	if (!strcmp(dev, "dev0"))
+		snprintf(out + strlen(out), 64 - strlen(out), "%s,", port);
+	return 0;
+}
+
+/* dev0's port names in one walk of ib/: "1,2," */
+static const char *dev0_ports(void)
+{
+	static char names[64];
+	char dir[128];
+
+	names[0] = '\0';
+	snprintf(dir, sizeof(dir), "%s/ib", root);
+	assert_int_equal(fs_walk_ports(dir, name_port, names), 0);
+	return names;
+}
+
+/* walks of ib/ until dev0's ports are WANT; how many it took, or -1 past 2 * WALK_TTL */
+static int walks_until(const char *want)
+{
+	int i;
+
+	for (i = 1; i <= 20; i++)
+		if (!strcmp(dev0_ports(), want))
+			return i;
+	return -1;
+}
+
+/*
+ * A device's port names are kept and checked every WALK_TTL (10) walks by
+ * one stat of its ports/: a port more (the link count moved) and a ports/
+ * made anew with as many ports (another inode) are each seen within 10.
+ */
+static void kept_port_names_checked(void **state)
+{
+	char path[256], moved[256];
+
+	(void)state;
+	assert_string_equal(dev0_ports(), "1,");
+	mkdirs("%s/devices/%s/ports/2", "dev0");
+	assert_string_equal(dev0_ports(), "1,");	/* kept: not seen at once */
+	assert_in_range(walks_until("1,2,"), 1, 10);
+	snprintf(path, sizeof(path), "%s/devices/dev0/ports", root);
+	snprintf(moved, sizeof(moved), "%s/devices/dev0/old", root);
+	assert_int_equal(rename(path, moved), 0);
+	mkdirs("%s/devices/%s/ports/3", "dev0");
+	mkdirs("%s/devices/%s/ports/4", "dev0");
+	assert_in_range(walks_until("3,4,"), 1, 10);
+}
+
 static struct model m;
 static struct raw r;
 
 /*
  * after one sample of the fabtel.ko source: 1 its directory was found (the
- * test's snapshot is not a whole one: the source says so), 0 "not loaded";
- * LOOKS: whether the sample says it asked the kernel (collect.c reads the
- * thread's CPU clock only after a source that did)
+ * test's snapshot is not a whole one: the source says so), 0 "not loaded"
+ * or not looked at; LOOKS: whether the sample says it asked the kernel
+ * (collect.c reads the thread's CPU clock only after a source that did).
+ * A sample that does not look reports nothing: the last look's state stands.
  */
 static int ko_up(bool looks)
 {
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(source_ko.sample(&m, &r), looks);
-	assert_true(r.reported[SRC_FABTEL_KO]);
+	assert_int_equal(r.reported[SRC_FABTEL_KO], looks);
+	if (!looks)
+		return 0;
 	assert_int_not_equal(r.state[SRC_FABTEL_KO], SRC_STATE_UP);
 	return !strstr(r.why[SRC_FABTEL_KO], "fabtel.ko not loaded");
 }
@@ -155,6 +213,7 @@ static void absent_ko_looked_for_every_third_sample(void **state)
 	int i;
 
 	(void)state;
+	collect_opts_default(&m.opts);
 	snprintf(m.opts.sysfs_root, sizeof(m.opts.sysfs_root), "%s", root);
 	assert_int_equal(ko_up(true), 0);	/* looked: not there */
 	mkdirs("%s/sys/kernel/fabtel/%s/ports/1", "dev0");
@@ -170,11 +229,39 @@ static void absent_ko_looked_for_every_third_sample(void **state)
 		assert_int_equal(ko_up(true), 1);	/* there: walked each sample */
 }
 
+/*
+ * fabtel_ko = off: never looked for, its directory there or not; each
+ * sample says so (the source is absent by choice, render_self.c), and the
+ * plain sysfs source is not told to stand by.
+ */
+static void ko_off_not_looked_for(void **state)
+{
+	int i;
+
+	(void)state;
+	collect_opts_default(&m.opts);
+	snprintf(m.opts.sysfs_root, sizeof(m.opts.sysfs_root), "%s", root);
+	mkdirs("%s/sys/kernel/fabtel/%s/ports/1", "dev2");
+	assert_int_equal(ko_up(true), 1);	/* there: found with auto */
+	m.opts.want_ko = false;
+	for (i = 0; i < 4; i++) {
+		memset(&r, 0, sizeof(r));
+		assert_false(source_ko.sample(&m, &r));
+		assert_true(r.reported[SRC_FABTEL_KO]);
+		assert_int_equal(r.state[SRC_FABTEL_KO], SRC_STATE_UNAVAILABLE);
+		assert_non_null(strstr(r.why[SRC_FABTEL_KO], "fabtel_ko = off"));
+		assert_false(r.ko);
+		assert_int_equal(r.nr_ports, 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(absent_dir_keeps_the_other_listing),
+		cmocka_unit_test(kept_port_names_checked),
 		cmocka_unit_test(absent_ko_looked_for_every_third_sample),
+		cmocka_unit_test(ko_off_not_looked_for),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
