@@ -60,16 +60,23 @@ start_fabteld() { # HOST PEER-IP [SETTINGS...]
 }
 # Gone: no such process, or a zombie (State Z with one thread: every thread
 # has exited and released its files; reaping it is the guest's PID 1's
-# business, which CI saw take over 5 s on a slow machine).
+# business, which CI saw take over 5 s on a slow machine).  fabteld itself
+# ends within STOP_GRACE_MS (1.7 s) of SIGTERM; what follows is the
+# kernel's exit, which closes the prober's verbs objects (rxe QPs, CQs)
+# under TCG: CI on 2026-11-27 saw one stop end just past 5 s (the process
+# gone while its state was being printed).  The bound is 10 s, and each
+# stop's time is printed.
 stop_fabteld() { # HOST: the fabteld this test started there, gone (its port free)
 	lab "$1" "[[ -f /tmp/probes-fabteld.pid ]] || exit 0; p=\$(cat /tmp/probes-fabteld.pid); kill \$p
 		exited() { ! kill -0 \$p 2>/dev/null ||
 			[[ \$(grep -E '^(State|Threads)' /proc/\$p/status 2>/dev/null | awk '{ printf \"%s\", \$2 }') == Z1 ]]; }
-		for i in \$(seq 50); do exited && break; sleep 0.1; done
-		if ! exited; then echo \"fabteld \$p still there 5 s after SIGTERM:\";
+		for i in \$(seq 100); do exited && break; sleep 0.1; done
+		if ! exited; then echo \"fabteld \$p still there 10 s after SIGTERM:\";
 			grep -E '^(State|Threads)' /proc/\$p/status; cat /proc/\$p/task/*/stack 2>/dev/null | head -20
-			kill -9 \$p; fi; rm -f /tmp/probes-fabteld.pid" >"$STOPLOG"
-	[[ -s $STOPLOG ]] && { sed 's/^/# /' "$STOPLOG"; slow_stops=$((slow_stops + 1)); }
+			kill -9 \$p; else echo \"stop: fabteld \$p gone within \$((i / 10)).\$((i % 10)) s\"; fi
+		rm -f /tmp/probes-fabteld.pid" >"$STOPLOG"
+	[[ -s $STOPLOG ]] && sed 's/^/# /' "$STOPLOG"
+	grep -qv '^stop: ' "$STOPLOG" && slow_stops=$((slow_stops + 1))
 	return 0
 }
 slow_stops=0
@@ -298,6 +305,6 @@ ktap_check "b's fabteld gone: a's pairs time out, then age out after probe_peer_
 ktap_check "... and their series are gone from /metrics" \
 	bash -c "! curl -sf http://127.0.0.1:$PA/metrics | grep -q '^fabtel_probe_sent_total'"
 stop_fabteld a
-ktap_eq "every fabteld this suite stopped was gone within 5 s of SIGTERM" "$slow_stops" 0
+ktap_eq "every fabteld this suite stopped was gone within 10 s of SIGTERM" "$slow_stops" 0
 
 ktap_end
