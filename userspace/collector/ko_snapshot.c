@@ -53,12 +53,14 @@ static void ko_split(char *line, struct ko_line *l)
 }
 
 /*
- * A whole unsigned number: base 10 digits only, by hand (the snapshot's
- * numbers are most of its bytes); base 16 by strtoull ("0x" allowed).
+ * A whole unsigned number: base 10 digits only (text_dec_u64: the
+ * snapshot's numbers are most of its bytes); base 16 by strtoull ("0x"
+ * allowed).
  */
 static bool ko_u64(const char *s, int base, unsigned long long *v)
 {
-	unsigned long long n = 0;
+	const char *dec;
+	uint64_t n;
 	char *end;
 
 	if (base != 10) {
@@ -68,15 +70,9 @@ static bool ko_u64(const char *s, int base, unsigned long long *v)
 		*v = strtoull(s, &end, base);
 		return !*end && !errno;
 	}
-	if (!*s)
+	dec = text_dec_u64(s, &n);
+	if (!dec || *dec)
 		return false;
-	for (; *s; s++) {
-		unsigned int d = (unsigned int)(*s - '0');
-
-		if (d > 9 || n > (ULLONG_MAX - d) / 10)
-			return false;
-		n = n * 10 + d;
-	}
 	*v = n;
 	return true;
 }
