@@ -50,23 +50,15 @@ static bool parse_line(char *s, struct nd_line *l)
 		return false;
 	memcpy(l->name, s, n);
 	l->name[n] = '\0';
-	t = colon + 1;
-	while (*t == ' ')
-		t++;
-	t = text_dec_u64(t, &l->rx);
-	for (i = 0; t && i < 8; i++) {	/* 7 more rx fields, skipped; then tx_bytes */
-		while (*t == ' ')
-			t++;
-		if (i == 7)
-			t = text_dec_u64(t, &l->tx);
-		else if (*t >= '0' && *t <= '9')
-			t += strspn(t, "0123456789");
-		else
-			t = NULL;
+	t = text_dec_u64(colon + 1 + strspn(colon + 1, " "), &l->rx);
+	for (i = 0; t && i < 7; i++) {	/* 7 more rx fields, skipped */
+		t += strspn(t, " ");
+		n = strspn(t, "0123456789");
+		t = n ? t + n : NULL;
 	}
-	if (!t)
-		return false;
-	return true;
+	if (t)
+		t = text_dec_u64(t + strspn(t, " "), &l->tx);	/* then tx_bytes */
+	return t != NULL;
 }
 
 static unsigned int parse_list(char *buf)
