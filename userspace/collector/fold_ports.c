@@ -164,6 +164,9 @@ static void fold_counters(struct model_port *p, const struct raw_port *rp, bool 
 		p->have[c] = rp->have[c];
 		if (!rp->have[c])
 			continue;
+		/* not read this pass: its rate stays that of its last read */
+		if ((rp->held & (1u << c)) && !rebase && p->ctr[c].primed)
+			continue;
 		/* fabtel.ko extends 32-bit counters itself */
 		fold_count(&p->ctr[c], &p->rate[c], rp->ctr[c], ko || rp->width[c] == 64, rebase,
 			   mono);

@@ -68,7 +68,7 @@ void collect_opts_default(struct collect_opts *o)
 	o->job_linger_s = 300;
 	o->module_s = 10;
 	o->pma_s = 10;
-	o->quiet_every = 2;
+	o->quiet_every = 4;
 	o->roce_tos = -1;
 	health_cfg_defaults(&o->health);
 }

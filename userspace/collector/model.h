@@ -175,7 +175,7 @@ struct model_port {
 	char es_vendor[16];			/* the map that named them; "" none */
 	bool degraded;			/* ACTIVE below rate_max_mbps */
 	uint64_t degraded_ns;		/* CLOCK_REALTIME it was first seen so */
-	struct rate rate[FABTEL_NR_COUNTERS];		/* per second over the last interval */
+	struct rate rate[FABTEL_NR_COUNTERS];		/* per second between its last two reads */
 	struct mono bursts;		/* fabtel.ko error-burst events */
 	bool have_bursts;
 	struct mono events_dropped;	/* fabtel.ko's events lost: its ring was full */

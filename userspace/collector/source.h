@@ -36,6 +36,8 @@ struct raw_burst {
 
 #define RAW_BURSTS	32
 
+_Static_assert(FABTEL_NR_COUNTERS <= 32, "raw_port.held holds a bit per counter");
+
 /* One RoCE port as a source read it. */
 struct raw_port {
 	char device[64];
@@ -49,6 +51,7 @@ struct raw_port {
 	bool have_flaps;
 	uint64_t ctr[FABTEL_NR_COUNTERS];
 	bool have[FABTEL_NR_COUNTERS];
+	uint32_t held;				/* bit k: ctr[k] given again, not read (a quiet file) */
 	uint64_t pma[FABTEL_NR_PMA];		/* IB port counters, data in bytes */
 	bool have_pma[FABTEL_NR_PMA];
 	bool pma_known;				/* fabtel.ko said: no counters/ listing */

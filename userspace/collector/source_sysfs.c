@@ -7,7 +7,8 @@
  * byte totals).  Stands by while fabtel.ko's snapshots are there.
  *
  * On the kernel's tree a sample reads what can move each second (the mapped
- * hw_counters, a quiet one every quiet_every samples; carrier_changes, and
+ * hw_counters, a quiet one every quiet_every samples, all of a port's
+ * after one of its quiet ones moved; carrier_changes, and
  * carrier and carrier_down_count when it moved; byte totals, from one read
  * of /proc/net/dev while that is cheaper, netdev_bytes.c), and the rest
  * when it can have moved: state, the netdev's name, ifindex and speed when
@@ -54,39 +55,49 @@ void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p)
  * The hw_counters files the port's plan maps (sysfs_plan.c), held open.  A
  * file that read the same value QUIET_AFTER times in a row is quiet: read
  * every quiet_every-th sample (the port's files spread over the phases),
- * its last value given in between, and at once when the link moved.  A
- * healthy port's error counters are quiet, so most of a sample's reads go;
- * a quiet counter's first move is seen at most quiet_every - 1 samples
- * late, and from then on it is read each sample.  quiet_every 1: every
- * file each sample.
+ * its last value given in between, marked held (the fold leaves its rate
+ * alone, so the rise a read finds is spread over the time since the read
+ * before, not put into one sample), and read at once when the link moved.
+ * A healthy port's error counters are quiet, so most of a sample's reads
+ * go; a quiet counter's first move is seen at most quiet_every - 1 samples
+ * late.  Then the port's every file is read each sample until each is
+ * quiet again: a fault seldom moves one counter alone, and what else it
+ * moves is seen at its first sample.  quiet_every 1: every file each
+ * sample.
  */
 static void read_hw_counters(const struct collect_opts *o, struct port_plan *pl,
 			     struct raw_port *p, bool moved)
 {
 	unsigned int i, every = o->quiet_every ? o->quiet_every : 1;
+	bool woke = false;
 	uint64_t v;
 	int k;
 
 	p->soft_roce = pl->soft_roce;
 	pl->tick++;
 	for (i = 0; i < pl->nr_hw; i++) {
+		k = pl->hw[i].k;
 		if (pl->hw[i].still >= QUIET_AFTER && !moved && (pl->tick + i) % every) {
 			v = pl->hw[i].last;
+			p->held |= 1u << k;
 		} else if (fs_held_read_u64(&pl->hw[i].fd, pl->base, pl->hw[i].file, &v)) {
 			pl->stale = true;	/* list it again next time */
 			continue;
 		} else {
-			if (v != pl->hw[i].last)
+			if (v != pl->hw[i].last) {
+				woke |= pl->hw[i].still >= QUIET_AFTER;
 				pl->hw[i].still = 0;
-			else if (pl->hw[i].still < QUIET_AFTER)
+			} else if (pl->hw[i].still < QUIET_AFTER) {
 				pl->hw[i].still++;
+			}
 			pl->hw[i].last = v;
 		}
-		k = pl->hw[i].k;
 		p->ctr[k] = v;
 		p->have[k] = true;
 		p->width[k] = pl->hw[i].width;
 	}
+	for (i = 0; woke && i < pl->nr_hw; i++)
+		pl->hw[i].still = 0;
 }
 
 /*

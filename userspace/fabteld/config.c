@@ -28,7 +28,7 @@ void config_defaults(struct config *c)
 	c->job_linger_s = 300;
 	c->module_s = 10;
 	c->pma_s = 10;
-	c->quiet_every = 2;
+	c->quiet_every = 4;
 	c->roce_tos = 256;
 	c->probe = CONFIG_AUTO;
 	probe_cfg_defaults(&c->probe_cfg);

@@ -43,7 +43,7 @@ static struct json_object *jrate(const struct rate *r)
 	return r->valid ? json_object_new_double(r->per_s) : NULL;
 }
 
-/* every counter the port has, per second over the last interval */
+/* every counter the port has, per second between its last two reads */
 static struct json_object *jrates(const struct model_port *p)
 {
 	struct json_object *o = json_object_new_object();

@@ -4,7 +4,8 @@
  * as collect_sample() runs them: a change of port source (fabtel.ko
  * unloaded, plain sysfs read instead) is a new baseline, not a flap; a
  * 64-bit driver counter that falls was reset, it did not wrap; a 32-bit
- * one (mlx5's Q counters) wraps; after a reset the rate is unknown.
+ * one (mlx5's Q counters) wraps; after a reset the rate is unknown; a
+ * counter held (not read this pass) keeps its rate.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -142,6 +143,42 @@ static void wide_counter_reset_is_no_wrap(void **state)
 	assert_true(p->rate[FABTEL_OUT_OF_SEQUENCE].valid);
 	assert_true(p->rate[FABTEL_OUT_OF_SEQUENCE].per_s > 3.99 &&
 		    p->rate[FABTEL_OUT_OF_SEQUENCE].per_s < 4.01);
+}
+
+/*
+ * Plain sysfs gives a quiet hw_counters file's last value again in the
+ * samples it does not read it (held): its rate stays that of its last
+ * read, and the rise the next read finds is over the seconds since the read
+ * before, not all in one sample (8 in 4 s: 2/s, not 8/s).
+ */
+static void held_counter_rate_over_its_span(void **state)
+{
+	const struct model_port *p;
+	unsigned int i;
+
+	(void)state;
+	r.ko = false;
+	r.ports[0].have[FABTEL_OUT_OF_SEQUENCE] = true;
+	r.ports[0].width[FABTEL_OUT_OF_SEQUENCE] = 64;
+	r.ports[0].ctr[FABTEL_OUT_OF_SEQUENCE] = 10;
+	pass();
+	pass();
+	p = model_find_port(&m, "rxa", 1);
+	assert_true(p->rate[FABTEL_OUT_OF_SEQUENCE].valid);
+	assert_true(p->rate[FABTEL_OUT_OF_SEQUENCE].per_s == 0);
+	r.ports[0].held = 1u << FABTEL_OUT_OF_SEQUENCE;
+	for (i = 0; i < 3; i++) {
+		pass();
+		assert_true(p->have[FABTEL_OUT_OF_SEQUENCE]);
+		assert_true(p->rate[FABTEL_OUT_OF_SEQUENCE].valid);
+		assert_true(p->rate[FABTEL_OUT_OF_SEQUENCE].per_s == 0);
+	}
+	r.ports[0].held = 0;
+	r.ports[0].ctr[FABTEL_OUT_OF_SEQUENCE] = 18;
+	pass();
+	assert_int_equal(p->ctr[FABTEL_OUT_OF_SEQUENCE].total, 18);
+	assert_true(p->rate[FABTEL_OUT_OF_SEQUENCE].per_s > 1.99 &&
+		    p->rate[FABTEL_OUT_OF_SEQUENCE].per_s < 2.01);
 }
 
 /*
@@ -520,6 +557,7 @@ int main(void)
 		cmocka_unit_test_setup(source_change_keeps_counters, setup),
 		cmocka_unit_test_setup(wide_counter_reset_is_no_wrap, setup),
 		cmocka_unit_test_setup(narrow_counter_wraps, setup),
+		cmocka_unit_test_setup(held_counter_rate_over_its_span, setup),
 		cmocka_unit_test_setup(ko_counts_are_wide, setup),
 		cmocka_unit_test_setup(events_carry_evidence, setup),
 		cmocka_unit_test_setup(speed_drop_degrades, setup),

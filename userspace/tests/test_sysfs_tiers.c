@@ -9,7 +9,8 @@
  * (its files rewritten in place, as a sysfs attribute shows a new value);
  * under keep_files = auto the same tree is a fixture, read whole each time.
  * carrier and carrier_down_count only when carrier_changes moved; a quiet
- * hw_counters file every quiet_every-th sample.
+ * hw_counters file every quiet_every-th sample, and all of a port's each
+ * sample after one of its quiet ones moved.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -294,6 +295,39 @@ static void quiet_counters(void **state)
 	drop_tree();
 }
 
+/*
+ * Once a quiet counter of a port moved, the port's every hw_counters file
+ * is read each sample until each is quiet again: a second counter that
+ * moves the sample after the first showed is seen at once, whatever the
+ * phase.  A quiet file is marked held in the samples it is not read: at
+ * quiet_every 4, three samples of four.
+ */
+static void quiet_port_wakes_whole(void **state)
+{
+	unsigned int r, i, held;
+	struct raw_port *p;
+
+	(void)state;
+	make_tree();
+	put("sys/class/net/eth9/carrier_changes", "4");
+	fs_kept_root(root, FS_KEEP_ALL);
+	opts.quiet_every = 4;
+	for (r = 0; r < 8; r++) {
+		for (i = 0; i < 12 + r % 4; i++)	/* quiet again; phases vary */
+			sample();
+		for (i = 0, held = 0; i < 4; i++)
+			held += !!(sample()->held & (1u << FABTEL_NAK_SEQ_ERR_RCVD));
+		assert_int_equal(held, 3);
+		put(PORT "hw_counters/out_of_sequence", "%u", 100 + r);
+		assert_in_range(samples_until(100 + r), 1, 4);
+		put(PORT "hw_counters/packet_seq_err", "%u", 100 + r);
+		p = sample();
+		assert_int_equal(p->ctr[FABTEL_NAK_SEQ_ERR_RCVD], 100 + r);
+		assert_false(p->held & (1u << FABTEL_NAK_SEQ_ERR_RCVD));
+	}
+	drop_tree();
+}
+
 /* a tree that is not the kernel's (keep auto, a fixture): all of it each time */
 static void fixture_read_whole(void **state)
 {
@@ -321,6 +355,7 @@ int main(void)
 		cmocka_unit_test(fixture_read_whole),
 		cmocka_unit_test(carrier_changes_gate),
 		cmocka_unit_test(quiet_counters),
+		cmocka_unit_test(quiet_port_wakes_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
