@@ -69,6 +69,7 @@ void collect_opts_default(struct collect_opts *o)
 	o->module_s = 10;
 	o->pma_s = 10;
 	o->quiet_every = 4;
+	o->info_every = 2;
 	o->roce_tos = -1;
 	health_cfg_defaults(&o->health);
 }

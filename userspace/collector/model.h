@@ -69,6 +69,7 @@ struct collect_opts {
 	unsigned int module_s;		/* module EEPROM and RoCE config read period; 0 off */
 	unsigned int pma_s;		/* plain sysfs: IB port counters' period; 0 each sample */
 	unsigned int quiet_every;	/* plain sysfs: a quiet hw_counters file's period, samples */
+	unsigned int info_every;	/* plain sysfs: a moving one that counts no error: period */
 	int roce_tos;			/* the ToS RoCE jobs use (NCCL_IB_TC); -1 unset */
 	struct health_cfg health;
 	const struct job_rule *job_rules;	/* owned by the caller */

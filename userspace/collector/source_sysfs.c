@@ -7,8 +7,8 @@
  * byte totals).  Stands by while fabtel.ko's snapshots are there.
  *
  * On the kernel's tree a sample reads what can move each second (the mapped
- * hw_counters, a quiet one every quiet_every samples, all of a port's
- * after one of its quiet ones moved; carrier_changes, and
+ * hw_counters, a quiet one every quiet_every samples, a moving one that
+ * counts no error every info_every; carrier_changes, and
  * carrier and carrier_down_count when it moved; byte totals, from one read
  * of /proc/net/dev while that is cheaper, netdev_bytes.c), and the rest
  * when it can have moved: state, the netdev's name, ifindex and speed when
@@ -54,22 +54,36 @@ void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p)
 /*
  * The hw_counters files the port's plan maps (sysfs_plan.c), held open.  A
  * file that read the same value QUIET_AFTER times in a row is quiet: read
- * every quiet_every-th sample (the port's files spread over the phases),
- * its last value given in between, marked held (the fold leaves its rate
- * alone, so the rise a read finds is spread over the time since the read
- * before, not put into one sample), and read at once when the link moved.
- * A healthy port's error counters are quiet, so most of a sample's reads
- * go; a quiet counter's first move is seen at most quiet_every - 1 samples
- * late.  Then the port's every file is read each sample until each is
- * quiet again: a fault seldom moves one counter alone, and what else it
- * moves is seen at its first sample.  quiet_every 1: every file each
- * sample.
+ * every quiet_every-th sample, so a quiet counter's first move is seen at
+ * most quiet_every - 1 samples late.  A counter of no error (congestion
+ * notifications, ECN marks: schema.h) is read every info_every-th sample
+ * while it moves; an error counter that moves, each sample.  In the
+ * samples a file is not read (the port's files spread over the phases) its
+ * last value is given, marked held: the fold leaves its rate alone, so the
+ * rise the next read finds is spread over the time since the read before,
+ * not put into one sample.  Every file is read at once when the link
+ * moved.  Once a quiet error counter moved, the port's every file is
+ * taken as moving until it is quiet again: a fault seldom moves one
+ * counter alone, and what else it moves is seen at its first sample.
+ * quiet_every and info_every 1: every file each sample.
  */
+static unsigned int hw_period(const struct collect_opts *o, const struct port_plan *pl,
+			      unsigned int i)
+{
+	unsigned int every;
+
+	if (pl->hw[i].still >= QUIET_AFTER)
+		every = o->quiet_every;
+	else
+		every = schema_ctr_is_error(pl->hw[i].k) ? 1 : o->info_every;
+	return every ? every : 1;
+}
+
 static void read_hw_counters(const struct collect_opts *o, struct port_plan *pl,
 			     struct raw_port *p, bool moved)
 {
-	unsigned int i, every = o->quiet_every ? o->quiet_every : 1;
 	bool woke = false;
+	unsigned int i;
 	uint64_t v;
 	int k;
 
@@ -77,7 +91,7 @@ static void read_hw_counters(const struct collect_opts *o, struct port_plan *pl,
 	pl->tick++;
 	for (i = 0; i < pl->nr_hw; i++) {
 		k = pl->hw[i].k;
-		if (pl->hw[i].still >= QUIET_AFTER && !moved && (pl->tick + i) % every) {
+		if (pl->hw[i].known && !moved && (pl->tick + i) % hw_period(o, pl, i)) {
 			v = pl->hw[i].last;
 			p->held |= 1u << k;
 		} else if (fs_held_read_u64(&pl->hw[i].fd, pl->base, pl->hw[i].file, &v)) {
@@ -85,12 +99,13 @@ static void read_hw_counters(const struct collect_opts *o, struct port_plan *pl,
 			continue;
 		} else {
 			if (v != pl->hw[i].last) {
-				woke |= pl->hw[i].still >= QUIET_AFTER;
+				woke |= pl->hw[i].still >= QUIET_AFTER && schema_ctr_is_error(k);
 				pl->hw[i].still = 0;
 			} else if (pl->hw[i].still < QUIET_AFTER) {
 				pl->hw[i].still++;
 			}
 			pl->hw[i].last = v;
+			pl->hw[i].known = true;
 		}
 		p->ctr[k] = v;
 		p->have[k] = true;

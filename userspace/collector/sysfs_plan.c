@@ -104,6 +104,7 @@ static void list_hw(struct port_plan *pl)
 		pl->hw[pl->nr_hw].width = (uint8_t)width;
 		pl->hw[pl->nr_hw].fd = -1;
 		pl->hw[pl->nr_hw].still = 0;
+		pl->hw[pl->nr_hw].known = false;
 		pl->hw[pl->nr_hw].last = 0;
 		snprintf(pl->hw[pl->nr_hw].file, sizeof(pl->hw[0].file), "hw_counters/%s",
 			 l.name[i]);

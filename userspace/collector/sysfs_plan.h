@@ -29,6 +29,7 @@ struct port_plan {
 		uint8_t width;		/* the driver's counter width, bits */
 		int fd;			/* held open (fs_held_read_u64); -1 none */
 		uint16_t still;		/* reads in a row that found last again */
+		bool known;		/* read once: last is a reading */
 		uint64_t last;		/* the last value read */
 		char file[68];		/* hw_counters/<name> */
 	} hw[PLAN_HW_MAX];

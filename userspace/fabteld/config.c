@@ -29,6 +29,7 @@ void config_defaults(struct config *c)
 	c->module_s = 10;
 	c->pma_s = 10;
 	c->quiet_every = 4;
+	c->info_every = 2;
 	c->roce_tos = 256;
 	c->probe = CONFIG_AUTO;
 	probe_cfg_defaults(&c->probe_cfg);
@@ -50,6 +51,7 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	o->module_s = c->module_s;
 	o->pma_s = c->pma_s;
 	o->quiet_every = c->quiet_every;
+	o->info_every = c->info_every;
 	o->roce_tos = c->roce_tos < 256 ? (int)c->roce_tos : -1;
 	o->health = c->health;
 	o->job_rules = c->job_rules;
@@ -120,6 +122,7 @@ struct uint_key {
 #define UKX(k, field, l, h) { k, offsetof(struct config, field), l, h, true }
 
 static const struct uint_key uint_keys[] = {
+	UK("info_every", info_every, 1, 10),
 	UK("interval_ms", interval_ms, 100, 60000),
 	UK("max_connections", max_connections, 1, 4096),
 	UK("job_linger_s", job_linger_s, 0, 86400),

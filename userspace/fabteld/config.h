@@ -39,6 +39,7 @@ struct config {
 	unsigned int job_linger_s;
 	unsigned int module_s;		/* module EEPROM read period, s; 0 off */
 	unsigned int quiet_every;	/* plain sysfs: quiet hw_counters read every N samples */
+	unsigned int info_every;	/* plain sysfs: counters of no error, moving, every N */
 	unsigned int pma_s;		/* plain sysfs: IB port counters period, s; 0 each sample */
 	unsigned int roce_tos;		/* 0..255; 256: unset */	/* a job without QPs stays this long */
 	char sysfs_root[256];		/* "" = "/"; for tests */

@@ -328,6 +328,50 @@ static void quiet_port_wakes_whole(void **state)
 	drop_tree();
 }
 
+/*
+ * A counter of no error (np_cnp_sent: CNPs sent) is read every
+ * info_every-th sample while it moves, held in between; an error counter
+ * that moves (out_of_sequence), each sample; info_every 1, each sample.
+ * The first sample reads every file.
+ */
+static void info_counters(void **state)
+{
+	unsigned int n, i, seen, every;
+	struct raw_port *p;
+
+	(void)state;
+	make_tree();
+	put(PORT "hw_counters/np_cnp_sent", "1000");
+	put("sys/class/net/eth9/carrier_changes", "4");
+	fs_kept_root(root, FS_KEEP_ALL);
+	for (every = 2; every >= 1; every--) {
+		opts.info_every = every;
+		p = sample();
+		assert_int_equal(p->ctr[FABTEL_CNP_SENT], 1000 + 20 * (2 - every));
+		for (i = 1, seen = 0; i <= 10; i++) {
+			n = 1000 + 20 * (2 - every) + i;
+			put(PORT "hw_counters/np_cnp_sent", "%u", n);
+			put(PORT "hw_counters/out_of_sequence", "%u", n);
+			p = sample();
+			assert_int_equal(p->ctr[FABTEL_OUT_OF_SEQUENCE], n);
+			assert_false(p->held & (1u << FABTEL_OUT_OF_SEQUENCE));
+			if (p->ctr[FABTEL_CNP_SENT] == n) {
+				assert_false(p->held & (1u << FABTEL_CNP_SENT));
+				seen++;
+			} else {
+				assert_int_equal(p->ctr[FABTEL_CNP_SENT], n - 1);
+				assert_true(p->held & (1u << FABTEL_CNP_SENT));
+			}
+		}
+		assert_int_equal(seen, 10 / every);
+		for (; i <= 20; i++)	/* to 1020 for the next round */
+			put(PORT "hw_counters/np_cnp_sent", "%u", 1000 + 20 * (2 - every) + i);
+		sample();
+		sample();
+	}
+	drop_tree();
+}
+
 /* a tree that is not the kernel's (keep auto, a fixture): all of it each time */
 static void fixture_read_whole(void **state)
 {
@@ -356,6 +400,7 @@ int main(void)
 		cmocka_unit_test(carrier_changes_gate),
 		cmocka_unit_test(quiet_counters),
 		cmocka_unit_test(quiet_port_wakes_whole),
+		cmocka_unit_test(info_counters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
