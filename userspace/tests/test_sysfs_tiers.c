@@ -9,8 +9,9 @@
  * (its files rewritten in place, as a sysfs attribute shows a new value);
  * under keep_files = auto the same tree is a fixture, read whole each time.
  * carrier and carrier_down_count only when carrier_changes moved; a quiet
- * hw_counters file every quiet_every-th sample, and all of a port's each
- * sample after one of its quiet ones moved.
+ * hw_counters file every quiet_every-th sample, a moving one that counts
+ * no error every info_every-th, and all of a port's taken as moving after
+ * one of its quiet error counters moved.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -87,6 +88,14 @@ static void drop_tree(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);
 	fs_kept_root("", FS_KEEP_AUTO);
+}
+
+/* the tree with a carrier_changes file, kept open as on the kernel's sysfs */
+static void make_kept_tree(void)
+{
+	make_tree();
+	put("sys/class/net/eth9/carrier_changes", "4");
+	fs_kept_root(root, FS_KEEP_ALL);
 }
 
 static struct raw_port *sample(void)
@@ -215,10 +224,8 @@ static void carrier_changes_gate(void **state)
 	struct raw_port *p;
 
 	(void)state;
-	make_tree();
-	put("sys/class/net/eth9/carrier_changes", "4");
+	make_kept_tree();
 	put("sys/class/net/eth9/ifindex", "7");
-	fs_kept_root(root, FS_KEEP_ALL);
 	p = sample();
 	assert_int_equal(p->carrier, 1);
 	assert_int_equal(p->flaps, 2);
@@ -262,9 +269,7 @@ static void quiet_counters(void **state)
 	unsigned int r, i, n, most = 0;
 
 	(void)state;
-	make_tree();
-	put("sys/class/net/eth9/carrier_changes", "4");
-	fs_kept_root(root, FS_KEEP_ALL);
+	make_kept_tree();
 	opts.quiet_every = 3;
 	for (r = 0; r < 6; r++) {
 		for (i = 0; i < 12 + r % 3; i++)	/* quiet again; phases vary */
@@ -296,10 +301,10 @@ static void quiet_counters(void **state)
 }
 
 /*
- * Once a quiet counter of a port moved, the port's every hw_counters file
- * is read each sample until each is quiet again: a second counter that
- * moves the sample after the first showed is seen at once, whatever the
- * phase.  A quiet file is marked held in the samples it is not read: at
+ * Once a quiet error counter of a port moved, the port's every
+ * hw_counters file is taken as moving until each is quiet again (an error
+ * counter read each sample): a second error counter that moves the sample
+ * after the first showed is seen at once, whatever the phase.  A quiet file is marked held in the samples it is not read: at
  * quiet_every 4, three samples of four.
  */
 static void quiet_port_wakes_whole(void **state)
@@ -308,9 +313,7 @@ static void quiet_port_wakes_whole(void **state)
 	struct raw_port *p;
 
 	(void)state;
-	make_tree();
-	put("sys/class/net/eth9/carrier_changes", "4");
-	fs_kept_root(root, FS_KEEP_ALL);
+	make_kept_tree();
 	opts.quiet_every = 4;
 	for (r = 0; r < 8; r++) {
 		for (i = 0; i < 12 + r % 4; i++)	/* quiet again; phases vary */
@@ -340,10 +343,8 @@ static void info_counters(void **state)
 	struct raw_port *p;
 
 	(void)state;
-	make_tree();
+	make_kept_tree();
 	put(PORT "hw_counters/np_cnp_sent", "1000");
-	put("sys/class/net/eth9/carrier_changes", "4");
-	fs_kept_root(root, FS_KEEP_ALL);
 	for (every = 2; every >= 1; every--) {
 		opts.info_every = every;
 		p = sample();
