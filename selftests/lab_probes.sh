@@ -30,13 +30,13 @@ PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
 STOPLOG=$PROM_DIR/stop.log	# what a fabteld slow to stop was doing
 prom_pid=
 
-ktap_begin 37
+ktap_begin 51
 
 cleanup() {
 	for h in a b; do
 		# what this test started, stopped by pid (tmux: its own server)
 		lab $h "tmux -L probes kill-server; kill \$(cat /tmp/probes-*.pid); rm -f /tmp/probes-*.pid
-			rmdir /sys/fs/cgroup/job_8800; rm -f ${FABLAB_DIR:-$REPO/.lab}/qf-?.json*; rm -f /tmp/bad-doc.sh /tmp/big-doc.sh; tc qdisc del dev eth0 root; tc filter del dev eth0 egress prio 1;
+			rmdir /sys/fs/cgroup/job_8800; rm -f ${FABLAB_DIR:-$REPO/.lab}/qf-?.json*; rm -f /tmp/bad-doc.sh /tmp/big-doc.sh /tmp/ghost-doc.sh /tmp/ghost.json /tmp/impostor-doc.sh /tmp/impostor.json; tc filter del dev eth0 ingress prio 2; ip addr del 10.77.0.98/24 dev eth0; tc qdisc del dev eth0 root; tc filter del dev eth0 egress prio 1;
 			tc qdisc del dev eth1 root; rdma link del rx${h}1; rm -f /tmp/probe-peers" >/dev/null 2>&1
 	done
 	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
@@ -118,8 +118,8 @@ read -r ra1 ta1 rb1 tb1 <<<"$(flow)"
 ktap_info "replies/timeouts a->b ${ra0:-}/${ta0:-} then ${ra1:-}/${ta1:-}, b->a ${rb0:-}/${tb0:-} then ${rb1:-}/${tb1:-}"
 ktap_check "probes flow both ways: 50 more replies on both pairs, no new timeout" \
 	bash -c "(( ${ra1:-0} >= ${ra0:-0} + 50 && ${rb1:-0} >= ${rb0:-0} + 50 && ${ta1:--1} == ${ta0:--2} && ${tb1:--1} == ${tb0:--2} ))"
-ktap_check "/metrics: fabtel_probe_port_up 1 and 1 of 1 peers reachable on a" \
-	bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | grep -E '^fabtel_probe_(port_up|peers)\\{host=\"fablab-a\",device=\"rxa\"' | awk '{print \$2}' | tr '\n' ' ') == '1 1 1 ' ]]"
+ktap_check "/metrics: fabtel_probe_port_up 1 and 1 of 1 peers reachable, none unresolved on a" \
+	bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | grep -E '^fabtel_probe_(port_up|peers)\\{host=\"fablab-a\",device=\"rxa\"' | awk '{print \$2}' | tr '\n' ' ') == '1 1 1 0 ' ]]"
 ktap_check "promtool check metrics finds nothing to say about the probe families" \
 	bash -c "! curl -sf http://127.0.0.1:$PA/metrics | promtool check metrics 2>&1 | grep fabtel_probe"
 
@@ -190,10 +190,29 @@ ktap_check "a's prober stopped with the port and started again (a new QP)" \
 ktap_check "after the flap both pairs answer again within 10 s" \
 	wait_for 12 bash -c "$(declare -f api probes pair no_new_timeouts); no_new_timeouts $PA rxa && no_new_timeouts $PB rxb"
 
+# ---- receive completions in error (the test build) -----------------------------------
+# fabteld-faults turns receive completions into errors: after 100 good
+# ones, 200 on every other completion (each buffer must be posted again,
+# or after 128 the QP hears nothing), then 40 in a row (the QP made again
+# after PROBE_RX_ERR_REOPEN, 32).
+reopens() { metric "$PA" "fabtel_probe_qp_reopens_total{host=\"fablab-a\",device=\"rxa\",port=\"1\",reason=\"$1\"}"; }
+FABTELD="FABTEL_PROBE_FAULT_SKIP=100 FABTEL_PROBE_FAULT_ALT=200 FABTEL_PROBE_FAULT_RUN=40 $REPO/build/fabteld-faults" \
+	start_fabteld a 10.77.0.2
+ktap_check "fabteld-faults on a: 240 receive completions in error, counted (dropped{reason=completion_error})" \
+	wait_for 60 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | awk '\$1 ~ /^fabtel_probe_dropped_total.*rxa.*completion_error/ { print \$2 }') == 240 ]]"
+rx0=$(metric "$PA" "fabtel_probe_received_total{host=\"fablab-a\",device=\"rxa\",port=\"1\"}")
+ktap_info "after the faults: received ${rx0:-?}, reopens qp_error $(reopens qp_error), receive_errors $(reopens receive_errors)"
+ktap_check "200 errors on every other completion reopened nothing; the 40 in a row reopened the QP once" \
+	bash -c "[[ '$(reopens receive_errors) $(reopens qp_error)' == '1 0' ]]"
+ktap_check "... and the port receives again (fabtel_probe_received_total +100 within 20 s)" \
+	wait_for 20 bash -c "(( \$(curl -sf http://127.0.0.1:$PA/metrics | awk '\$1 == \"fabtel_probe_received_total{host=\\\"fablab-a\\\",device=\\\"rxa\\\",port=\\\"1\\\"}\" { print \$2 }') >= ${rx0:-0} + 100 ))"
+ktap_check "... and both pairs answer again: 3 s without a timeout, within 20 s" \
+	wait_for 20 bash -c "$(declare -f api probes pair no_new_timeouts); no_new_timeouts $PA rxa && no_new_timeouts $PB rxb"
+
 # ---- bad input ---------------------------------------------------------------------
 qpn=$(probes "$PA" '.ports[] | select(.device == "rxa") | .qpn')
 dropped() { metric "$PA" "fabtel_probe_dropped_total{host=\"fablab-a\",device=\"rxa\",port=\"1\",reason=\"$1\"}"; }
-m0=$(dropped malformed); u0=$(dropped unknown_peer); rl0=$(dropped rate_limited)
+m0=$(dropped malformed); u0=$(dropped unknown_peer); rl0=$(dropped rate_limited); rs0=$(dropped rate_limited_source)
 lab b "$INJECT -d rxb -g ::ffff:10.77.0.1 -q $qpn -n 40 malformed && $INJECT -d rxb -g ::ffff:10.77.0.1 -q $qpn -n 40 short &&
 	$INJECT -d rxb -g ::ffff:10.77.0.1 -q $qpn -n 40 reply" >/dev/null
 ktap_check "40 malformed + 40 short datagrams: dropped{reason=malformed} +80" \
@@ -206,11 +225,12 @@ t0=$SECONDS
 lab b "$INJECT -d rxb -g ::ffff:10.77.0.1 -q $qpn -n 2000 request" >/dev/null
 sleep 1
 t=$((SECONDS - t0 + 1))
-rl=$(($(dropped rate_limited) - rl0)); an=$(($(answered) - an0))
-ktap_info "2,000 requests in about $t s: $an answered, $rl refused (rxe drops what finds no receive buffer)"
-# b's own prober asks 20 a second too: at most 200/s and a burst of 200 answered
-ktap_check "a flood of requests: refusals counted (rate_limited), at most 200/s answered" \
-	bash -c "(( $rl > 0 && $an <= 200 + 220 * $t ))"
+rl=$(($(dropped rate_limited) - rl0)); rs=$(($(dropped rate_limited_source) - rs0)); an=$(($(answered) - an0))
+ktap_info "2,000 requests in about $t s: $an answered, $rs refused for their address, $rl for the port (rxe drops what finds no receive buffer)"
+# b's own prober asks 20 a second too, from the same address: at most
+# probe_reply_rate_source (100/s, a burst of 100) answered to it
+ktap_check "a flood of requests from one address: refusals counted (rate_limited_source), at most 100/s answered" \
+	bash -c "(( $rs > 0 && $an <= 100 + 110 * $t ))"
 # bad endpoint documents from the peers file: not JSON, too large; a bad line
 lab a "printf 'read l\nprintf \"HTTP/1.0 200 OK\\\\r\\\\n\\\\r\\\\n{\\\\\"fabtel_probe\\\\\": 1, [\"\nsleep 0.3\n' >/tmp/bad-doc.sh;
 	printf 'read l\nprintf \"HTTP/1.0 200 OK\\\\r\\\\n\\\\r\\\\n\"\nhead -c 100000 /dev/zero | tr \"\\\\\\\\0\" \" \"\nsleep 0.3\n' >/tmp/big-doc.sh;
@@ -236,6 +256,65 @@ ktap_check "the peers file's bad line is counted, its good lines are sources (3 
 		grep -q '^fabtel_probe_sources 3$' <<<\"\$m\""
 ktap_check "fabteld on a is alive and still probes b" \
 	wait_for 15 bash -c "(( \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq '.ports[] | select(.device==\"rxa\") | .peers[0].replies') > 20 ))"
+
+# ---- an address nobody answers; an impostor ----------------------------------------
+# A peer document naming 10.77.0.99 (on the subnet, no host there: the
+# address handle waits for an ARP answer that never comes), and requests
+# at 1/s spoofed from 10.77.0.98 (an address b adds and whose ARP requests
+# it drops).  Neither may stall the daemon, cost the healthy pair a probe,
+# or show as loss: the ghost pair is "unresolved", the requests are
+# dropped as such.  Beside them an impostor: a document served on a that
+# claims b's port (fablab-b/rxb/1) with another GID and QPN; b's own
+# document (probe_peer, the first source) keeps it, the claim is a
+# counted conflict, and a's probes still reach b.
+lab a "printf '{\"fabtel_probe\": 1, \"host\": \"ghost\", \"endpoints\": [{\"device\": \"rxg\", \"port\": 1, \"netdev\": \"eth0\", \"gid\": \"::ffff:10.77.0.99\", \"qpn\": 1234, \"qkey\": 262827537}]}' >/tmp/ghost.json
+	printf 'read l\nprintf \"HTTP/1.0 200 OK\\\\r\\\\n\\\\r\\\\n\"\ncat /tmp/ghost.json\nsleep 0.3\n' >/tmp/ghost-doc.sh
+	socat TCP-LISTEN:9473,fork,reuseaddr EXEC:'sh /tmp/ghost-doc.sh' >/dev/null 2>&1 & echo \$! >/tmp/probes-socat3.pid
+	sed -e 's/ghost/fablab-b/; s/rxg/rxb/; s/10.77.0.99/10.77.0.96/; s/1234/4321/' /tmp/ghost.json >/tmp/impostor.json
+	sed -e 's/ghost.json/impostor.json/' /tmp/ghost-doc.sh >/tmp/impostor-doc.sh
+	socat TCP-LISTEN:9474,fork,reuseaddr EXEC:'sh /tmp/impostor-doc.sh' >/dev/null 2>&1 & echo \$! >/tmp/probes-socat4.pid
+	printf '127.0.0.1:9473\n127.0.0.1:9474\n' >>/tmp/probe-peers" >/dev/null
+lab b "ip addr add 10.77.0.98/24 dev eth0; tc qdisc show dev eth0 | grep -q clsact || tc qdisc add dev eth0 clsact
+	tc filter add dev eth0 ingress prio 2 protocol arp u32 match u32 0x0a4d0062 0xffffffff at 24 action drop" >/dev/null
+ghost() { probes "$PA" ".ports[] | select(.device == \"rxa\") | .peers[] | select(.host == \"ghost\") | .$1"; }
+ktap_check "the ghost's pair is unresolved (ETIMEDOUT), fabtel_probe_peers{state=unresolved} 1, condition probe_unresolved" \
+	wait_for 30 bash -c "$(declare -f api probes ghost); PA=$PA
+		[[ \$(ghost address) == unresolved && \$(ghost sent) == 0 ]] &&
+		curl -sf http://127.0.0.1:$PA/metrics | grep -q '^fabtel_probe_peers{host=\"fablab-a\",device=\"rxa\",port=\"1\",state=\"unresolved\"} 1$' &&
+		[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/snapshot | jq -r '.ports[] | select(.device==\"rxa\") | .conditions | index(\"probe_unresolved\") != null') == true ]]"
+ktap_info "ghost: $(probes "$PA" '.ports[] | select(.device == "rxa") | .peers[] | select(.host == "ghost") | {address, address_error, unresolved, sent}' | jq -c .)"
+ktap_check "the impostor's claim on fablab-b/rxb/1 is a conflict: counted once, contested 1, its source says so" \
+	wait_for 15 bash -c "m=\$(curl -sf http://127.0.0.1:$PA/metrics);
+		grep -q '^fabtel_probe_endpoint_conflicts_total 1$' <<<\"\$m\" && grep -q '^fabtel_probe_endpoints_contested 1$' <<<\"\$m\" &&
+		[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq -r '.sources[] | select(.address == \"127.0.0.1:9474\") | .conflicts') == 1 ]]"
+ktap_check "... and a's pair to fablab-b/rxb/1 is still b's: its GID, its QP, from 10.77.0.2:9465" \
+	bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq -r '[.ports[] | select(.device == \"rxa\") | .peers[] | select(.host == \"fablab-b\") | \"\\(.gid) \\(.qpn) \\(.source)\"] | join(\";\")') == \"::ffff:10.77.0.2 $(probes "$PB" '.ports[] | select(.device == "rxb") | .qpn') 10.77.0.2:9465\" ]]"
+qpn=$(probes "$PA" '.ports[] | select(.device == "rxa") | .qpn')
+bpair() { probes "$PA" ".ports[] | select(.device == \"rxa\") | .peers[] | select(.host == \"fablab-b\") | .$1"; }
+ur0=$(dropped unresolved); bs0=$(bpair sent); bt0=$(bpair timeouts); gu0=$(ghost unresolved)
+lab b "for i in \$(seq 22); do $INJECT -d rxb -g ::ffff:10.77.0.1 -s ::ffff:10.77.0.98 -q $qpn -n 1 request >/dev/null; sleep 1; done
+	>/dev/null 2>&1 & echo \$! >/tmp/probes-spoof.pid" >/dev/null
+slow=0 notready=0 worst=0
+for i in $(seq 20); do
+	for path in /metrics /api/v1/probes; do
+		ms=$(curl -sf -o /dev/null --max-time 2 -w '%{time_total}' "http://127.0.0.1:$PA$path" | awk '{ printf "%d", $1 * 1000 }')
+		((${ms:-9999} > worst)) && worst=${ms:-9999}
+		((${ms:-9999} > 500)) && slow=$((slow + 1))
+	done
+	[[ $(curl -s -o /dev/null --max-time 2 -w '%{http_code}' "http://127.0.0.1:$PA/-/ready") == 200 ]] || notready=$((notready + 1))
+	sleep 1
+done
+bs1=$(bpair sent); bt1=$(bpair timeouts); gu1=$(ghost unresolved)
+ktap_info "20 s with the ghost and the spoofed requests: slowest answer ${worst} ms; a->b sent $((bs1 - bs0)), timeouts $((bt1 - bt0)); the ghost's turns passed $((gu1 - gu0)); dropped{unresolved} +$(($(dropped unresolved) - ur0))"
+ktap_eq "20 of 20 scrapes of /metrics and /api/v1/probes answered within 0.5 s" "$slow" 0
+ktap_eq "/-/ready stayed 200" "$notready" 0
+# probe_rate 20 a second over 2 peers, the ghost's turns passed: 10/s each
+ktap_check "the healthy pair: probes at its rate (>= 150 in 20 s), no timeout; the ghost's turns passed unsent (>= 150)" \
+	bash -c "(( $bs1 - $bs0 >= 150 && $bt1 == $bt0 && ${gu1:-0} - ${gu0:-0} >= 150 ))"
+ktap_check "the spoofed requests are dropped as unresolved (>= 15 of 20), none answered" \
+	bash -c "(( $(dropped unresolved) - $ur0 >= 15 ))"
+lab a "kill \$(cat /tmp/probes-socat3.pid /tmp/probes-socat4.pid); rm -f /tmp/probes-socat[34].pid; sed -i '/947[34]/d' /tmp/probe-peers" >/dev/null
+lab b "kill \$(cat /tmp/probes-spoof.pid) 2>/dev/null; rm -f /tmp/probes-spoof.pid; tc filter del dev eth0 ingress prio 2; ip addr del 10.77.0.98/24 dev eth0" >/dev/null
 
 # ---- two links: which port is the culprit, in a real Prometheus ------------------------------
 lab a "rdma link add rxa1 type rxe netdev eth1" >/dev/null
@@ -305,6 +384,49 @@ ktap_check "b's fabteld gone: a's pairs time out, then age out after probe_peer_
 ktap_check "... and their series are gone from /metrics" \
 	bash -c "! curl -sf http://127.0.0.1:$PA/metrics | grep -q '^fabtel_probe_sent_total'"
 stop_fabteld a
+
+# ---- HTTPS and basic auth on both hosts -------------------------------------------------
+# Each fabteld serves over HTTPS with basic auth (one certificate naming
+# both hosts' fabric addresses and 127.0.0.1, the port the host forwards),
+# and reads its peer's document with the CA and a user of its own: probes
+# flow, and loss under netem is measured as over plain HTTP.
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$PROM_DIR/key.pem" -out "$PROM_DIR/cert.pem" -days 2 \
+	-subj /CN=fablab -addext subjectAltName=IP:10.77.0.1,IP:10.77.0.2,IP:127.0.0.1 >/dev/null 2>&1
+chmod 600 "$PROM_DIR/key.pem"
+chmod 644 "$PROM_DIR/cert.pem"
+chmod 755 "$PROM_DIR"
+printf 'probe pass\n' >"$PROM_DIR/pw"
+chmod 600 "$PROM_DIR/pw"
+TLS="--set tls_cert_file=$PROM_DIR/cert.pem --set tls_key_file=$PROM_DIR/key.pem --set basic_auth_user='$(htpasswd -nbB -C 10 prober 'probe pass')' \
+	--set probe_tls_ca_file=$PROM_DIR/cert.pem --set probe_auth_user=prober --set probe_auth_password_file=$PROM_DIR/pw"
+start_fabteld a 10.77.0.2 "$TLS"
+start_fabteld b 10.77.0.1 "$TLS"
+sapi() { curl -sf --max-time 5 --cacert "$PROM_DIR/cert.pem" -u 'prober:probe pass' "https://127.0.0.1:$1$2"; }
+spair() { sapi "$1" /api/v1/probes | jq -r ".ports[] | select(.device == \"$2\") | .peers[] | select(.device | test(\"^rx[ab]$\")) | .$3"; }
+ktap_check "with HTTPS and basic auth on both: plain HTTP refused, each prober fetched its peer's document and probes flow" \
+	wait_for 40 bash -c "$(declare -f sapi spair); PROM_DIR=$PROM_DIR
+		! curl -sf --max-time 5 http://127.0.0.1:$PA/metrics >/dev/null &&
+		[[ \$(curl -s --max-time 5 --cacert $PROM_DIR/cert.pem -o /dev/null -w '%{http_code}' https://127.0.0.1:$PA/metrics) == 401 ]] &&
+		(( \$(spair $PA rxa replies) >= 20 && \$(spair $PB rxb replies) >= 20 ))"
+# (b was not up yet at a's first fetch: a connect error then is no failure)
+ktap_check "... each source's document fresh (taken within probe_refresh_s + 2 s) and its last fetch without error" \
+	bash -c "$(declare -f sapi); PROM_DIR=$PROM_DIR
+		for p in $PA $PB; do [[ \$(sapi \$p /api/v1/probes | jq -r '.sources[0] | (.error == null and .age_s <= 5)') == true ]] || exit 1; done"
+"$FABLAB" impair a --roce loss 5% >/dev/null
+sleep 1
+d0=$(netem_dropped); ta0=$(spair "$PA" rxa timeouts); tb0=$(spair "$PB" rxb timeouts)
+sleep 20
+lab a "tc qdisc change dev eth0 parent 1:3 handle 30: netem loss 0%" >/dev/null
+sleep 1
+d1=$(netem_dropped); ta1=$(spair "$PA" rxa timeouts); tb1=$(spair "$PB" rxb timeouts)
+lab a "tc qdisc del dev eth0 root" >/dev/null
+lost=$(((ta1 - ta0) + (tb1 - tb0)))
+tol=$(( (d1 - d0) / 10 > 3 ? (d1 - d0) / 10 : 3 ))
+ktap_info "HTTPS: netem dropped $((d1 - d0)); timeouts a->b $((ta1 - ta0)), b->a $((tb1 - tb0))"
+ktap_check "... netem 5% on a's RoCE frames: the two pairs' timeouts add up to netem's drops, +-$tol, as over HTTP" \
+	bash -c "(( $lost >= $((d1 - d0 - tol)) && $lost <= $((d1 - d0 + tol)) && $d1 - $d0 > 0 ))"
+stop_fabteld a
+stop_fabteld b
 ktap_eq "every fabteld this suite stopped was gone within 10 s of SIGTERM" "$slow_stops" 0
 
 ktap_end

@@ -6,7 +6,7 @@
 # boot in time is reported with its serial log and leaves nothing behind.
 . "$(dirname "$0")/../lib.sh"
 
-ktap_begin 12
+ktap_begin 14
 
 tmp=$(mktemp -d)
 export FABLAB_DIR=$tmp/lab
@@ -32,6 +32,8 @@ expect_err "unknown host" "unknown host 'z'" "$FABLAB" run z -- true
 expect_err "flap --count must be a number" "whole numbers" "$FABLAB" flap a --count x
 expect_err "up --hosts 3" "must be 1 or 2" "$FABLAB" up --hosts 3
 expect_err "unknown command prints usage" "usage: fablab" "$FABLAB" frobnicate
+expect_err "impair --sport wants a range" "--sport wants LO-HI" "$FABLAB" impair a --sport 49152 loss 100%
+expect_err "impair --sport range upside down" "1 <= LO <= HI <= 65535" "$FABLAB" impair a --sport 60000-50000 loss 100%
 expect_err "a missing kernel names the package" "apt-get install linux-image-9.9.9" \
 	env FABLAB_KVER=9.9.9 "$FABLAB" up
 

@@ -211,9 +211,7 @@ static void path_states(struct health_port_state *st, unsigned int *ns, const st
 	if (q->loss_bad && *ns < MODEL_MAX_JOB_PORTS) {
 		port_state(st, ns, p, HP_PATH_LOSS, q->loss_since_ns);
 		st[*ns - 1].count = q->loss_bad;
-		snprintf(st[*ns - 1].detail, sizeof(st[0].detail),
-			 "%u of %u peers lose probes; worst %s %.0f%%", q->loss_bad, q->pairs,
-			 q->loss_peer, q->worst_loss * 100);
+		port_probe_loss_text(q, st[*ns - 1].detail, sizeof(st[0].detail));
 	}
 	if (q->latency_bad && *ns < MODEL_MAX_JOB_PORTS) {
 		port_state(st, ns, p, HP_PATH_LATENCY, q->latency_since_ns);

@@ -324,3 +324,15 @@ void model_signal_job(struct model_job *j, enum health_sig sig, const char *dev,
 	text_copy(s.device, sizeof(s.device), dev);
 	health_add(&j->track, &s);
 }
+
+void port_probe_loss_text(const struct port_probe *q, char *out, size_t len)
+{
+	/* some of its flows: a path under ECMP; all of them: the peer or this port */
+	if (q->loss_flows > 1)
+		snprintf(out, len, "%u of %u peers lose probes; worst: %u of %u flows to %s lose %.0f%%",
+			 q->loss_bad, q->pairs, q->loss_flows_losing, q->loss_flows, q->loss_peer,
+			 q->worst_loss * 100);
+	else
+		snprintf(out, len, "%u of %u peers lose probes; worst %s %.0f%%", q->loss_bad,
+			 q->pairs, q->loss_peer, q->worst_loss * 100);
+}

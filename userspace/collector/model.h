@@ -127,10 +127,15 @@ struct port_probe {
 	bool have;			/* the prober runs here */
 	unsigned int pairs, reachable;	/* peers, and those that answered in the window */
 	unsigned int loss_bad, latency_bad;	/* pairs at or over probe_loss_pct, probe_rtt_us */
+	unsigned int unresolved;	/* pairs whose peer's address could not be resolved */
 	double worst_loss, worst_rtt_s;	/* -1 unknown */
 	char loss_peer[96], rtt_peer[96];	/* HOST/DEVICE/PORT of the worst pairs */
+	unsigned int loss_flows, loss_flows_losing;	/* the worst loss pair's flows, losing */
 	uint64_t loss_since_ns, latency_since_ns;	/* CLOCK_REALTIME, while bad */
 };
+
+/* path_loss's evidence in words (fold_jobs.c): "1 of 1 peers lose probes; worst: 2 of 8 flows ..." */
+void port_probe_loss_text(const struct port_probe *q, char *out, size_t len);
 
 struct model_port {
 	bool present;

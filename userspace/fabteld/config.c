@@ -144,11 +144,13 @@ static const struct uint_key uint_keys[] = {
 	UK("probe_refresh_s", probe_cfg.refresh_s, 2, 3600),
 	UK("probe_peer_ttl_s", probe_cfg.peer_ttl_s, 5, 86400),
 	UK("probe_reply_rate", probe_cfg.reply_rate, 1, 100000),
+	UK("probe_reply_rate_source", probe_cfg.reply_rate_source, 1, 100000),
 	/* the high bit makes a controlled Q_Key, which unprivileged QPs may not use */
 	UKX("probe_qkey", probe_cfg.qkey, 0, 0x7fffffff),
 	UK("probe_sl", probe_cfg.sl, 0, 15),
 	UK("probe_loss_pct", probe_cfg.loss_pct, 1, 100),
 	UK("probe_rtt_us", probe_cfg.rtt_us, 1, 10000000),
+	UK("probe_flows", probe_cfg.flows, 1, PROBE_MAX_FLOWS),
 };
 
 /* basic_auth_user = NAME:BCRYPT_HASH (htpasswd -nbB NAME PASSWORD gives it) */
@@ -361,6 +363,8 @@ int config_check_host(const struct config *c, char *err, size_t errlen)
 		return -1;
 	}
 	freeaddrinfo(ai);
+	if (config_probe_check(&c->probe_cfg, err, errlen))
+		return -1;
 	if (strcmp(c->user, "root") && !getpwnam(c->user)) {
 		snprintf(err, errlen, "%s%suser '%s' does not exist on this host",
 			 c->user_from, c->user_from[0] ? ": " : "", c->user);

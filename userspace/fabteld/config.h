@@ -79,7 +79,9 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 /*
  * What start needs of the host, checked as start checks it: the listen
  * address numeric (IPv4 or IPv6, no name lookup), the user known (unless
- * root).  0, or -1 with err naming where the setting came from.
+ * root), the prober's settings that go together set together
+ * (config_probe_check).  0, or -1 with err naming where the setting came
+ * from.
  */
 int config_check_host(const struct config *c, char *err, size_t errlen);
 
@@ -89,6 +91,12 @@ int config_check_host(const struct config *c, char *err, size_t errlen);
  */
 int config_probe_set(struct probe_cfg *p, const char *key, const char *value, char *err,
 		     size_t errlen);
+
+/*
+ * The prober's settings that go together (probe_auth_user with
+ * probe_auth_password_file): 0, or -1 with err.
+ */
+int config_probe_check(const struct probe_cfg *p, char *err, size_t errlen);
 
 /*
  * v as a whole number in lo..hi (decimal; with hex, 0x... too) into *out:

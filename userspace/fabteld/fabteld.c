@@ -177,8 +177,15 @@ static bool probing(void)
 /* the prober, its ports known from the first samples: 0, or -1 (said why) */
 static int start_prober(struct prober **pr)
 {
+	const char *ca = cfg.probe_cfg.tls_ca_file;
 	char err[256];
 
+	/* libcurl reads the CA at each connection, as the user fabteld now is */
+	if (ca[0] && access(ca, R_OK)) {
+		fprintf(stderr, "fabteld: probe_tls_ca_file %s: %s (read at each connection, as the user fabteld runs as)\n",
+			ca, strerror(errno));
+		return -1;
+	}
 	*pr = prober_start(&cfg.probe_cfg, err, sizeof(err));
 	if (!*pr) {
 		fprintf(stderr, "fabteld: %s\n", err);
@@ -220,9 +227,11 @@ static void say_started(const struct prober *pr)
 		cfg.listen_addr, cfg.listen_port,
 		cfg.nr_users ? " (basic auth)" : " (no authentication)");
 	if (pr)
-		fprintf(stderr, "fabteld: probing as %s, %u probe(s)/s per port, peers from %u address(es)%s%s\n",
+		fprintf(stderr, "fabteld: probing as %s, %u probe(s)/s per port, peers from %u address(es)%s%s, read over %s%s\n",
 			cfg.probe_cfg.host, cfg.probe_cfg.rate, cfg.probe_cfg.nr_peers,
-			cfg.probe_cfg.peers_file[0] ? " and " : "", cfg.probe_cfg.peers_file);
+			cfg.probe_cfg.peers_file[0] ? " and " : "", cfg.probe_cfg.peers_file,
+			cfg.probe_cfg.tls_ca_file[0] ? "https" : "http",
+			cfg.probe_cfg.auth_user[0] ? " (basic auth)" : "");
 }
 
 /* The config file, then the command line's settings; 0, or -1 (said why). */

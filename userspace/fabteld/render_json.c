@@ -99,7 +99,9 @@ static struct json_object *jspeed(const struct model_port *p)
  * What is wrong with the port's link layer now, in the words of the job
  * reasons it gives a job using it: link_degraded, link_errors (a link-error
  * counter rose within window_s), optics, misconfigured, and what the prober
- * sees on the paths from it: path_loss, path_latency.  [] when none.
+ * sees on the paths from it: path_loss, path_latency, and probe_unresolved
+ * (a peer's address does not resolve: a dead host, no probe sent to it,
+ * no loss counted).  [] when none.
  */
 static struct json_object *jconditions(const struct model *m, const struct model_port *p)
 {
@@ -118,6 +120,8 @@ static struct json_object *jconditions(const struct model *m, const struct model
 		json_object_array_add(a, jstr("path_loss"));
 	if (p->probe.have && p->probe.latency_bad)
 		json_object_array_add(a, jstr("path_latency"));
+	if (p->probe.have && p->probe.unresolved)
+		json_object_array_add(a, jstr("probe_unresolved"));
 	return a;
 }
 
@@ -138,6 +142,12 @@ static struct json_object *jport(const struct model *m, const struct model_port 
 	json_object_object_add(o, "last_flap", p->last_flap_ns ? jtime(p->last_flap_ns) : NULL);
 	json_object_object_add(o, "speed", jspeed(p));
 	json_object_object_add(o, "conditions", jconditions(m, p));
+	if (p->probe.have && p->probe.loss_bad) {	/* what a job's path_loss reason cites */
+		char ev[128];
+
+		port_probe_loss_text(&p->probe, ev, sizeof(ev));
+		json_object_object_add(o, "path_loss_evidence", jstr(ev));
+	}
 	json_object_object_add(o, "link_errors_last", p->link_err_ns ? jtime(p->link_err_ns) : NULL);
 	c = json_object_new_object();
 	for (k = 0; k < FABTEL_NR_COUNTERS; k++)

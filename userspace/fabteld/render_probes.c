@@ -53,7 +53,8 @@ static const struct expo_label *pair_lbl(struct pair_labels *pl, const struct pr
 }
 
 enum pair_fam {
-	PF_SENT, PF_REPLIES, PF_TIMEOUTS, PF_LOSS, PF_RTT_Q, PF_LAST_OK, PF_TROUBLE, PF_NR,
+	PF_SENT, PF_REPLIES, PF_TIMEOUTS, PF_LOSS, PF_RTT_Q, PF_LAST_OK, PF_TROUBLE, PF_FLOWS,
+	PF_NR,
 };
 
 static const struct {
@@ -73,6 +74,8 @@ static const struct {
 			 "When the last reply came (Unix time); absent before the first." },
 	[PF_TROUBLE] = { "fabtel_probe_pair_trouble", "gauge",
 			 "1 when the pair is over a threshold: kind loss (probe_loss_pct) or latency (probe_rtt_us), else 0." },
+	[PF_FLOWS] = { "fabtel_probe_flows", "gauge",
+		       "The pair's flows (UDP source ports, so ECMP paths): state total (probe_flows), losing (at or over probe_loss_pct in probe_window_s)." },
 };
 
 static void pair_sample(struct expo *e, const struct prober *pr, const struct probe_port *pp,
@@ -117,6 +120,11 @@ static void pair_sample(struct expo *e, const struct prober *pr, const struct pr
 		bad = probe_pair_rtt_bad(pr, p, now, &v);
 		expo_u64(e, n, pair_lbl(&pl, pr, pp, p, "kind", "latency"), bad);
 		break;
+	case PF_FLOWS:	/* two series a pair, not one a flow: the cardinality stays */
+		expo_u64(e, n, pair_lbl(&pl, pr, pp, p, "state", "total"), pp->nr_flows);
+		expo_u64(e, n, pair_lbl(&pl, pr, pp, p, "state", "losing"),
+			 probe_pair_flows_losing(pr, pp, p, now));
+		break;
 	default:
 		break;
 	}
@@ -141,8 +149,8 @@ static void rtt_histogram(struct expo *e, const struct prober *pr, const struct 
 	}
 	expo_double(e, "fabtel_probe_rtt_seconds_sum", pair_lbl(&pl, pr, pp, p, NULL, NULL),
 		    p->st.rtt_sum);
-	expo_u64(e, "fabtel_probe_rtt_seconds_count", pair_lbl(&pl, pr, pp, p, NULL, NULL),
-		 p->st.replies);
+	/* the samples, not the replies: a reply whose turnaround is refused has none */
+	expo_u64(e, "fabtel_probe_rtt_seconds_count", pair_lbl(&pl, pr, pp, p, NULL, NULL), cum);
 }
 
 static void pair_families(struct expo *e, const struct prober *pr, uint64_t now)
@@ -170,22 +178,39 @@ static void pair_families(struct expo *e, const struct prober *pr, uint64_t now)
 	}
 }
 
+static unsigned int unresolved_pairs(const struct probe_port *pp)
+{
+	unsigned int k, n = 0;
+	int err;
+
+	for (k = 0; k < PROBE_MAX_PEERS; k++)
+		n += pp->pairs[k].present &&
+		     probe_pair_address(pp, &pp->pairs[k], &err) == PROBE_ADDR_UNRESOLVED;
+	return n;
+}
+
 static void port_families(struct expo *e, const struct prober *pr, uint64_t now)
 {
 	static const char *const fams[][3] = {
 		{ "fabtel_probe_port_up", "gauge",
 		  "1 when the port's prober QP answers and sends probes; 0 when it cannot (port not ACTIVE, no RoCE v2 GID, verbs error: /api/v1/probes says why)." },
 		{ "fabtel_probe_peers", "gauge",
-		  "The port's peers (state total) and those that answered within probe_window_s (state reachable)." },
+		  "The port's peers (state total), those that answered within probe_window_s (state reachable), and those whose address does not resolve (state unresolved: no probe sent, no loss counted)." },
 		{ "fabtel_probe_answered_total", "counter", "Probe requests this port answered." },
 		{ "fabtel_probe_dropped_total", "counter",
-		  "Probe datagrams taken in and dropped, by reason: malformed, unknown_peer, other_session, duplicate, late, unsolicited, rate_limited, completion_error." },
+		  "Probe datagrams taken in and dropped, by reason: malformed, unknown_peer, other_session, duplicate, late, unsolicited, rate_limited (the port's probe_reply_rate), completion_error, rate_limited_source (one address's probe_reply_rate_source), unresolved (a request from an address that does not resolve)." },
 		{ "fabtel_probe_send_errors_total", "counter",
 		  "Probes and replies this host could not send (no address handle, send queue full, send completion error): not counted as loss." },
 		{ "fabtel_probe_restarts_total", "counter",
 		  "Times the port's prober QP was made (the first, and after each down or QP error)." },
 		{ "fabtel_probe_peers_over_limit", "gauge",
 		  "Peer endpoints on the port's subnet left out because the port has probe_max_peers." },
+		{ "fabtel_probe_received_total", "counter",
+		  "Probe datagrams (requests and replies) the port's QP received well: flat while its peers' probes fail, the port hears nothing." },
+		{ "fabtel_probe_qp_reopens_total", "counter",
+		  "Times the port's prober QP was made again, by reason: qp_error (it went to error), receive_errors (receive completions kept failing)." },
+		{ "fabtel_probe_address_handles_total", "counter",
+		  "Address handles the resolver made (result made) or could not make (result failed: the address did not resolve), for peers and requesters." },
 	};
 	struct pair_labels pl;
 	unsigned int f, i, k, r, reach;
@@ -213,6 +238,8 @@ static void port_families(struct expo *e, const struct prober *pr, uint64_t now)
 					 pp->nr_pairs);
 				expo_u64(e, fams[f][0], port_lbl(&pl, pr, pp, "state", "reachable"),
 					 reach);
+				expo_u64(e, fams[f][0], port_lbl(&pl, pr, pp, "state", "unresolved"),
+					 unresolved_pairs(pp));
 				break;
 			case 2:
 				expo_u64(e, fams[f][0], port_lbl(&pl, pr, pp, NULL, NULL), pp->answered);
@@ -230,9 +257,24 @@ static void port_families(struct expo *e, const struct prober *pr, uint64_t now)
 			case 5:
 				expo_u64(e, fams[f][0], port_lbl(&pl, pr, pp, NULL, NULL), pp->restarts);
 				break;
-			default:
+			case 6:
 				expo_u64(e, fams[f][0], port_lbl(&pl, pr, pp, NULL, NULL),
 					 pp->over_limit);
+				break;
+			case 7:
+				expo_u64(e, fams[f][0], port_lbl(&pl, pr, pp, NULL, NULL), pp->received);
+				break;
+			case 8:
+				for (r = 0; r < PROBE_REOPEN_NR; r++)
+					expo_u64(e, fams[f][0],
+						 port_lbl(&pl, pr, pp, "reason", probe_reopen_name(r)),
+						 pp->reopens[r]);
+				break;
+			default:
+				expo_u64(e, fams[f][0], port_lbl(&pl, pr, pp, "result", "made"),
+					 pp->ah_made);
+				expo_u64(e, fams[f][0], port_lbl(&pl, pr, pp, "result", "failed"),
+					 pp->ah_failed);
 			}
 		}
 	}
@@ -264,6 +306,34 @@ static void prober_families(struct expo *e, const struct prober *pr)
 	expo_double(e, "fabtel_probe_cpu_seconds_total", l, (double)pr->cpu_ns / 1e9);
 }
 
+/* what the prober would not take of its peers' word (Documentation/probes.rst "Trust") */
+static void trust_families(struct expo *e, const struct prober *pr)
+{
+	struct expo_label l[1] = { { NULL, NULL } };
+	struct pair_labels pl;
+	unsigned int i;
+
+	expo_family(e, "fabtel_probe_peers_refused", "gauge",
+		    "Peer endpoints the port left out at the last match: their GID is the network or broadcast address of one of the port's subnets.");
+	for (i = 0; i < PROBE_MAX_PORTS; i++)
+		if (pr->ports[i].present)
+			expo_u64(e, "fabtel_probe_peers_refused",
+				 port_lbl(&pl, pr, &pr->ports[i], NULL, NULL), pr->ports[i].refused);
+	expo_family(e, "fabtel_probe_turnaround_refused_total", "counter",
+		    "Replies taken (not lost) with no RTT sample: the turnaround the peer reported was not less than the round trip measured here.");
+	for (i = 0; i < PROBE_MAX_PORTS; i++)
+		if (pr->ports[i].present)
+			expo_u64(e, "fabtel_probe_turnaround_refused_total",
+				 port_lbl(&pl, pr, &pr->ports[i], NULL, NULL),
+				 pr->ports[i].turnaround_bad);
+	expo_family(e, "fabtel_probe_endpoints_contested", "gauge",
+		    "Peer endpoints refused at the last match because another source holds their (host, device, port); which, per source: /api/v1/probes.");
+	expo_u64(e, "fabtel_probe_endpoints_contested", l, pr->conflicts);
+	expo_family(e, "fabtel_probe_endpoint_conflicts_total", "counter",
+		    "Conflicts between two sources over a peer endpoint's (host, device, port), each counted when it starts.");
+	expo_u64(e, "fabtel_probe_endpoint_conflicts_total", l, pr->conflicts_total);
+}
+
 void render_probe_families(struct prober *pr, struct expo *e)
 {
 	uint64_t now = clock_ns(CLOCK_MONOTONIC);
@@ -274,6 +344,7 @@ void render_probe_families(struct prober *pr, struct expo *e)
 	pair_families(e, pr, now);
 	port_families(e, pr, now);
 	prober_families(e, pr);
+	trust_families(e, pr);
 	pthread_mutex_unlock(&pr->lock);
 }
 

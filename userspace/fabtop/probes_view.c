@@ -37,9 +37,11 @@ static const char *us(struct json_object *o, const char *key, char *buf, size_t 
 static void peer_line(struct json_object *p, struct probe_line *out, unsigned int *n,
 		      unsigned int max)
 {
-	char text[PROBES_LINE_LEN], name[96], a[24], b[24], loss[16];
-	double v, sent = 0, tmo = 0;
+	char text[PROBES_LINE_LEN], name[96], a[24], b[24], loss[16], flows[24] = "";
+	double v, sent = 0, tmo = 0, nf = 0, nl = 0;
 	bool bad = fj_len(fj_get(p, "trouble")) > 0;
+	const char *addr = fj_str(p, "address");
+	bool unresolved = addr && !strcmp(addr, "unresolved");
 
 	snprintf(name, sizeof(name), "%s/%s/%.0f", fj_str(p, "host") ? fj_str(p, "host") : "?",
 		 fj_str(p, "device") ? fj_str(p, "device") : "?",
@@ -50,9 +52,13 @@ static void peer_line(struct json_object *p, struct probe_line *out, unsigned in
 		snprintf(loss, sizeof(loss), "%.1f%%", v * 100);
 	fj_num(p, "sent", &sent);
 	fj_num(p, "timeouts", &tmo);
-	snprintf(text, sizeof(text), "    %-30s %9s %9s %7s %8.0f %8.0f%s", name,
+	/* which of its ECMP flows lose: some, a path; all, the peer or this port */
+	if (fj_num(p, "flows", &nf) && fj_num(p, "flows_losing", &nl) && nl > 0)
+		snprintf(flows, sizeof(flows), "  %.0f/%.0f flows", nl, nf);
+	snprintf(text, sizeof(text), "    %-30s %9s %9s %7s %8.0f %8.0f%s%s", name,
 		 us(p, "rtt_p50_us", a, sizeof(a)), us(p, "rtt_p99_us", b, sizeof(b)), loss, sent,
-		 tmo, bad ? "  << path or peer" : "");
+		 tmo, flows, unresolved ? "  << address unresolved (not probed)" :
+		 bad ? "  << path or peer" : "");
 	add(out, n, max, bad ? PL_TROUBLE : PL_PLAIN, text);
 }
 

@@ -3,9 +3,10 @@
  * fuzz_probe - libFuzzer target: what the prober takes from the network.
  *
  * The first byte picks the reader: an endpoint document (probe_doc_parse:
- * -1 with a reason, or endpoints whose names, port and QPN are in range),
- * a probe datagram (probe_pkt_decode: a decoded probe encodes back to the
- * same bytes), or a UD receive's GRH (probe_grh_sgid).
+ * -1 with a reason, or endpoints whose names, port and QPN are in range
+ * and whose GID is unicast), a probe datagram (probe_pkt_decode: a decoded
+ * probe encodes back to the same bytes), or a UD receive's GRH
+ * (probe_grh_sgid).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,7 +29,8 @@ static void doc(const uint8_t *data, size_t size)
 	for (i = 0; i < n; i++)
 		if (!probe_name_ok(eps[i].host, sizeof(eps[i].host)) ||
 		    !probe_name_ok(eps[i].device, sizeof(eps[i].device)) ||
-		    eps[i].port < 1 || eps[i].port > 255 || eps[i].qpn < 2 || eps[i].qpn > 0xffffff)
+		    eps[i].port < 1 || eps[i].port > 255 || eps[i].qpn < 2 || eps[i].qpn > 0xffffff ||
+		    !probe_gid_unicast(eps[i].gid))
 			abort();
 }
 

@@ -11,6 +11,10 @@
  * would otherwise have it set up OpenSSL (1.4 MiB more made resident) for
  * SSH transfers fabteld never makes.  libssh2 sets up its crypto at its
  * first set-up only.
+ *
+ * libcurl stays mapped after probe_curl_close() (RTLD_NODELETE): a name
+ * lookup the fetcher left running at stop (CURLOPT_QUICK_EXIT) finishes in
+ * a thread of libcurl's own, which must still have its code to return to.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -38,11 +42,18 @@ static int bind_all(char *why, size_t len)
 		{ "curl_global_cleanup", (void **)&pcurl.global_cleanup },
 		{ "curl_easy_init", (void **)&pcurl.easy_init },
 		{ "curl_easy_cleanup", (void **)&pcurl.easy_cleanup },
-		{ "curl_easy_reset", (void **)&pcurl.easy_reset },
 		{ "curl_easy_setopt", (void **)&pcurl.easy_setopt },
-		{ "curl_easy_perform", (void **)&pcurl.easy_perform },
 		{ "curl_easy_getinfo", (void **)&pcurl.easy_getinfo },
 		{ "curl_easy_strerror", (void **)&pcurl.easy_strerror },
+		{ "curl_multi_init", (void **)&pcurl.multi_init },
+		{ "curl_multi_cleanup", (void **)&pcurl.multi_cleanup },
+		{ "curl_multi_add_handle", (void **)&pcurl.multi_add_handle },
+		{ "curl_multi_remove_handle", (void **)&pcurl.multi_remove_handle },
+		{ "curl_multi_perform", (void **)&pcurl.multi_perform },
+		{ "curl_multi_poll", (void **)&pcurl.multi_poll },
+		{ "curl_multi_wakeup", (void **)&pcurl.multi_wakeup },
+		{ "curl_multi_info_read", (void **)&pcurl.multi_info_read },
+		{ "curl_multi_strerror", (void **)&pcurl.multi_strerror },
 	};
 	size_t i;
 
@@ -79,7 +90,7 @@ int probe_curl_open(char *why, size_t len)
 {
 	if (ssh2_open(why, len))
 		return -1;
-	curl_lib = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+	curl_lib = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
 	if (!curl_lib) {
 		snprintf(why, len, "%s", dlerror());
 		goto close_ssh2;

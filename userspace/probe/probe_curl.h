@@ -13,11 +13,20 @@ struct probe_curl {
 	void (*global_cleanup)(void);
 	CURL *(*easy_init)(void);
 	void (*easy_cleanup)(CURL *c);
-	void (*easy_reset)(CURL *c);
 	CURLcode (*easy_setopt)(CURL *c, CURLoption opt, ...);
-	CURLcode (*easy_perform)(CURL *c);
 	CURLcode (*easy_getinfo)(CURL *c, CURLINFO info, ...);
 	const char *(*easy_strerror)(CURLcode rc);
+	/* the multi interface: a round's transfers at once (probe_fetch.c) */
+	CURLM *(*multi_init)(void);
+	CURLMcode (*multi_cleanup)(CURLM *m);
+	CURLMcode (*multi_add_handle)(CURLM *m, CURL *c);
+	CURLMcode (*multi_remove_handle)(CURLM *m, CURL *c);
+	CURLMcode (*multi_perform)(CURLM *m, int *running);
+	CURLMcode (*multi_poll)(CURLM *m, struct curl_waitfd *fds, unsigned int nfds,
+				int timeout_ms, int *numfds);
+	CURLMcode (*multi_wakeup)(CURLM *m);
+	CURLMsg *(*multi_info_read)(CURLM *m, int *left);
+	const char *(*multi_strerror)(CURLMcode rc);
 };
 
 /* set while loaded: between a probe_curl_open() that returned 0 and probe_curl_close() */

@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +34,27 @@ void probe_gid_str(const uint8_t gid[16], char *out, size_t len)
 {
 	if (!inet_ntop(AF_INET6, gid, out, (socklen_t)len))
 		snprintf(out, len, "?");
+}
+
+/*
+ * What a GID says of itself.  IPv4 inside is the mapped form (::ffff:a.b.c.d)
+ * RoCE v2 uses; the subnet's own network and broadcast addresses need the
+ * port's netmask and are probe_match.c's.
+ */
+bool probe_gid_unicast(const uint8_t gid[16])
+{
+	static const uint8_t zero[16], v4pfx[12] = { [10] = 0xff, [11] = 0xff };
+	uint8_t a = gid[12], b = gid[13];
+
+	if (gid[0] == 0xff)			/* ff00::/8 multicast */
+		return false;
+	if (!memcmp(gid, zero, 15))		/* ::/120: ::, ::1 */
+		return false;
+	if (memcmp(gid, v4pfx, 12))
+		return true;
+	/* 0/8 this network, 127/8 loopback, 169.254/16 link-local, 224/4
+	 * multicast, 240/4 reserved (and 255.255.255.255 limited broadcast) */
+	return a != 0 && a != 127 && !(a == 169 && b == 254) && a < 224;
 }
 
 static int str_field(struct json_object *o, const char *key, char *out, size_t len)
@@ -78,6 +100,9 @@ static int endpoint(struct json_object *o, const char *host, struct probe_endpoi
 	if (!json_object_object_get_ex(o, "gid", &v) || !json_object_is_type(v, json_type_string) ||
 	    inet_pton(AF_INET6, json_object_get_string(v), ep->gid) != 1)
 		return -1;
+	/* no fabteld publishes one of these for a port it probes from */
+	if (!probe_gid_unicast(ep->gid))
+		return -2;
 	return 0;
 }
 
@@ -109,8 +134,10 @@ static int doc_fields(struct json_object *root, struct probe_endpoint *eps, unsi
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		if (endpoint(json_object_array_get_idx(arr, i), host, &eps[i])) {
-			*why = "bad endpoint";
+		int e = endpoint(json_object_array_get_idx(arr, i), host, &eps[i]);
+
+		if (e) {
+			*why = e == -2 ? "endpoint GID not a unicast address" : "bad endpoint";
 			return -1;
 		}
 	}

@@ -10,11 +10,13 @@
  *
  * A peer's document is data from the network: bounded (PROBE_DOC_MAX bytes,
  * PROBE_DOC_MAX_EPS endpoints), names from a small alphabet, a GID that
- * parses, a QPN that can be a UD QP's; anything else refuses the document.
+ * parses and is a unicast address (probe_gid_unicast), a QPN that can be a
+ * UD QP's; anything else refuses the document.
  */
 #ifndef FABTEL_PROBE_DOC_H
 #define FABTEL_PROBE_DOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +51,13 @@ struct json_object *probe_doc_build(const char *host, const struct probe_endpoin
 
 /* true if addr is HOST:PORT or [V6]:PORT (a peer fabteld's address) */
 int probe_addr_ok(const char *addr);
+
+/*
+ * false for a GID no probe may go to: unspecified (::, 0.0.0.0/8), loopback
+ * (::1, 127/8), multicast (ff00::/8, 224/4), IPv4 link-local (169.254/16),
+ * IPv4 reserved 240/4 with the limited broadcast 255.255.255.255.
+ */
+bool probe_gid_unicast(const uint8_t gid[16]);
 
 /* "::ffff:10.0.0.1" for a GID (out: at least 46 bytes). */
 void probe_gid_str(const uint8_t gid[16], char *out, size_t len);

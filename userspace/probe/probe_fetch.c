@@ -1,10 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probe_fetch.c - the fetcher thread (prober.h): reads each peer fabteld's
- * endpoint document (libcurl, HTTP only, bounded size and time) every
- * probe_refresh_s, sooner when the prober asks, and the peers file when it
- * changes (libcurl opened when the prober starts: probe_curl.c).  Nothing it receives is more than data: parsed by probe_doc.c,
- * refused whole when anything in it is off.
+ * endpoint document every probe_refresh_s, sooner when the prober asks, and
+ * the peers file when it changes (libcurl opened when the prober starts:
+ * probe_curl.c).  Nothing it receives is more than data: parsed by
+ * probe_doc.c, refused whole when anything in it is off (probe_xfer.c).
+ *
+ * A round fetches every source at once with libcurl's multi interface, up
+ * to FETCH_MAX_INFLIGHT transfers in flight, each bounded by its own
+ * timeout: sources that do not answer cost a round FETCH_TIMEOUT_MS per
+ * FETCH_MAX_INFLIGHT of them, not FETCH_TIMEOUT_MS each, so live peers are
+ * read again well within probe_peer_ttl_s however many are dead.  The lock
+ * is taken only to copy the source list and to write each verdict back,
+ * never while libcurl works; prober_stop() wakes the wait for transfers
+ * (probe_fetch_wake), and the transfers in flight are dropped unfinished.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,15 +25,42 @@
 
 #include "clock.h"
 #include "probe_curl.h"
+#include "probe_xfer.h"
 #include "prober.h"
 #include "text.h"
 
 #define FETCH_TIMEOUT_MS	2000
 #define FETCH_CONNECT_MS	1000
+/*
+ * Half of PROBE_MAX_SOURCES: a full table of dead sources takes two
+ * timeouts, and a fetcher holds at most 64 sockets and libcurl handles.
+ */
+#define FETCH_MAX_INFLIGHT	64
+/* libcurl's own timers and probe_fetch_wake() end a wait sooner */
+#define FETCH_POLL_MS		1000
+/* between two rounds' starts, however often the prober asks */
+#define FETCH_GAP_NS		(2 * NS_PER_S)
 
 static const char *const fetch_err_names[FETCH_ERR_NR] = {
 	[FETCH_CONNECT] = "connect", [FETCH_HTTP] = "http_status",
 	[FETCH_TOO_LARGE] = "too_large", [FETCH_BAD_DOCUMENT] = "bad_document",
+};
+
+/* a transfer in flight */
+struct slot {
+	CURL *c;			/* NULL: free */
+	char addr[PROBE_ADDR_LEN];
+	struct probe_body body;
+	char errbuf[CURL_ERROR_SIZE];
+};
+
+struct fetcher {
+	struct prober *pr;
+	CURLM *multi;
+	char addrs[PROBE_MAX_SOURCES][PROBE_ADDR_LEN];	/* this round's sources */
+	unsigned int nr, next, busy;
+	struct slot slots[FETCH_MAX_INFLIGHT];
+	struct probe_verdict v;
 };
 
 /* libcurl, opened now (probe_curl.c) */
@@ -43,68 +79,12 @@ const char *probe_fetch_err_name(enum probe_fetch_err e)
 	return e < FETCH_ERR_NR ? fetch_err_names[e] : "?";
 }
 
-struct body {
-	char data[PROBE_DOC_MAX];
-	size_t len;
-	bool too_big;
-};
-
 static size_t on_data(char *p, size_t size, size_t n, void *arg)
 {
-	struct body *b = arg;
-	size_t len = size * n;
+	struct probe_body *b = arg;
 
-	if (len > sizeof(b->data) - b->len) {
-		b->too_big = true;
-		return 0;	/* curl stops with a write error */
-	}
-	memcpy(b->data + b->len, p, len);
-	b->len += len;
-	return len;
-}
-
-/* -1 (taken: eps, *n), or why not */
-static int fetch_one(CURL *c, const char *addr, struct body *b, struct probe_endpoint *eps,
-		     unsigned int *n, char *why, size_t whylen)
-{
-	char url[PROBE_ADDR_LEN + 64];
-	const char *perr;
-	long code = 0;
-	CURLcode rc;
-	int k;
-
-	snprintf(url, sizeof(url), "http://%s/api/v1/probe/endpoints", addr);
-	b->len = 0;
-	b->too_big = false;
-	pcurl.easy_reset(c);
-	pcurl.easy_setopt(c, CURLOPT_URL, url);
-	pcurl.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http");
-	pcurl.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	pcurl.easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)FETCH_TIMEOUT_MS);
-	pcurl.easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)FETCH_CONNECT_MS);
-	pcurl.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-	pcurl.easy_setopt(c, CURLOPT_WRITEDATA, b);
-	rc = pcurl.easy_perform(c);
-	if (b->too_big) {
-		snprintf(why, whylen, "document over %d bytes", PROBE_DOC_MAX);
-		return FETCH_TOO_LARGE;
-	}
-	if (rc != CURLE_OK) {
-		snprintf(why, whylen, "%s", pcurl.easy_strerror(rc));
-		return FETCH_CONNECT;
-	}
-	pcurl.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
-	if (code != 200) {
-		snprintf(why, whylen, "HTTP status %ld", code);
-		return FETCH_HTTP;
-	}
-	k = probe_doc_parse(b->data, b->len, eps, PROBE_SRC_EPS, &perr);
-	if (k < 0) {
-		snprintf(why, whylen, "bad document: %s", perr);
-		return FETCH_BAD_DOCUMENT;
-	}
-	*n = (unsigned int)k;
-	return -1;
+	/* short: libcurl ends the transfer with a write error (probe_xfer_judge) */
+	return probe_body_add(b, p, size * n) ? size * n : 0;
 }
 
 /* the file's sources replace the file's previous ones (lock not held) */
@@ -170,76 +150,264 @@ static void read_peers_file(struct prober *pr, struct timespec *mtime)
 	pthread_mutex_unlock(&pr->lock);
 }
 
-/* one round over the sources; the lock is not held while curl works */
-static void fetch_round(struct prober *pr, CURL *c, struct body *b)
+/* HTTP, or HTTPS against the configured CA; basic auth if set; no redirect */
+static void xfer_setopts(CURL *c, const struct probe_cfg *cfg, struct slot *s, const char *url)
 {
-	static struct probe_endpoint eps[PROBE_SRC_EPS];
-	char addr[PROBE_ADDR_LEN], why[128];
-	unsigned int i, k, n = 0;
-	int e;
+	bool tls = cfg->tls_ca_file[0];
 
-	for (i = 0;; i++) {
-		pthread_mutex_lock(&pr->lock);
-		if (i >= pr->nr_src || pr->stop) {
-			pthread_mutex_unlock(&pr->lock);
+	pcurl.easy_setopt(c, CURLOPT_URL, url);
+	pcurl.easy_setopt(c, CURLOPT_PROTOCOLS_STR, tls ? "https" : "http");
+	pcurl.easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, tls ? "https" : "http");
+	pcurl.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	pcurl.easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)FETCH_TIMEOUT_MS);
+	pcurl.easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, (long)FETCH_CONNECT_MS);
+	/* a peer's connection limit is not held by our idle connections */
+	pcurl.easy_setopt(c, CURLOPT_FORBID_REUSE, 1L);
+	/* a name lookup still running does not hold up the stop (libcurl >= 7.87) */
+	pcurl.easy_setopt(c, CURLOPT_QUICK_EXIT, 1L);
+	pcurl.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+	pcurl.easy_setopt(c, CURLOPT_WRITEDATA, &s->body);
+	pcurl.easy_setopt(c, CURLOPT_ERRORBUFFER, s->errbuf);
+	if (tls) {
+		/* the configured CA alone: not the system's store besides */
+		pcurl.easy_setopt(c, CURLOPT_CAINFO, cfg->tls_ca_file);
+		pcurl.easy_setopt(c, CURLOPT_CAPATH, (char *)NULL);
+		pcurl.easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
+		pcurl.easy_setopt(c, CURLOPT_SSL_VERIFYHOST, cfg->tls_verify_host ? 2L : 0L);
+	}
+	if (cfg->auth_user[0]) {
+		pcurl.easy_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+		pcurl.easy_setopt(c, CURLOPT_USERNAME, cfg->auth_user);
+		pcurl.easy_setopt(c, CURLOPT_PASSWORD, cfg->auth_password);
+	}
+}
+
+/* the verdict on addr written back (the lock taken for it alone) */
+static void xfer_verdict(struct fetcher *f, const char *addr)
+{
+	pthread_mutex_lock(&f->pr->lock);
+	probe_xfer_apply(f->pr, addr, &f->v, clock_ns(CLOCK_MONOTONIC));
+	pthread_mutex_unlock(&f->pr->lock);
+}
+
+/* the transfer from addr started in a free slot; a failure to start is its verdict */
+static void xfer_start(struct fetcher *f, const char *addr)
+{
+	char url[PROBE_ADDR_LEN + 64];
+	struct slot *s = NULL;
+	unsigned int i;
+	CURL *c;
+
+	for (i = 0; i < FETCH_MAX_INFLIGHT && !s; i++)
+		if (!f->slots[i].c)
+			s = &f->slots[i];
+	c = s && !probe_xfer_url(url, sizeof(url), addr, f->pr->cfg.tls_ca_file[0]) ?
+		pcurl.easy_init() : NULL;
+	if (c) {
+		s->errbuf[0] = '\0';
+		xfer_setopts(c, &f->pr->cfg, s, url);
+		if (!pcurl.multi_add_handle(f->multi, c)) {
+			s->c = c;
+			snprintf(s->addr, sizeof(s->addr), "%s", addr);
+			f->busy++;
 			return;
 		}
-		snprintf(addr, sizeof(addr), "%s", pr->src[i].addr);
-		pthread_mutex_unlock(&pr->lock);
-
-		e = fetch_one(c, addr, b, eps, &n, why, sizeof(why));
-		pthread_mutex_lock(&pr->lock);
-		for (k = 0; k < pr->nr_src && strcmp(pr->src[k].addr, addr); k++)
-			;
-		if (e >= 0) {
-			pr->fetch_err[e]++;
-			if (k < pr->nr_src)
-				snprintf(pr->src[k].err, sizeof(pr->src[k].err), "%s", why);
-		} else if (k < pr->nr_src) {
-			struct probe_source *s = &pr->src[k];
-
-			pr->fetches++;
-			if (s->nr_eps != n || memcmp(s->eps, eps, n * sizeof(eps[0])))
-				pr->src_gen++;
-			memcpy(s->eps, eps, n * sizeof(eps[0]));
-			s->nr_eps = n;
-			s->ok_ns = clock_ns(CLOCK_MONOTONIC);
-			s->err[0] = '\0';
-		}
-		pthread_mutex_unlock(&pr->lock);
+		pcurl.easy_cleanup(c);
 	}
+	f->v.err = FETCH_CONNECT;
+	f->v.nr_eps = 0;
+	snprintf(f->v.why, sizeof(f->v.why), "the transfer could not start (out of memory)");
+	xfer_verdict(f, addr);
+}
+
+static void slot_free(struct fetcher *f, struct slot *s)
+{
+	pcurl.multi_remove_handle(f->multi, s->c);
+	pcurl.easy_cleanup(s->c);
+	s->c = NULL;
+	probe_body_free(&s->body);
+	f->busy--;
+}
+
+/* the finished transfers' verdicts: how many finished */
+static unsigned int reap(struct fetcher *f)
+{
+	unsigned int n = 0, i;
+	const char *words;
+	CURLMsg *m;
+	CURLcode rc;
+	long code;
+	int left;
+	CURL *c;
+
+	while ((m = pcurl.multi_info_read(f->multi, &left))) {
+		if (m->msg != CURLMSG_DONE)
+			continue;
+		c = m->easy_handle;	/* m is gone once the handle is removed */
+		rc = m->data.result;
+		for (i = 0; i < FETCH_MAX_INFLIGHT && f->slots[i].c != c; i++)
+			;
+		if (i == FETCH_MAX_INFLIGHT)
+			continue;
+		code = 0;
+		words = NULL;
+		if (rc == CURLE_OK)
+			pcurl.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+		else	/* the error buffer says more: which host, how long, which check */
+			words = f->slots[i].errbuf[0] ? f->slots[i].errbuf : pcurl.easy_strerror(rc);
+		probe_xfer_judge(&f->v, &f->slots[i].body, words, code);
+		xfer_verdict(f, f->slots[i].addr);
+		slot_free(f, &f->slots[i]);
+		n++;
+	}
+	return n;
+}
+
+/* every transfer still in flight ended with why as its verdict, or dropped (why NULL) */
+static void abandon(struct fetcher *f, const char *why)
+{
+	unsigned int i;
+
+	for (i = 0; i < FETCH_MAX_INFLIGHT; i++) {
+		if (!f->slots[i].c)
+			continue;
+		if (why) {
+			f->v.err = FETCH_CONNECT;
+			f->v.nr_eps = 0;
+			snprintf(f->v.why, sizeof(f->v.why), "%s", why);
+			xfer_verdict(f, f->slots[i].addr);
+		}
+		slot_free(f, &f->slots[i]);
+	}
+}
+
+static bool stopping(struct prober *pr)
+{
+	bool stop;
+
+	pthread_mutex_lock(&pr->lock);
+	stop = pr->stop;
+	pthread_mutex_unlock(&pr->lock);
+	return stop;
+}
+
+/* this round's sources copied, the prober's ask taken; false when stopping */
+static bool round_begin(struct fetcher *f)
+{
+	struct prober *pr = f->pr;
+	unsigned int i;
+
+	pthread_mutex_lock(&pr->lock);
+	for (i = 0; i < pr->nr_src; i++)
+		snprintf(f->addrs[i], PROBE_ADDR_LEN, "%s", pr->src[i].addr);
+	f->nr = pr->nr_src;
+	f->next = 0;
+	pr->refetch = false;	/* asked again during the round: the next one comes sooner */
+	pthread_mutex_unlock(&pr->lock);
+	return !stopping(pr);
+}
+
+/* one round over the sources, all at once (FETCH_MAX_INFLIGHT in flight) */
+static void fetch_round(struct fetcher *f)
+{
+	char why[160];
+	CURLMcode mc;
+	int running;
+
+	while (!stopping(f->pr)) {
+		while (f->busy < FETCH_MAX_INFLIGHT && f->next < f->nr)
+			xfer_start(f, f->addrs[f->next++]);
+		if (!f->busy)
+			return;
+		mc = pcurl.multi_perform(f->multi, &running);
+		if (mc == CURLM_OK && !reap(f))
+			mc = pcurl.multi_poll(f->multi, NULL, 0, FETCH_POLL_MS, NULL);
+		if (mc != CURLM_OK) {
+			snprintf(why, sizeof(why), "libcurl: %s", pcurl.multi_strerror(mc));
+			abandon(f, why);
+			return;
+		}
+	}
+	abandon(f, NULL);
+}
+
+/* pr->lock held: until at_ns (monotonic), or a signal of fetch_cond */
+static void wait_until(struct prober *pr, uint64_t at_ns)
+{
+	uint64_t now = clock_ns(CLOCK_MONOTONIC), real;
+	struct timespec until;
+
+	if (at_ns <= now)
+		return;
+	/* fetch_cond runs on CLOCK_REALTIME (probe_main.c sets it up) */
+	real = clock_ns(CLOCK_REALTIME) + (at_ns - now);
+	until.tv_sec = (time_t)(real / NS_PER_S);
+	until.tv_nsec = (long)(real % NS_PER_S);
+	pthread_cond_timedwait(&pr->fetch_cond, &pr->lock, &until);
+}
+
+/*
+ * Until the next round: probe_refresh_s after this one began, or when the
+ * prober asks (a pair timed out three times: its peer may have a new QP),
+ * but not within FETCH_GAP_NS of this one's start.  false when stopping.
+ */
+static bool round_wait(struct prober *pr, uint64_t start_ns)
+{
+	uint64_t refresh = start_ns + (uint64_t)pr->cfg.refresh_s * NS_PER_S;
+	uint64_t soonest = start_ns + FETCH_GAP_NS, now;
+	bool stop;
+
+	pthread_mutex_lock(&pr->lock);
+	for (;;) {
+		now = clock_ns(CLOCK_MONOTONIC);
+		if (pr->stop || now >= refresh || (pr->refetch && now >= soonest))
+			break;
+		wait_until(pr, pr->refetch ? soonest : refresh);
+	}
+	stop = pr->stop;
+	pthread_mutex_unlock(&pr->lock);
+	return !stop;
+}
+
+void probe_fetch_wake(struct prober *pr)
+{
+	pthread_mutex_lock(&pr->lock);
+	if (pr->fetch_multi)
+		pcurl.multi_wakeup(pr->fetch_multi);
+	pthread_mutex_unlock(&pr->lock);
 }
 
 void *probe_fetch_thread(void *arg)
 {
 	struct prober *pr = arg;
-	struct timespec mtime = { 0, 0 }, until;
-	struct body *b = malloc(sizeof(*b));
-	CURL *c = pcurl.easy_init();
+	struct timespec mtime = { 0, 0 };
+	struct fetcher *f = calloc(1, sizeof(*f));
+	uint64_t start;
 
-	while (b && c) {
+	if (!f)
+		return NULL;
+	f->pr = pr;
+	f->multi = pcurl.multi_init();
+	pthread_mutex_lock(&pr->lock);
+	pr->fetch_multi = f->multi;	/* probe_fetch_wake() may use it from now */
+	pthread_mutex_unlock(&pr->lock);
+	while (f->multi) {
 		read_peers_file(pr, &mtime);
-		fetch_round(pr, c, b);
-		pthread_mutex_lock(&pr->lock);
-		/* at most a round every 2 s, however often the prober asks */
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += 2;
-		while (!pr->stop &&
-		       pthread_cond_timedwait(&pr->fetch_cond, &pr->lock, &until) != ETIMEDOUT)
-			;
-		until.tv_sec += pr->cfg.refresh_s > 2 ? pr->cfg.refresh_s - 2 : 0;
-		while (!pr->stop && !pr->refetch &&
-		       pthread_cond_timedwait(&pr->fetch_cond, &pr->lock, &until) != ETIMEDOUT)
-			;
-		pr->refetch = false;
-		if (pr->stop) {
-			pthread_mutex_unlock(&pr->lock);
+		start = clock_ns(CLOCK_MONOTONIC);
+		if (!round_begin(f))
 			break;
-		}
+		fetch_round(f);
+		pthread_mutex_lock(&pr->lock);
+		pr->fetch_round_ns = clock_ns(CLOCK_MONOTONIC) - start;
 		pthread_mutex_unlock(&pr->lock);
+		if (!round_wait(pr, start))
+			break;
 	}
-	if (c)
-		pcurl.easy_cleanup(c);
-	free(b);
+	pthread_mutex_lock(&pr->lock);
+	pr->fetch_multi = NULL;
+	pthread_mutex_unlock(&pr->lock);
+	if (f->multi)
+		pcurl.multi_cleanup(f->multi);
+	free(f);
 	return NULL;
 }

@@ -19,12 +19,45 @@
 #define MATCH_NS	NS_PER_S
 #define RETRY_NS	(5 * NS_PER_S)
 
-/* open what should be open, close what should not (lock held) */
+/* flows by flow label on mlx5 (auto), where the address handle sets the UDP port */
+static bool flows_by_label(const struct prober *pr, const struct probe_port *pp)
+{
+	if (pr->cfg.flow_mode != PROBE_FLOWS_AUTO)
+		return pr->cfg.flow_mode == PROBE_FLOWS_LABEL;
+	return !strncmp(pp->driver, "mlx5", 4);
+}
+
+/* the port's QP made with the lock dropped (probe_port.c); published up if it is */
+static void port_open(struct prober *pr, struct probe_port *pp, uint64_t now)
+{
+	char why[sizeof(pp->why)];
+	int err;
+
+	pp->flow_label = flows_by_label(pr, pp);
+	pp->nr_flows = pr->cfg.flows >= 1 && pr->cfg.flows <= PROBE_MAX_FLOWS ? pr->cfg.flows : 1;
+	pp->busy = true;
+	pthread_mutex_unlock(&pr->lock);
+	err = probe_port_open(pr, pp, why, sizeof(why));
+	pthread_mutex_lock(&pr->lock);
+	pp->busy = false;
+	if (err) {
+		snprintf(pp->why, sizeof(pp->why), "%s", why);
+		pp->retry_ns = now + RETRY_NS;
+		return;
+	}
+	pp->up = true;		/* pp->qpn: make_qp's */
+	pp->why[0] = '\0';
+	pp->restarts++;
+	pp->next_send_ns = clock_ns(CLOCK_MONOTONIC);
+	pr->src_seen_gen = pr->src_gen - 1;	/* match its peers now */
+}
+
+/* open what should be open, close what should not (lock held, dropped meanwhile) */
 static void ports_tend(struct prober *pr, uint64_t now)
 {
 	unsigned int i;
 
-	for (i = 0; i < PROBE_MAX_PORTS; i++) {
+	for (i = 0; i < PROBE_MAX_PORTS && !pr->stop; i++) {
 		struct probe_port *pp = &pr->ports[i];
 		bool want = pp->present && pp->active;
 
@@ -33,15 +66,8 @@ static void ports_tend(struct prober *pr, uint64_t now)
 			snprintf(pp->why, sizeof(pp->why), "%s",
 				 pp->present ? "the port is not ACTIVE" : "the port is gone");
 		}
-		if (want && !pp->up && now >= pp->retry_ns) {
-			if (probe_port_open(pr, pp)) {
-				pp->retry_ns = now + RETRY_NS;
-				continue;
-			}
-			pp->restarts++;
-			pp->next_send_ns = now;
-			pr->src_seen_gen = pr->src_gen - 1;	/* match its peers now */
-		}
+		if (want && !pp->up && now >= pp->retry_ns)
+			port_open(pr, pp, now);
 	}
 }
 
@@ -114,6 +140,7 @@ static void *prober_thread(void *arg)
 		pthread_mutex_unlock(&pr->lock);
 		n = epoll_wait(pr->epfd, ev, 16, (int)(wait / 1000000) + 1);
 		pthread_mutex_lock(&pr->lock);
+		probe_answer_held(pr);
 		for (i = 0; i < n; i++) {
 			if (ev[i].data.u32 == PROBE_MAX_PORTS) {
 				if (read(pr->wake_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
@@ -165,6 +192,7 @@ struct prober *prober_start(const struct probe_cfg *cfg, char *err, size_t errle
 	}
 	pthread_mutex_init(&pr->lock, NULL);
 	pthread_cond_init(&pr->fetch_cond, NULL);
+	pthread_cond_init(&pr->ah_cond, NULL);
 	if (probe_fetch_init(why, sizeof(why))) {
 		snprintf(err, errlen, "prober: libcurl would not start: %s", why);
 		goto close_fds;
@@ -176,17 +204,34 @@ struct prober *prober_start(const struct probe_cfg *cfg, char *err, size_t errle
 		pthread_attr_destroy(&attr);
 		goto curl_cleanup;
 	}
+	for (i = 0; i < PROBE_RESOLVERS; i++)
+		if (!pthread_create(&pr->resolver[i], &attr, probe_ah_thread, pr))
+			pr->nr_resolvers++;
+	if (!pr->nr_resolvers) {
+		snprintf(err, errlen, "prober: no resolver thread");
+		goto stop_prober;
+	}
 	if (pthread_create(&pr->fetcher, &attr, probe_fetch_thread, pr)) {
 		snprintf(err, errlen, "prober: no fetcher thread");
-		pr->stop = true;
-		probe_wake(pr);
-		pthread_join(pr->thread, NULL);
-		pthread_attr_destroy(&attr);
-		goto curl_cleanup;
+		goto stop_resolver;
 	}
 	pthread_attr_destroy(&attr);
 	pr->threads = true;
 	return pr;
+stop_resolver:
+	pthread_mutex_lock(&pr->lock);
+	pr->stop = true;
+	pthread_cond_broadcast(&pr->ah_cond);
+	pthread_mutex_unlock(&pr->lock);
+	for (i = 0; i < pr->nr_resolvers; i++)
+		pthread_join(pr->resolver[i], NULL);
+stop_prober:
+	pthread_mutex_lock(&pr->lock);
+	pr->stop = true;
+	pthread_mutex_unlock(&pr->lock);
+	probe_wake(pr);
+	pthread_join(pr->thread, NULL);
+	pthread_attr_destroy(&attr);
 curl_cleanup:
 	probe_fetch_exit();
 close_fds:
@@ -207,9 +252,13 @@ void prober_stop(struct prober *pr)
 	pthread_mutex_lock(&pr->lock);
 	pr->stop = true;
 	pthread_cond_signal(&pr->fetch_cond);
+	pthread_cond_broadcast(&pr->ah_cond);
 	pthread_mutex_unlock(&pr->lock);
 	probe_wake(pr);
+	probe_fetch_wake(pr);
 	pthread_join(pr->thread, NULL);
+	for (i = 0; i < pr->nr_resolvers; i++)
+		pthread_join(pr->resolver[i], NULL);
 	pthread_join(pr->fetcher, NULL);
 	probe_fetch_exit();
 	for (i = 0; i < PROBE_MAX_PORTS; i++)

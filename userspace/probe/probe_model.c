@@ -12,9 +12,6 @@
 #include "model.h"
 #include "prober.h"
 
-/* a pair needs this many probes ended in the window before it is judged */
-#define PROBE_MIN_ENDED	3
-
 bool probe_pair_loss_bad(const struct prober *pr, const struct probe_pair *p, uint64_t now_ns,
 			 double *loss)
 {
@@ -22,6 +19,26 @@ bool probe_pair_loss_bad(const struct prober *pr, const struct probe_pair *p, ui
 
 	*loss = probe_stats_loss(&p->st, now_ns, pr->cfg.window_s, &ended);
 	return ended >= PROBE_MIN_ENDED && *loss * 100 >= pr->cfg.loss_pct;
+}
+
+bool probe_flow_losing(const struct prober *pr, const struct probe_flow *f, uint64_t now_ns,
+		       double *loss)
+{
+	unsigned int ended = 0;
+
+	*loss = probe_flow_loss(f, now_ns, pr->cfg.window_s, &ended);
+	return ended >= PROBE_MIN_ENDED && *loss * 100 >= pr->cfg.loss_pct;
+}
+
+unsigned int probe_pair_flows_losing(const struct prober *pr, const struct probe_port *pp,
+				     const struct probe_pair *p, uint64_t now_ns)
+{
+	unsigned int f, n = 0;
+	double loss;
+
+	for (f = 0; f < pp->nr_flows && f < PROBE_MAX_FLOWS; f++)
+		n += probe_flow_losing(pr, &p->st.flow[f], now_ns, &loss);
+	return n;
 }
 
 bool probe_pair_rtt_bad(const struct prober *pr, const struct probe_pair *p, uint64_t now_ns,
@@ -41,6 +58,7 @@ static void summarize(const struct prober *pr, struct probe_port *pp, uint64_t n
 {
 	double loss, rtt;
 	unsigned int k;
+	int err;
 
 	memset(s, 0, sizeof(*s));
 	s->have = pp->up;
@@ -52,6 +70,8 @@ static void summarize(const struct prober *pr, struct probe_port *pp, uint64_t n
 		if (!p->present)
 			continue;
 		s->pairs++;
+		if (probe_pair_address(pp, p, &err) == PROBE_ADDR_UNRESOLVED)
+			s->unresolved++;
 		if (probe_pair_loss_bad(pr, p, now, &loss))
 			s->loss_bad++;
 		if (loss >= 0 && loss < 1)
@@ -59,6 +79,8 @@ static void summarize(const struct prober *pr, struct probe_port *pp, uint64_t n
 		if (loss > s->worst_loss) {
 			s->worst_loss = loss;
 			peer_name(p, s->loss_peer, sizeof(s->loss_peer));
+			s->loss_flows = pp->nr_flows;
+			s->loss_flows_losing = probe_pair_flows_losing(pr, pp, p, now);
 		}
 		if (probe_pair_rtt_bad(pr, p, now, &rtt))
 			s->latency_bad++;
@@ -85,6 +107,7 @@ struct port_in {
 	char netdev[IF_NAMESIZE];
 	bool active;
 	int tos;
+	char driver[32];
 };
 
 static struct probe_port *slot_for(struct prober *pr, const struct port_in *in)
@@ -98,12 +121,12 @@ static struct probe_port *slot_for(struct prober *pr, const struct port_in *in)
 		/* its own slot, kept (counts and all) while it was down or gone */
 		if (pp->device[0] && !strcmp(pp->device, in->device) && pp->port == in->port)
 			return pp;
-		if (!free_slot && !pp->present && !pp->up && !pp->device[0])
+		if (!free_slot && !pp->present && !pp->up && !pp->busy && !pp->device[0])
 			free_slot = pp;
 	}
 	if (!free_slot)
 		for (i = 0; i < PROBE_MAX_PORTS && !free_slot; i++)
-			if (!pr->ports[i].present && !pr->ports[i].up)
+			if (!pr->ports[i].present && !pr->ports[i].up && !pr->ports[i].busy)
 				free_slot = &pr->ports[i];
 	if (free_slot) {
 		struct probe_pair *pairs = free_slot->pairs;
@@ -137,6 +160,7 @@ static unsigned int ports_in(struct model *m, struct port_in *in)
 		snprintf(in[n].netdev, sizeof(in[n].netdev), "%s", p->netdev);
 		in[n].active = !strcmp(p->state, "ACTIVE") && p->carrier != 0;
 		in[n].tos = p->cfg.tos;
+		snprintf(in[n].driver, sizeof(in[n].driver), "%s", p->driver);
 		n++;
 	}
 	pthread_mutex_unlock(&m->lock);
@@ -167,6 +191,7 @@ void prober_sync(struct prober *pr, struct model *m)
 		pp->present = true;
 		pp->active = in[i].active;
 		pp->tos = in[i].tos;
+		snprintf(pp->driver, sizeof(pp->driver), "%s", in[i].driver);
 		snprintf(pp->netdev, sizeof(pp->netdev), "%s", in[i].netdev);
 		summarize(pr, pp, now, real, &sum[ns]);
 		snprintf(dev[ns], sizeof(dev[ns]), "%s", pp->device);

@@ -16,6 +16,8 @@ static const char *const drop_names[PROBE_DROP_NR] = {
 	[PROBE_DROP_UNSOLICITED] = "unsolicited",
 	[PROBE_DROP_RATE] = "rate_limited",
 	[PROBE_DROP_ERROR] = "completion_error",
+	[PROBE_DROP_RATE_SOURCE] = "rate_limited_source",
+	[PROBE_DROP_UNRESOLVED] = "unresolved",
 };
 
 const char *probe_drop_name(enum probe_drop d)

@@ -47,6 +47,8 @@ enum probe_drop {
 	PROBE_DROP_UNSOLICITED,	/* a reply to a seq never sent */
 	PROBE_DROP_RATE,	/* a request not answered: over reply_rate */
 	PROBE_DROP_ERROR,	/* a receive completion in error */
+	PROBE_DROP_RATE_SOURCE,	/* a request not answered: over reply_rate_source */
+	PROBE_DROP_UNRESOLVED,	/* a request not answered: its sender's address unresolved */
 	PROBE_DROP_NR,
 };
 

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probe_run.c - the prober thread (prober.h): open and close each port's
- * QP as the port comes and goes, match the peers' endpoints to ports, send
- * probes on schedule, answer requests, take replies, time probes out.
+ * QP as the port comes and goes, send probes on schedule, answer requests,
+ * take replies, time probes out.  Which peers a port probes: probe_match.c.
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <ifaddrs.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,144 +18,6 @@
 
 #include "clock.h"
 #include "prober.h"
-
-static bool gid_v4(const uint8_t gid[16], struct in_addr *a)
-{
-	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-
-	if (memcmp(gid, pfx, 12))
-		return false;
-	memcpy(&a->s_addr, gid + 12, 4);
-	return true;
-}
-
-/* the peer's IPv4-mapped GID is in a subnet of the port's netdev */
-static bool same_subnet(const struct probe_port *pp, const uint8_t gid[16], struct ifaddrs *ifa)
-{
-	struct in_addr peer;
-	struct ifaddrs *i;
-
-	if (!gid_v4(gid, &peer))
-		return false;
-	for (i = ifa; i; i = i->ifa_next) {
-		const struct sockaddr_in *a = (const void *)i->ifa_addr;
-		const struct sockaddr_in *m = (const void *)i->ifa_netmask;
-
-		if (!a || !m || a->sin_family != AF_INET || strcmp(i->ifa_name, pp->netdev))
-			continue;
-		if ((a->sin_addr.s_addr & m->sin_addr.s_addr) ==
-		    (peer.s_addr & m->sin_addr.s_addr))
-			return true;
-	}
-	return false;
-}
-
-static bool own_gid(const struct prober *pr, const uint8_t gid[16])
-{
-	unsigned int i;
-
-	for (i = 0; i < PROBE_MAX_PORTS; i++)
-		if (pr->ports[i].up && !memcmp(pr->ports[i].gid, gid, 16))
-			return true;
-	return false;
-}
-
-static struct probe_pair *find_pair(struct probe_port *pp, const struct probe_endpoint *e)
-{
-	unsigned int i;
-
-	for (i = 0; i < PROBE_MAX_PEERS; i++) {
-		struct probe_pair *p = &pp->pairs[i];
-
-		if (p->present && !strcmp(p->peer.host, e->host) &&
-		    !strcmp(p->peer.device, e->device) && p->peer.port == e->port)
-			return p;
-	}
-	return NULL;
-}
-
-static void take_endpoint(struct prober *pr, struct probe_port *pp,
-			  const struct probe_endpoint *e, uint64_t now)
-{
-	struct probe_pair *p = find_pair(pp, e);
-	uint32_t seq;
-	unsigned int i;
-
-	if (p) {
-		if (memcmp(p->peer.gid, e->gid, 16) && p->ah) {
-			ibv_destroy_ah(p->ah);
-			p->ah = NULL;
-		}
-		p->peer = *e;
-		p->seen_ns = now;
-		return;
-	}
-	for (i = 0; i < PROBE_MAX_PEERS && pp->pairs[i].present; i++)
-		;
-	if (i == PROBE_MAX_PEERS || pp->nr_pairs >= pr->cfg.max_peers) {
-		pp->over_limit++;
-		return;
-	}
-	p = &pp->pairs[i];
-	seq = (uint32_t)(now ^ (now >> 32)) * 2654435761u;
-	memset(p, 0, sizeof(*p));
-	probe_stats_init(&p->st, seq);
-	p->present = true;
-	p->peer = *e;
-	p->seen_ns = now;
-	pp->nr_pairs++;
-}
-
-/* the port's pairs from the endpoints the fetcher holds (lock held) */
-static void match_port(struct prober *pr, struct probe_port *pp, uint64_t now,
-		       struct ifaddrs *ifa)
-{
-	uint64_t ttl = (uint64_t)pr->cfg.peer_ttl_s * NS_PER_S;
-	unsigned int s, k;
-
-	pp->over_limit = 0;
-	for (s = 0; s < pr->nr_src; s++) {
-		const struct probe_source *src = &pr->src[s];
-
-		if (!src->ok_ns || src->ok_ns + ttl < now)
-			continue;
-		for (k = 0; k < src->nr_eps; k++) {
-			const struct probe_endpoint *e = &src->eps[k];
-
-			if (own_gid(pr, e->gid) || !strcmp(e->host, pr->cfg.host))
-				continue;
-			if (!pr->cfg.match_all && !same_subnet(pp, e->gid, ifa))
-				continue;
-			take_endpoint(pr, pp, e, now);
-		}
-	}
-	/* a peer no document has listed for peer_ttl_s goes, with its series */
-	for (k = 0; k < PROBE_MAX_PEERS; k++) {
-		struct probe_pair *p = &pp->pairs[k];
-
-		if (!p->present || p->seen_ns + ttl >= now)
-			continue;
-		if (p->ah)
-			ibv_destroy_ah(p->ah);
-		memset(p, 0, sizeof(*p));
-		pp->nr_pairs--;
-	}
-}
-
-void probe_match_all(struct prober *pr, uint64_t now)
-{
-	struct ifaddrs *ifa = NULL;
-	unsigned int i;
-
-	if (getifaddrs(&ifa))
-		ifa = NULL;
-	for (i = 0; i < PROBE_MAX_PORTS; i++)
-		if (pr->ports[i].up)
-			match_port(pr, &pr->ports[i], now, ifa);
-	if (ifa)
-		freeifaddrs(ifa);
-	pr->src_seen_gen = pr->src_gen;
-}
 
 static unsigned int want_tclass(const struct prober *pr, const struct probe_port *pp)
 {
@@ -171,18 +32,21 @@ static unsigned int want_tclass(const struct prober *pr, const struct probe_port
 	return pp->tos >= 0 ? (unsigned int)pp->tos : 0;
 }
 
+/*
+ * The next pair's probe, on its next flow: each pair's probes cycle over
+ * the port's K flows, each its own UDP source port (probes.rst "Flows and
+ * ECMP"): by the flow's label on one QP, or from the flow's own QP.
+ */
 void probe_send_one(struct prober *pr, struct probe_port *pp, uint64_t now)
 {
 	struct probe_pkt pkt = { .type = PROBE_REQUEST };
 	struct probe_pair *p = NULL;
-	unsigned int i, tc = want_tclass(pr, pp);
+	unsigned int i, f, q, tc = want_tclass(pr, pp);
+	uint32_t label;
+	struct ibv_ah *ah;
 
 	if (tc != pp->tclass) {		/* the ToS changed: new address handles */
-		for (i = 0; i < PROBE_MAX_PEERS; i++) {
-			if (pp->pairs[i].ah)
-				ibv_destroy_ah(pp->pairs[i].ah);
-			pp->pairs[i].ah = NULL;
-		}
+		probe_ah_flush(pr, pp);
 		pp->tclass = tc;
 	}
 	for (i = 0; i < PROBE_MAX_PEERS && !p; i++) {
@@ -192,82 +56,130 @@ void probe_send_one(struct prober *pr, struct probe_port *pp, uint64_t now)
 	}
 	if (!p)
 		return;
-	if (!p->ah)
-		p->ah = probe_pair_ah(pr, pp, p->peer.gid);
+	f = pp->nr_flows ? p->flow_next % pp->nr_flows : 0;
+	q = pp->flow_label || f >= pp->nr_qp ? 0 : f;
+	label = pp->flow_label ? probe_flow_label(f, pp->nr_flows) : 0;
+	/* no handle yet, or none to be had: the peer's turn passes, no probe counted */
+	ah = probe_ah_get(pr, pp, p->peer.gid, label, now);
+	if (!ah) {
+		p->unresolved++;
+		/*
+		 * another flow's handle (label mode) is being made: its turn
+		 * passes to the next flow; flow 0's is the address's own, which
+		 * stays the pair's first flow until it is there
+		 */
+		if (label)
+			p->flow_next++;
+		return;
+	}
 	pkt.seq = p->st.next_seq;
 	pkt.session = pp->session;
-	pkt.qpn = pp->qpn;
+	pkt.qpn = pp->fqpn[q];
 	pkt.t_sent = now;
-	if (!p->ah || probe_send(pp, p->ah, p->peer.qpn, p->peer.qkey, &pkt)) {
+	if (probe_send(pp, q, ah, p->peer.qpn, p->peer.qkey, &pkt)) {
 		pp->send_errors++;	/* ours, not the path's: no probe counted */
 		return;
 	}
-	probe_stats_send(&p->st, now);
+	probe_stats_send(&p->st, f, now);
+	p->flow_next++;
 	pp->probes_total++;
 }
 
-static struct ibv_ah *responder_ah(struct prober *pr, struct probe_port *pp,
-				   const uint8_t gid[16], uint64_t now)
+/* a token of a bucket filled at rate a second, rate deep */
+static bool take_token(double *tokens, uint64_t *since, unsigned int rate, uint64_t now)
 {
-	unsigned int i, old = 0;
-
-	for (i = 0; i < PROBE_MAX_PEERS; i++) {
-		struct probe_pair *p = &pp->pairs[i];
-
-		if (p->present && !memcmp(p->peer.gid, gid, 16)) {
-			if (!p->ah)
-				p->ah = probe_pair_ah(pr, pp, gid);
-			return p->ah;
-		}
-	}
-	for (i = 0; i < PROBE_RESP_AH; i++) {
-		if (pp->resp[i].ah && !memcmp(pp->resp[i].gid, gid, 16)) {
-			pp->resp[i].used_ns = now;
-			return pp->resp[i].ah;
-		}
-		if (pp->resp[i].used_ns < pp->resp[old].used_ns)
-			old = i;
-	}
-	if (pp->resp[old].ah)
-		ibv_destroy_ah(pp->resp[old].ah);
-	memcpy(pp->resp[old].gid, gid, 16);
-	pp->resp[old].used_ns = now;
-	pp->resp[old].ah = probe_pair_ah(pr, pp, gid);
-	return pp->resp[old].ah;
+	*tokens += (double)(now - *since) * rate / NS_PER_S;
+	*since = now;
+	if (*tokens > rate)
+		*tokens = rate;
+	if (*tokens < 1)
+		return false;
+	*tokens -= 1;
+	return true;
 }
 
-static void answer(struct prober *pr, struct probe_port *pp, const struct ibv_wc *wc,
-		   const uint8_t gid[16], const struct probe_pkt *req, uint64_t now)
+static void reply(struct prober *pr, struct probe_port *pp, struct ibv_ah *ah, uint32_t qpn,
+		  const struct probe_pkt *req, uint64_t t_rx)
 {
 	struct probe_pkt rep = *req;
-	struct ibv_ah *ah;
 
-	pp->tokens += (double)(now - pp->tokens_ns) * pr->cfg.reply_rate / NS_PER_S;
-	pp->tokens_ns = now;
-	if (pp->tokens > pr->cfg.reply_rate)
-		pp->tokens = pr->cfg.reply_rate;
-	if (pp->tokens < 1) {
-		pp->dropped[PROBE_DROP_RATE]++;
-		return;
-	}
-	pp->tokens -= 1;
-	ah = responder_ah(pr, pp, gid, now);
 	rep.type = PROBE_REPLY;
 	rep.qpn = pp->qpn;
-	rep.t_rx = now;
+	rep.t_rx = t_rx;
 	rep.t_tx = clock_ns(CLOCK_MONOTONIC);
-	if (!ah || probe_send(pp, ah, wc->src_qp, pr->cfg.qkey, &rep)) {
+	/* from flow 0's QP, the one the requester's pair knows (probe_doc) */
+	if (probe_send(pp, 0, ah, qpn, pr->cfg.qkey, &rep)) {
 		pp->send_errors++;
 		return;
 	}
 	pp->answered++;
 }
 
+/*
+ * A request: answered within the requester's own budget (reply_rate_source)
+ * and the port's (reply_rate); from an address with no handle yet, held
+ * (the latest one) until the resolver has made it, so that a new peer's
+ * first probes are not lost to our own set-up.
+ */
+static void answer(struct prober *pr, struct probe_port *pp, const struct ibv_wc *wc,
+		   const uint8_t gid[16], const struct probe_pkt *req, uint64_t now)
+{
+	struct probe_ahc *a = probe_ah_entry(pr, pp, gid, 0, now);
+
+	if (!a || (a->state == PROBE_AH_FAILED && now < a->retry_ns)) {
+		pp->dropped[PROBE_DROP_UNRESOLVED]++;
+		return;
+	}
+	if (!take_token(&a->tokens, &a->tokens_ns, pr->cfg.reply_rate_source, now)) {
+		pp->dropped[PROBE_DROP_RATE_SOURCE]++;
+		return;
+	}
+	if (!take_token(&pp->tokens, &pp->tokens_ns, pr->cfg.reply_rate, now)) {
+		pp->dropped[PROBE_DROP_RATE]++;
+		return;
+	}
+	if (a->state != PROBE_AH_READY) {
+		if (a->held)		/* replaced by a newer one */
+			pp->dropped[PROBE_DROP_UNRESOLVED]++;
+		a->held = true;
+		a->held_req = *req;
+		a->held_qpn = wc->src_qp;
+		a->held_ns = now;
+		return;
+	}
+	reply(pr, pp, a->ah, wc->src_qp, req, now);
+}
+
+/* the requests held for handles the resolver has made or failed (lock held) */
+void probe_answer_held(struct prober *pr)
+{
+	unsigned int i, k;
+
+	if (!pr->ah_done)
+		return;
+	pr->ah_done = false;
+	for (i = 0; i < PROBE_MAX_PORTS; i++) {
+		struct probe_port *pp = &pr->ports[i];
+
+		for (k = 0; pp->up && k < pp->ahc_hw; k++) {
+			struct probe_ahc *a = &pp->ahc[k];
+
+			if (!a->held || a->state == PROBE_AH_WANTED || a->state == PROBE_AH_MAKING)
+				continue;
+			a->held = false;
+			if (a->state == PROBE_AH_READY)
+				reply(pr, pp, a->ah, a->held_qpn, &a->held_req, a->held_ns);
+			else
+				pp->dropped[PROBE_DROP_UNRESOLVED]++;
+		}
+	}
+}
+
 static void take_reply(struct probe_port *pp, const struct ibv_wc *wc, const uint8_t gid[16],
 		       const struct probe_pkt *r, uint64_t now)
 {
 	struct probe_pair *p = NULL;
-	uint64_t total, turn;
+	uint64_t rtt;
 	enum probe_drop d;
 	unsigned int i;
 
@@ -287,52 +199,115 @@ static void take_reply(struct probe_port *pp, const struct ibv_wc *wc, const uin
 		pp->dropped[PROBE_DROP_UNSOLICITED]++;
 		return;
 	}
-	total = now - r->t_sent;
-	turn = r->t_tx - r->t_rx;
-	d = probe_stats_reply(&p->st, r->seq, r->t_sent, now, turn < total ? total - turn : total,
-			      clock_ns(CLOCK_REALTIME));
+	/* a turnaround of the whole round trip or more: the reply counts, its RTT does not */
+	rtt = probe_stats_rtt(now - r->t_sent, r->t_rx, r->t_tx);
+	d = probe_stats_reply(&p->st, r->seq, r->t_sent, now, rtt, clock_ns(CLOCK_REALTIME));
 	if (d != PROBE_DROP_NR)
 		pp->dropped[d]++;
+	else if (rtt == PROBE_RTT_NONE)
+		pp->turnaround_bad++;
 }
 
-/* one completion; false if the QP is in error and must be made again */
-static bool completion(struct prober *pr, struct probe_port *pp, const struct ibv_wc *wc,
-		       uint64_t now)
+#ifdef PROBE_FAULTS
+/*
+ * The test build (fabteld-faults, selftests/lab_probes.sh): after
+ * FABTEL_PROBE_FAULT_SKIP good receive completions, FABTEL_PROBE_FAULT_ALT
+ * of them are turned into errors, every other one, then
+ * FABTEL_PROBE_FAULT_RUN more in a row.
+ */
+static long fault_env(const char *name)
 {
+	const char *e = getenv(name);
+
+	return e ? atol(e) : 0;
+}
+
+static bool fault_rx(void)
+{
+	static long skip = -1, alt, run, n;
+
+	if (skip < 0) {
+		skip = fault_env("FABTEL_PROBE_FAULT_SKIP");
+		alt = fault_env("FABTEL_PROBE_FAULT_ALT");
+		run = fault_env("FABTEL_PROBE_FAULT_RUN");
+	}
+	if (skip > 0) {
+		skip--;
+		return false;
+	}
+	if (alt > 0)
+		return n++ % 2 ? alt-- > 0 : false;
+	return run > 0 && run--;
+}
+#else
+static bool fault_rx(void)
+{
+	return false;
+}
+#endif
+
+/* a receive completion: its buffer posted again whatever it held; false if that fails */
+static bool take_receive(struct prober *pr, struct probe_port *pp, const struct ibv_wc *wc,
+			 uint64_t now)
+{
+	const uint8_t *b = pp->buf + wc->wr_id * PROBE_SLOT_LEN;
 	struct probe_pkt pkt;
 	uint8_t gid[16];
-	const uint8_t *b;
 
-	if (wc->wr_id >= PROBE_RECV_SLOTS) {
+	if (wc->status != IBV_WC_SUCCESS || fault_rx()) {
+		pp->dropped[PROBE_DROP_ERROR]++;
+		pp->rx_err_run++;
+	} else if (wc->byte_len < PROBE_GRH_LEN || !(wc->wc_flags & IBV_WC_GRH) ||
+		   probe_grh_sgid(b, gid) ||
+		   probe_pkt_decode(b + PROBE_GRH_LEN, wc->byte_len - PROBE_GRH_LEN, &pkt)) {
+		pp->dropped[PROBE_DROP_MALFORMED]++;
+		pp->rx_err_run = 0;
+	} else {
+		pp->received++;
+		pp->rx_err_run = 0;
+		if (pkt.type == PROBE_REQUEST)
+			answer(pr, pp, wc, gid, &pkt, now);
+		else
+			take_reply(pp, wc, gid, &pkt, now);
+	}
+	return !probe_post_recv(pp, (unsigned int)wc->wr_id);
+}
+
+/*
+ * One completion; false if the QP must be made again: it went to error
+ * (flushed), a receive buffer could not be posted again, or receives kept
+ * failing (PROBE_RX_ERR_REOPEN in a row).
+ */
+static bool completion(struct prober *pr, struct probe_port *pp, const struct ibv_wc *wc,
+		       uint64_t now, enum probe_reopen *why)
+{
+	*why = PROBE_REOPEN_QP_ERROR;
+	if (wc->status == IBV_WC_WR_FLUSH_ERR) {
+		if (wc->wr_id >= pp->recv_slots)
+			pp->send_free++;
+		return false;
+	}
+	if (wc->wr_id >= pp->recv_slots) {
 		pp->send_free++;
 		if (wc->status != IBV_WC_SUCCESS)
 			pp->send_errors++;
-		return wc->status != IBV_WC_WR_FLUSH_ERR;
+		return true;
 	}
-	if (wc->status != IBV_WC_SUCCESS) {
-		pp->dropped[PROBE_DROP_ERROR]++;
-		return wc->status != IBV_WC_WR_FLUSH_ERR;
-	}
-	b = pp->buf + wc->wr_id * PROBE_SLOT_LEN;
-	if (wc->byte_len < PROBE_GRH_LEN || !(wc->wc_flags & IBV_WC_GRH) ||
-	    probe_grh_sgid(b, gid) ||
-	    probe_pkt_decode(b + PROBE_GRH_LEN, wc->byte_len - PROBE_GRH_LEN, &pkt))
-		pp->dropped[PROBE_DROP_MALFORMED]++;
-	else if (pkt.type == PROBE_REQUEST)
-		answer(pr, pp, wc, gid, &pkt, now);
-	else
-		take_reply(pp, wc, gid, &pkt, now);
-	return !probe_post_recv(pp, (unsigned int)wc->wr_id);
+	if (!take_receive(pr, pp, wc, now))
+		return false;
+	*why = PROBE_REOPEN_RX_ERRORS;
+	return pp->rx_err_run < PROBE_RX_ERR_REOPEN;
 }
 
 void probe_drain(struct prober *pr, struct probe_port *pp)
 {
+	enum probe_reopen why = PROBE_REOPEN_QP_ERROR;
 	struct ibv_wc wc[16];
 	struct ibv_cq *cq;
 	void *ctx;
 	bool ok = true;
 	uint64_t now;
-	int n, i;
+	int n = 0, i;
 
 	if (!pp->up)
 		return;
@@ -342,12 +317,24 @@ void probe_drain(struct prober *pr, struct probe_port *pp)
 	}
 	while (ok && (n = ibv_poll_cq(pp->cq, 16, wc)) > 0) {
 		now = clock_ns(CLOCK_MONOTONIC);
-		for (i = 0; i < n; i++)
-			ok &= completion(pr, pp, &wc[i], now);
+		for (i = 0; i < n && ok; i++)
+			ok = completion(pr, pp, &wc[i], now, &why);
 	}
 	if (ok && n == 0)
 		return;
-	snprintf(pp->why, sizeof(pp->why), "the QP went to error; made again");
+	snprintf(pp->why, sizeof(pp->why), "%s; made again",
+		 why == PROBE_REOPEN_RX_ERRORS ? "receives kept failing" : "the QP went to error");
+	pp->reopens[why]++;
 	probe_port_close(pr, pp);
 	pp->retry_ns = 0;
+}
+
+const char *probe_reopen_name(enum probe_reopen r)
+{
+	static const char *const names[PROBE_REOPEN_NR] = {
+		[PROBE_REOPEN_QP_ERROR] = "qp_error",
+		[PROBE_REOPEN_RX_ERRORS] = "receive_errors",
+	};
+
+	return r < PROBE_REOPEN_NR ? names[r] : "?";
 }

@@ -19,10 +19,12 @@ void probe_stats_init(struct probe_stats *s, uint32_t first_seq)
 	s->next_seq = first_seq;
 }
 
-static void outcome(struct probe_stats *s, uint64_t now_ns, bool lost)
+static void outcome(struct probe_stats *s, unsigned int flow, uint64_t now_ns, bool lost)
 {
 	uint64_t sec = now_ns / NS_PER_S;
 	unsigned int b = sec % (PROBE_WINDOW_MAX_S + 1);
+
+	probe_flow_outcome(&s->flow[flow], now_ns, lost);
 
 	if (s->bin[b].sec != sec) {
 		s->bin[b].sec = sec;
@@ -37,15 +39,19 @@ static void outcome(struct probe_stats *s, uint64_t now_ns, bool lost)
 	}
 }
 
-uint32_t probe_stats_send(struct probe_stats *s, uint64_t now_ns)
+uint32_t probe_stats_send(struct probe_stats *s, unsigned int flow, uint64_t now_ns)
 {
 	uint32_t seq = s->next_seq++;
 	unsigned int k = seq % PROBE_OUTSTANDING;
 
+	if (flow >= PROBE_MAX_FLOWS)
+		flow = 0;
 	if (s->out[k].state == SLOT_WAITING)
-		outcome(s, now_ns, true);
+		outcome(s, s->out[k].flow, now_ns, true);
 	else
 		s->inflight++;
+	s->flow[flow].sent++;
+	s->out[k].flow = (uint8_t)flow;
 	s->out[k].seq = seq;
 	s->out[k].state = SLOT_WAITING;
 	s->out[k].sent_ns = now_ns;
@@ -53,11 +59,33 @@ uint32_t probe_stats_send(struct probe_stats *s, uint64_t now_ns)
 	return seq;
 }
 
+uint64_t probe_stats_rtt(uint64_t total_ns, uint64_t t_rx, uint64_t t_tx)
+{
+	if (t_tx < t_rx || t_tx - t_rx >= total_ns)
+		return PROBE_RTT_NONE;
+	return total_ns - (t_tx - t_rx);
+}
+
+static void rtt_sample(struct probe_stats *s, uint64_t now_ns, uint64_t rtt_ns)
+{
+	double rtt = (double)rtt_ns / NS_PER_S;
+	unsigned int b;
+
+	for (b = 0; b < PROBE_RTT_BUCKETS && rtt > probe_rtt_le[b]; b++)
+		;
+	s->bucket[b]++;
+	s->rtt_sum += rtt;
+	s->rtt[s->rtt_head].at_ns = now_ns;
+	s->rtt[s->rtt_head].rtt_s = (float)rtt;
+	s->rtt_head = (s->rtt_head + 1) % PROBE_RTT_SAMPLES;
+	if (s->rtt_count < PROBE_RTT_SAMPLES)
+		s->rtt_count++;
+}
+
 enum probe_drop probe_stats_reply(struct probe_stats *s, uint32_t seq, uint64_t t_sent,
 				  uint64_t now_ns, uint64_t rtt_ns, uint64_t real_ns)
 {
-	unsigned int k = seq % PROBE_OUTSTANDING, b;
-	double rtt = (double)rtt_ns / NS_PER_S;
+	unsigned int k = seq % PROBE_OUTSTANDING;
 
 	if (s->out[k].seq != seq || s->out[k].state == SLOT_FREE || s->out[k].sent_ns != t_sent)
 		return PROBE_DROP_UNSOLICITED;
@@ -70,16 +98,10 @@ enum probe_drop probe_stats_reply(struct probe_stats *s, uint32_t seq, uint64_t 
 	s->replies++;
 	s->consec_timeouts = 0;
 	s->last_ok_ns = real_ns;
-	outcome(s, now_ns, false);
-	for (b = 0; b < PROBE_RTT_BUCKETS && rtt > probe_rtt_le[b]; b++)
-		;
-	s->bucket[b]++;
-	s->rtt_sum += rtt;
-	s->rtt[s->rtt_head].at_ns = now_ns;
-	s->rtt[s->rtt_head].rtt_s = (float)rtt;
-	s->rtt_head = (s->rtt_head + 1) % PROBE_RTT_SAMPLES;
-	if (s->rtt_count < PROBE_RTT_SAMPLES)
-		s->rtt_count++;
+	s->flow[s->out[k].flow].replies++;
+	outcome(s, s->out[k].flow, now_ns, false);
+	if (rtt_ns != PROBE_RTT_NONE)
+		rtt_sample(s, now_ns, rtt_ns);
 	return PROBE_DROP_NR;
 }
 
@@ -94,7 +116,7 @@ unsigned int probe_stats_expire(struct probe_stats *s, uint64_t now_ns, uint64_t
 			continue;
 		s->out[k].state = SLOT_TIMED_OUT;
 		s->inflight--;
-		outcome(s, now_ns, true);
+		outcome(s, s->out[k].flow, now_ns, true);
 		n++;
 	}
 	return n;

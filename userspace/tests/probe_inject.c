@@ -3,11 +3,13 @@
  * probe-inject - send datagrams at a prober's UD QP from a QP that is no
  * peer of it, for the lab's bad-input checks (selftests/lab_probes.sh):
  *
- *   probe-inject -d DEV -g GID -q QPN [-k QKEY] [-n N] MODE
+ *   probe-inject -d DEV -g GID -q QPN [-k QKEY] [-n N] [-s SGID] MODE
  *
  * MODE: malformed (a probe's size, a wrong magic), short (20 bytes),
  * reply (a well-formed reply to a probe never sent: unknown peer), request
- * (well-formed requests, sent as fast as the send queue allows).
+ * (well-formed requests, sent as fast as the send queue allows).  -s sends
+ * from another of the port's GIDs than its first RoCE v2 one (an address
+ * the lab added to spoof a requester).
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -20,7 +22,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: probe-inject -d DEV -g GID -q QPN [-k QKEY] [-n N] malformed|short|reply|request\n");
+	fprintf(stderr, "usage: probe-inject -d DEV -g GID -q QPN [-k QKEY] [-n N] [-s SGID] malformed|short|reply|request\n");
 	return 64;
 }
 
@@ -34,8 +36,26 @@ struct ud {
 	uint8_t buf[PROBE_PKT_LEN];
 };
 
+/* the index of the port's GID sgid (text), or -1 */
+static int gid_index_of(struct ibv_context *c, const char *sgid)
+{
+	struct ibv_gid_entry e[64];
+	uint8_t want[16];
+	ssize_t n, i;
+
+	if (inet_pton(AF_INET6, sgid, want) != 1)
+		return -1;
+	n = ibv_query_gid_table(c, e, 64, 0);
+	for (i = 0; i < n; i++)
+		if (e[i].port_num == 1 && e[i].gid_type == IBV_GID_TYPE_ROCE_V2 &&
+		    !memcmp(e[i].gid.raw, want, 16))
+			return (int)e[i].gid_index;
+	return -1;
+}
+
 /* a UD QP on port 1 of dev and an address handle to gid: 0, or -1 (said why) */
-static int ud_open(struct ud *u, const char *dev, const char *gid, unsigned int qkey)
+static int ud_open(struct ud *u, const char *dev, const char *gid, unsigned int qkey,
+		   const char *sgid_want)
 {
 	struct ibv_qp_init_attr qa = { .qp_type = IBV_QPT_UD,
 				       .cap = { .max_send_wr = 64, .max_send_sge = 1 } };
@@ -53,6 +73,10 @@ static int ud_open(struct ud *u, const char *dev, const char *gid, unsigned int 
 	u->mr = u->qp ? ibv_reg_mr(u->pd, u->buf, sizeof(u->buf), 0) : NULL;
 	if (!u->mr || probe_roce_gid(u->c, 1, &idx, sgid) || probe_ud_ready(u->qp, 1, qkey)) {
 		perror("probe-inject: verbs setup");
+		return -1;
+	}
+	if (sgid_want && (idx = gid_index_of(u->c, sgid_want)) < 0) {
+		fprintf(stderr, "probe-inject: no RoCE v2 GID %s on %s port 1\n", sgid_want, dev);
 		return -1;
 	}
 	aa.grh.sgid_index = (uint8_t)idx;
@@ -109,18 +133,19 @@ static unsigned int send_all(struct ud *u, const char *mode, unsigned int qpn, u
 
 int main(int argc, char **argv)
 {
-	const char *dev = NULL, *gid = NULL, *mode;
+	const char *dev = NULL, *gid = NULL, *sgid = NULL, *mode;
 	unsigned int qpn = 0, qkey = 0x0fab7e11, n = 10, done;
 	static struct ud u;
 	int o;
 
-	while ((o = getopt(argc, argv, "d:g:q:k:n:")) != -1) {
+	while ((o = getopt(argc, argv, "d:g:q:k:n:s:")) != -1) {
 		switch (o) {
 		case 'd': dev = optarg; break;
 		case 'g': gid = optarg; break;
 		case 'q': qpn = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'k': qkey = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'n': n = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 's': sgid = optarg; break;
 		default: return usage();
 		}
 	}
@@ -130,7 +155,7 @@ int main(int argc, char **argv)
 	if (strcmp(mode, "malformed") && strcmp(mode, "short") && strcmp(mode, "reply") &&
 	    strcmp(mode, "request"))
 		return usage();
-	if (ud_open(&u, dev, gid, qkey))
+	if (ud_open(&u, dev, gid, qkey, sgid))
 		return 1;
 	done = send_all(&u, mode, qpn, qkey, n);
 	printf("sent %u %s\n", done, mode);

@@ -385,8 +385,11 @@ static void probe_settings(void **state)
 	write_file("probe_peer = 10.0.0.2:9465\nprobe_peer = [fd00::3]:9465\n"
 		   "probe_peers_file = /etc/fabtel/peers\nprobe_rate = 50\nprobe_tos = 106\n"
 		   "probe_tos = mlx5_1/1=98\nprobe_qkey = 0x11\nprobe_match = all\nhost_name = gpu-17\n"
-		   "probe = on\nprobe_loss_pct = 5\nprobe_rtt_us = 200\n");
+		   "probe = on\nprobe_loss_pct = 5\nprobe_rtt_us = 200\nprobe_flows = 16\n"
+		   "probe_flow_mode = qp\n");
 	config_defaults(&cfg);
+	assert_int_equal(cfg.probe_cfg.flows, 8);
+	assert_int_equal(cfg.probe_cfg.flow_mode, PROBE_FLOWS_AUTO);
 	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
 	assert_int_equal(cfg.probe_cfg.nr_peers, 2);
 	assert_string_equal(cfg.probe_cfg.peers[1], "[fd00::3]:9465");
@@ -402,6 +405,8 @@ static void probe_settings(void **state)
 	assert_int_equal(cfg.probe, CONFIG_ON);
 	assert_int_equal(cfg.probe_cfg.loss_pct, 5);
 	assert_int_equal(cfg.probe_cfg.rtt_us, 200);
+	assert_int_equal(cfg.probe_cfg.flows, 16);
+	assert_int_equal(cfg.probe_cfg.flow_mode, PROBE_FLOWS_QP);
 	unlink(path);
 	path[0] = '\0';
 	expect_bad("probe_peer = 10.0.0.2\n", 1, "HOST:PORT");
@@ -415,8 +420,92 @@ static void probe_settings(void **state)
 	expect_bad("probe_tos = mlx5_0/0=5\n", 1, NULL);
 	expect_bad("probe_peers_file = peers\n", 1, "absolute");
 	expect_bad("probe_match = some\n", 1, "subnet or all");
+	expect_bad("probe_flows = 0\n", 1, "probe_flows wants a whole number 1..16");
+	expect_bad("probe_flows = 17\n", 1, NULL);
+	expect_bad("probe_flow_mode = ecmp\n", 1, "auto, label or qp");
 	expect_bad("host_name = a b\n", 1, "host_name");
 	expect_bad("probe = maybe\n", 1, NULL);
+}
+
+/* a file of its own with text in it (mkstemp); its name in out */
+static void temp_with(char *out, size_t len, const char *text)
+{
+	int fd;
+
+	snprintf(out, len, "/tmp/fabteld-test-XXXXXX");
+	fd = mkstemp(out);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	assert_int_equal(close(fd), 0);
+}
+
+/* config_set(key, value) fails with what in the message, and never says secret */
+static void set_bad(const char *key, const char *value, const char *what)
+{
+	char e[512] = "";
+
+	assert_int_equal(config_set(&cfg, key, value, e, sizeof(e)), -1);
+	if (!strstr(e, what))
+		fail_msg("expected '%s' in '%s'", what, e);
+	assert_null(strstr(e, "hunter2"));
+}
+
+/*
+ * How the fetcher reaches its peers (config_probe.c): HTTPS against a CA
+ * file, basic auth with the password from a file's first line; the file
+ * read at once, its failures named, its bytes never in a message.
+ */
+static void probe_fetch_settings(void **state)
+{
+	char pw[64], ca[64], bad[64], e[512];
+
+	(void)state;
+	temp_with(pw, sizeof(pw), "hunter2 :x\r\nsecond line\n");
+	temp_with(ca, sizeof(ca), "# our CA\n-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+	config_defaults(&cfg);
+	assert_true(cfg.probe_cfg.tls_verify_host);
+	assert_string_equal(cfg.probe_cfg.tls_ca_file, "");
+	assert_int_equal(config_set(&cfg, "probe_tls_ca_file", ca, e, sizeof(e)), 0);
+	assert_string_equal(cfg.probe_cfg.tls_ca_file, ca);
+	assert_int_equal(config_set(&cfg, "probe_tls_verify_host", "off", e, sizeof(e)), 0);
+	assert_false(cfg.probe_cfg.tls_verify_host);
+	assert_int_equal(config_set(&cfg, "probe_auth_user", "prober", e, sizeof(e)), 0);
+	/* the first line alone, CR LF taken off, a space and a colon kept */
+	assert_int_equal(config_set(&cfg, "probe_auth_password_file", pw, e, sizeof(e)), 0);
+	assert_string_equal(cfg.probe_cfg.auth_password, "hunter2 :x");
+	assert_string_equal(cfg.probe_cfg.auth_user, "prober");
+	assert_int_equal(config_probe_check(&cfg.probe_cfg, e, sizeof(e)), 0);
+
+	set_bad("probe_tls_verify_host", "yes", "probe_tls_verify_host wants on or off");
+	set_bad("probe_tls_ca_file", "ca.pem", "probe_tls_ca_file wants an absolute path");
+	set_bad("probe_tls_ca_file", "/nonexistent/ca.pem", "probe_tls_ca_file /nonexistent/ca.pem: No such file");
+	set_bad("probe_tls_ca_file", pw, "no PEM certificate");
+	set_bad("probe_tls_ca_file", "/dev/null", "not a regular file");
+	set_bad("probe_auth_user", "a:b", "probe_auth_user wants a user name");
+	set_bad("probe_auth_user", "a\tb", "without ':' or control characters");
+	set_bad("probe_auth_password_file", "pw", "probe_auth_password_file wants an absolute path");
+	set_bad("probe_auth_password_file", "/nonexistent/pw",
+		"probe_auth_password_file /nonexistent/pw: No such file");
+	set_bad("probe_auth_password_file", "/tmp", "not a regular file");
+	temp_with(bad, sizeof(bad), "\nhunter2\n");
+	set_bad("probe_auth_password_file", bad, "the first line (the password) is empty");
+	unlink(bad);
+	/* a failed setting leaves the one before */
+	assert_string_equal(cfg.probe_cfg.auth_password, "hunter2 :x");
+	assert_string_equal(cfg.probe_cfg.tls_ca_file, ca);
+
+	/* the two go together */
+	config_defaults(&cfg);
+	assert_int_equal(config_set(&cfg, "probe_auth_user", "prober", e, sizeof(e)), 0);
+	assert_int_equal(config_probe_check(&cfg.probe_cfg, e, sizeof(e)), -1);
+	assert_string_equal(e, "probe_auth_user is set without probe_auth_password_file");
+	config_defaults(&cfg);
+	assert_int_equal(config_set(&cfg, "probe_auth_password_file", pw, e, sizeof(e)), 0);
+	assert_int_equal(config_probe_check(&cfg.probe_cfg, e, sizeof(e)), -1);
+	assert_string_equal(e, "probe_auth_password_file is set without probe_auth_user");
+	assert_int_equal(config_check_host(&cfg, e, sizeof(e)), -1);
+	unlink(pw);
+	unlink(ca);
 }
 
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -440,6 +529,7 @@ int main(void)
 		T(missing_file),
 		T(set_directly),
 		T(probe_settings),
+		T(probe_fetch_settings),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

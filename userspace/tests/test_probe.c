@@ -2,10 +2,12 @@
 /*
  * test_probe - the prober's pure parts: the probe datagram (probe_pkt.h),
  * the sender GID from a UD receive's first 40 bytes, the endpoint document
- * a peer serves (probe_doc.h, every refusal), and a pair's bookkeeping
- * (probe_stats.h: RTT histogram and quantiles, loss over the window,
- * duplicates, late and unsolicited replies).
+ * a peer serves (probe_doc.h, every refusal, the GIDs no probe may go to),
+ * and a pair's bookkeeping (probe_stats.h: RTT histogram and quantiles, loss
+ * over the window, duplicates, late and unsolicited replies, a turnaround
+ * past the round trip).
  */
+#include <arpa/inet.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -142,10 +144,10 @@ static void doc_refusals(void **state)
 		"{\"fabtel_probe\":1,\"host\":\"a\"}",
 		"{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[{}]}",
 		"{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[{\"device\":\"x\",\"port\":1,\"netdev\":\"e\",\"gid\":\"nope\",\"qpn\":5,\"qkey\":1}]}",
-		"{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[{\"device\":\"x\",\"port\":1,\"netdev\":\"e\",\"gid\":\"::1\",\"qpn\":1,\"qkey\":1}]}",
-		"{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[{\"device\":\"x\",\"port\":1,\"netdev\":\"e\",\"gid\":\"::1\",\"qpn\":16777216,\"qkey\":1}]}",
-		"{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[{\"device\":\"x\",\"port\":0,\"netdev\":\"e\",\"gid\":\"::1\",\"qpn\":5,\"qkey\":1}]}",
-		"{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[{\"device\":\"$(reboot)\",\"port\":1,\"netdev\":\"e\",\"gid\":\"::1\",\"qpn\":5,\"qkey\":1}]}",
+		"{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[{\"device\":\"x\",\"port\":1,\"netdev\":\"e\",\"gid\":\"::ffff:10.0.0.1\",\"qpn\":1,\"qkey\":1}]}",
+		"{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[{\"device\":\"x\",\"port\":1,\"netdev\":\"e\",\"gid\":\"::ffff:10.0.0.1\",\"qpn\":16777216,\"qkey\":1}]}",
+		"{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[{\"device\":\"x\",\"port\":0,\"netdev\":\"e\",\"gid\":\"::ffff:10.0.0.1\",\"qpn\":5,\"qkey\":1}]}",
+		"{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[{\"device\":\"$(reboot)\",\"port\":1,\"netdev\":\"e\",\"gid\":\"::ffff:10.0.0.1\",\"qpn\":5,\"qkey\":1}]}",
 		"{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[]} trailing",
 		"{\"a\":[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]}",
 	};
@@ -164,8 +166,8 @@ static void doc_refusals(void **state)
 	assert_non_null(big);
 	strcpy(big, "{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[");
 	for (i = 0; i < 5; i++)
-		strcat(big, i ? ",{\"device\":\"x\",\"port\":1,\"netdev\":\"e\",\"gid\":\"::1\",\"qpn\":5,\"qkey\":1}" :
-				"{\"device\":\"x\",\"port\":1,\"netdev\":\"e\",\"gid\":\"::1\",\"qpn\":5,\"qkey\":1}");
+		strcat(big, i ? ",{\"device\":\"x\",\"port\":1,\"netdev\":\"e\",\"gid\":\"::ffff:10.0.0.1\",\"qpn\":5,\"qkey\":1}" :
+				"{\"device\":\"x\",\"port\":1,\"netdev\":\"e\",\"gid\":\"::ffff:10.0.0.1\",\"qpn\":5,\"qkey\":1}");
 	strcat(big, "]}");
 	assert_int_equal(parse(big, &why), -1);
 	assert_string_equal(why, "too many endpoints");
@@ -175,6 +177,43 @@ static void doc_refusals(void **state)
 	assert_int_equal(probe_doc_parse(big, PROBE_DOC_MAX + 1, NULL, 0, &why), -1);
 	assert_string_equal(why, "document too large");
 	free(big);
+}
+
+/* a GID no probe may go to refuses the document; the unicast ones pass */
+static void doc_gids(void **state)
+{
+	static const char *const refused[] = {
+		"::", "::1", "ff02::1", "ff0e::1:2",
+		"::ffff:0.0.0.0", "::ffff:0.1.2.3", "::ffff:127.0.0.1", "::ffff:169.254.7.1",
+		"::ffff:224.0.0.1", "::ffff:239.255.255.250", "::ffff:240.0.0.1",
+		"::ffff:255.255.255.255",
+	};
+	static const char *const taken[] = {
+		"::ffff:10.0.0.17", "::ffff:10.0.0.255", "::ffff:192.168.1.0", "::ffff:169.253.0.1",
+		"::ffff:223.255.255.254", "fe80::1", "fd00::2", "2001:db8::1",
+	};
+	char doc[512];
+	const char *why;
+	uint8_t gid[16];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		snprintf(doc, sizeof(doc), "{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[{\"device\":"
+			 "\"x\",\"port\":1,\"netdev\":\"e\",\"gid\":\"%s\",\"qpn\":5,\"qkey\":1}]}",
+			 refused[i]);
+		why = NULL;
+		assert_int_equal(parse(doc, &why), -1);
+		assert_string_equal(why, "endpoint GID not a unicast address");
+		assert_int_equal(inet_pton(AF_INET6, refused[i], gid), 1);
+		assert_false(probe_gid_unicast(gid));
+	}
+	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++) {
+		snprintf(doc, sizeof(doc), "{\"fabtel_probe\":1,\"host\":\"a\",\"endpoints\":[{\"device\":"
+			 "\"x\",\"port\":1,\"netdev\":\"e\",\"gid\":\"%s\",\"qpn\":5,\"qkey\":1}]}",
+			 taken[i]);
+		assert_int_equal(parse(doc, &why), 1);
+	}
 }
 
 static void addresses(void **state)
@@ -203,7 +242,7 @@ static void stats_rtt_and_replies(void **state)
 	probe_stats_init(&s, 0xfffffffe);	/* the sequence wraps on the way */
 	for (i = 0; i < 10; i++) {
 		sent = t + i * 100 * MS;
-		seq = probe_stats_send(&s, sent);
+		seq = probe_stats_send(&s, 0, sent);
 		/* 300 us round trips, one of 2 ms */
 		assert_int_equal(probe_stats_reply(&s, seq, sent, sent + MS,
 						   i == 9 ? 2 * MS : 300000, 42), PROBE_DROP_NR);
@@ -230,6 +269,44 @@ static void stats_rtt_and_replies(void **state)
 	assert_int_equal(s.replies, 10);
 }
 
+/*
+ * A peer's turnaround is its word: one of the whole round trip or more
+ * (it would leave an RTT of zero or less) gives no RTT sample, but the
+ * reply still counts, so the pair shows neither loss nor a false RTT.
+ */
+static void stats_turnaround(void **state)
+{
+	static struct probe_stats s;
+	uint64_t t = 50 * SEC;
+	uint32_t seq;
+
+	(void)state;
+	assert_true(probe_stats_rtt(100 * MS, 5, 5 + 30 * MS) == 70 * MS);
+	assert_true(probe_stats_rtt(100 * MS, 5, 5 + 100 * MS - 1) == 1);
+	assert_true(probe_stats_rtt(100 * MS, 5, 5 + 100 * MS) == PROBE_RTT_NONE);
+	assert_true(probe_stats_rtt(100 * MS, 5, 5 + SEC) == PROBE_RTT_NONE);
+	assert_true(probe_stats_rtt(100 * MS, 10, 9) == PROBE_RTT_NONE);	/* left before it came */
+	assert_true(probe_stats_rtt(0, 7, 7) == PROBE_RTT_NONE);
+
+	probe_stats_init(&s, 1);
+	seq = probe_stats_send(&s, 0, t);
+	assert_int_equal(probe_stats_reply(&s, seq, t, t + MS,
+					   probe_stats_rtt(MS, 100, 100 + 2 * MS), 42),
+			 PROBE_DROP_NR);
+	probe_stats_expire(&s, t + SEC, 500 * MS);
+	assert_int_equal(s.replies, 1);
+	assert_int_equal(s.timeouts, 0);
+	assert_int_equal(s.inflight, 0);
+	assert_int_equal(s.last_ok_ns, 42);
+	assert_true(probe_stats_loss(&s, t + SEC, 10, NULL) == 0);	/* not lost */
+	assert_int_equal(s.rtt_count, 0);				/* no sample */
+	assert_true(s.rtt_sum == 0);
+	assert_true(probe_stats_rtt_q(&s, t + SEC, 10, 0.5) < 0);
+	/* the second time, a duplicate as any reply */
+	assert_int_equal(probe_stats_reply(&s, seq, t, t + MS, PROBE_RTT_NONE, 43),
+			 PROBE_DROP_DUPLICATE);
+}
+
 static void stats_loss(void **state)
 {
 	static struct probe_stats s;
@@ -242,7 +319,7 @@ static void stats_loss(void **state)
 	/* 100 probes over 10 s; every 20th unanswered */
 	for (i = 0; i < 100; i++) {
 		at = t + i * 100 * MS;
-		seq = probe_stats_send(&s, at);
+		seq = probe_stats_send(&s, 0, at);
 		if (i % 20)
 			probe_stats_reply(&s, seq, at, at + MS, MS, 1);
 		probe_stats_expire(&s, at + MS, 500 * MS);
@@ -253,14 +330,14 @@ static void stats_loss(void **state)
 	assert_true(probe_stats_loss(&s, t + 11 * SEC, 60, &ended) == 0.05);
 	assert_int_equal(ended, 100);
 	/* a reply after its timeout is late, not a reply */
-	seq = probe_stats_send(&s, t + 12 * SEC);
+	seq = probe_stats_send(&s, 0, t + 12 * SEC);
 	probe_stats_expire(&s, t + 13 * SEC, 500 * MS);
 	assert_int_equal(probe_stats_reply(&s, seq, t + 12 * SEC, t + 13 * SEC, MS, 1),
 			 PROBE_DROP_LATE);
 	assert_int_equal(s.timeouts, 6);
 	/* a slot reused while its probe still waits: that probe is lost */
 	for (i = 0; i < PROBE_OUTSTANDING + 1; i++)
-		probe_stats_send(&s, t + 20 * SEC);
+		probe_stats_send(&s, 0, t + 20 * SEC);
 	assert_int_equal(s.timeouts, 7);
 	/* and the window forgets */
 	assert_true(probe_stats_loss(&s, t + 200 * SEC, 10, NULL) < 0);
@@ -274,8 +351,10 @@ int main(void)
 		cmocka_unit_test(grh_sender),
 		cmocka_unit_test(doc_round_trip),
 		cmocka_unit_test(doc_refusals),
+		cmocka_unit_test(doc_gids),
 		cmocka_unit_test(addresses),
 		cmocka_unit_test(stats_rtt_and_replies),
+		cmocka_unit_test(stats_turnaround),
 		cmocka_unit_test(stats_loss),
 	};
 
