@@ -393,7 +393,8 @@ probes_stage() {
 			$QB/fabteld -b off --listen 0.0.0.0:9465 $1 >/tmp/fabteld.log 2>&1 & echo \$! >/tmp/bench-probes.pid
 			for i in \$(seq 100); do curl -sf localhost:9465/healthz >/dev/null && exit 0; sleep 0.2; done; exit 1"
 	}
-	start_a "$peers" || { echo "bench: fabteld did not start on a" >&2; return 1; }
+	# BENCH_PROBE_SET: settings for the probing fabteld (e.g. --set probe_flows=1)
+	start_a "$peers ${BENCH_PROBE_SET:-}" || { echo "bench: fabteld did not start on a" >&2; return 1; }
 	pa=$("$FABLAB" port a)
 	for ((i = 0; i < 60; i++)); do
 		[[ $(curl -sf "http://127.0.0.1:$pa/api/v1/probes" | jq '[.ports[].peers[]] | length') == "$n" ]] && break
@@ -412,7 +413,7 @@ probes_stage() {
 	sleep 5
 	c0=$(fabteld_cost "$w")
 	{
-		echo "bench: probes: fabteld on a (rxa, 1 Hz, no BPF) probing $n endpoints on b, over $w s"
+		echo "bench: probes: fabteld on a (rxa, 1 Hz, no BPF${BENCH_PROBE_SET:+, ${BENCH_PROBE_SET}}) probing $n endpoints on b, over $w s"
 		read -r a b anon <<<"$c0"
 		echo "  without probing: fabteld CPU $a ms/s, RSS $b KiB (anonymous $anon KiB)"
 		read -r a2 b2 anon2 <<<"$c1"
