@@ -41,9 +41,19 @@ jcount() { # HOST FILE JQ-FILTER: number of matching JSON lines
 
 # ---- flap ------------------------------------------------------------------
 ktap_check "fabtel-trace -p flap attaches" trace_start a flap "-p flap"
+# bpftrace prints 'Attaching 2 probes...' before it attaches them:
+# attached is when bpftool lists both kprobes for its pid.  Its counts are
+# printed each second and read while it runs: its exit, which prints them
+# too, took over 30 s after SIGINT under TCG at times (CI 2026-11-27:
+# nothing printed, still running).
 lab a "bpftrace -e 'kprobe:netif_carrier_on /((struct net_device *)arg0)->name == \"eth0\"/ { @on++ }
-	kprobe:netif_carrier_off /((struct net_device *)arg0)->name == \"eth0\"/ { @off++ }' >/tmp/bt.out 2>&1 & echo \$! >/tmp/bt.pid
-	for i in \$(seq 200); do grep -q Attaching /tmp/bt.out && exit 0; sleep 0.2; done; exit 1"
+	kprobe:netif_carrier_off /((struct net_device *)arg0)->name == \"eth0\"/ { @off++ }
+	interval:s:1 { print(@on); print(@off); }' >/tmp/bt.out 2>&1 & echo \$! >/tmp/bt.pid
+	p=\$!
+	for i in \$(seq 300); do
+		(( \$(bpftool perf list 2>/dev/null | grep -c \"^pid \$p .*kprobe .*func netif_carrier_o\") == 2 )) && exit 0
+		sleep 0.2
+	done; exit 1" || ktap_info "bpftrace's two kprobes not attached within 60 s (bpftool perf list): $(lab a 'bpftool perf list; tail -3 /tmp/bt.out')"
 N=/sys/class/net/eth0
 c0=$(lab a "echo \$(cat $N/carrier_up_count $N/carrier_down_count)")
 # QEMU delivers a very short off/on pair to the guest only if the guest
@@ -61,9 +71,9 @@ for ms in 20 200 2000; do
 done
 wait_for 20 lab a "(( \$(jq -c 'select(.kind == \"carrier_up\")' /tmp/flap.json | wc -l) >= 3 ))"
 trace_stop a flap
-# bpftrace prints its maps as it exits: seconds under TCG on a loaded
-# machine (10 s were not enough once, CI 2026-11-26: nothing printed yet)
-lab a 'kill -INT $(cat /tmp/bt.pid); for i in $(seq 150); do grep -q "@o" /tmp/bt.out && exit 0; sleep 0.2; done'
+sleep 2	# a print of bpftrace's counts after the last flap
+bt=$(lab a "echo \$(sed -n 's/^@on: //p' /tmp/bt.out | tail -1) \$(sed -n 's/^@off: //p' /tmp/bt.out | tail -1)" | xargs)
+lab a 'kill -INT $(cat /tmp/bt.pid)'
 c1=$(lab a "echo \$(cat $N/carrier_up_count $N/carrier_down_count)")
 read -r up0 dn0 <<<"$c0"
 read -r up1 dn1 <<<"$c1"
@@ -72,7 +82,6 @@ ups=$(jcount a /tmp/flap.json '.kind == "carrier_up" and .ifname == "eth0"')
 ktap_eq "flaps of 20/200/2000 ms: 3 carrier_down + 3 carrier_up events, as the carrier counters moved" \
 	"$downs/$ups" "$((dn1 - dn0))/$((up1 - up0))"
 ktap_eq "... and that is 3/3" "$downs/$ups" "3/3"
-bt=$(lab a "sed -n 's/^@\(on\|off\): //p' /tmp/bt.out | xargs")
 noop=$(lab a "jq -r 'select(.type == \"drops\") | .carrier_noop_calls' /tmp/flap.json")
 [[ -n $bt ]] || ktap_info "bpftrace's output: $(lab a 'tail -5 /tmp/bt.out; kill -0 $(cat /tmp/bt.pid) 2>/dev/null && echo running || echo exited')"
 ktap_eq "bpftrace counted as many netif_carrier_on/off calls (events + no-op calls)" \
