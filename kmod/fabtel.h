@@ -37,6 +37,7 @@ enum fabtel_link_source {
 	FABTEL_SRC_CARRIER,	/* a carrier transition seen on its own */
 	FABTEL_SRC_IB_EVENT,	/* an IB port event the carrier did not explain */
 	FABTEL_SRC_COALESCED,	/* only the carrier counts revealed it */
+	FABTEL_SRC_SLAVE,	/* a link of the port's bond (RoCE LAG), named */
 };
 
 /* One normalized counter fed by one driver counter. */
@@ -58,6 +59,23 @@ struct fabtel_link_entry {
 	s64 down_ns;		/* on "up": time spent down; -1 unknown */
 	u8 up;
 	u8 source;		/* enum fabtel_link_source */
+	char slave[IFNAMSIZ];	/* FABTEL_SRC_SLAVE: the bond's link that moved */
+};
+
+/*
+ * A link of the port's netdev when that is a bond (RoCE LAG: mlx5_bond_0
+ * over bond0), known by ifindex and network namespace (fabtel_lag.c).
+ */
+#define FABTEL_LAG_SLAVES	4
+struct fabtel_slave {
+	int ifindex;		/* 0: a free slot */
+	u64 net_cookie;
+	char name[IFNAMSIZ];
+	unsigned int seen_up, seen_down;
+	bool up;
+	bool seen;		/* found by the sampler's last walk */
+	u64 down_since_ns;	/* boot clock; 0 unknown */
+	u64 flaps;
 };
 
 struct fabtel_event {
@@ -90,6 +108,7 @@ struct fabtel_dcb {
 	u64 busy_skips;		/* samples skipped: RTNL was busy */
 	u8 dscp_prio[64];	/* the APP table: DSCP -> priority bit mask */
 	bool dscp_read;		/* dscp_prio holds a read */
+	u64 config_next_ns;	/* ETS and DCBX mode read again (sampler's) */
 };
 
 /*
@@ -128,6 +147,25 @@ struct fabtel_module {
 	unsigned int nr_up;
 };
 
+/* A port's reads of the driver, each with its period and back-off (fabtel_backoff.c). */
+enum fabtel_rd {
+	FABTEL_RD_HW_COUNTERS,
+	FABTEL_RD_PMA,
+	FABTEL_RD_DCB,
+	FABTEL_RD_PHY,
+	FABTEL_RD_MODULE,
+	FABTEL_NR_RD
+};
+
+struct fabtel_rd_state {
+	u64 next_ns;		/* ktime_get_ns(): not asked before */
+	u32 delay_ms;		/* the back-off; 0 while the reads succeed */
+	int err;		/* the last failure's -errno */
+	u64 failures;		/* failed reads since the port was added */
+	bool failing;		/* the last read failed */
+	bool logged;		/* this run of failures was logged */
+};
+
 struct fabtel_dev;
 struct fabtel_ctr_attr;
 
@@ -145,11 +183,6 @@ struct fabtel_port {
 
 	spinlock_t lock;		/* protects everything below */
 	struct net_device *ndev;	/* held reference, or NULL */
-	/*
-	 * The netdev that unregistered (netns move, rebind): compared with the
-	 * netdevs that register later, never dereferenced.
-	 */
-	struct net_device *ndev_gone;
 	char ndev_name[IFNAMSIZ];
 	bool sampled;			/* counters hold a first sample */
 	u64 *raw;			/* driver values as the driver reports them */
@@ -165,6 +198,7 @@ struct fabtel_port {
 	enum ib_port_state ib_state;
 	u64 flaps, down_since_ns;
 	struct fabtel_link_entry history[FABTEL_HISTORY_LEN];
+	struct fabtel_slave slaves[FABTEL_LAG_SLAVES];
 	unsigned int hist_len, hist_head;
 
 	/* error bursts */
@@ -176,6 +210,8 @@ struct fabtel_port {
 	struct fabtel_pma_state *pma;
 	struct fabtel_phy phy;
 	struct fabtel_module *module;	/* NULL: never read */
+	struct fabtel_rd_state rd[FABTEL_NR_RD];
+	u64 rd_logged_ns;		/* a failed read last logged; 0 never */
 
 	/* sysfs */
 	struct kobject *counters_kobj, *pfc_kobj;
@@ -201,6 +237,17 @@ struct fabtel_dev {
 extern struct kobject *fabtel_root;
 unsigned int fabtel_sample_ms_get(void);
 unsigned int fabtel_storm_ms_get(void);
+unsigned int fabtel_slow_ms_get(void);
+
+/* fabtel_filter.c */
+const char *fabtel_filter_reason(const char *name, const char *driver);
+int fabtel_filter_check(void);
+
+/* fabtel_backoff.c */
+bool fabtel_rd_due(struct fabtel_port *p, enum fabtel_rd rd, u64 now);
+void fabtel_rd_done(struct fabtel_port *p, enum fabtel_rd rd, int err, u64 now,
+		    unsigned int period_ms);
+int fabtel_rd_snapshot(struct fabtel_port *p, char *buf, int n);
 
 /* fabtel_counters.c */
 extern const char * const fabtel_counter_names[FABTEL_NR_COUNTERS];
@@ -219,6 +266,12 @@ struct net_device *fabtel_netdev_lookup(struct ib_device *ibdev, u32 port);
 void fabtel_link_ib_event(struct ib_event_handler *h, struct ib_event *ev);
 struct net_device *fabtel_port_netdev_get(struct fabtel_port *p);
 const char *fabtel_link_source_name(u8 source);
+struct fabtel_link_entry *fabtel_link_entry_new(struct fabtel_port *p);
+
+/* fabtel_lag.c */
+void fabtel_lag_event(struct fabtel_port *p, struct net_device *slave);
+void fabtel_lag_sample(struct fabtel_port *p);
+int fabtel_lag_snapshot(struct fabtel_port *p, char *buf, int n);
 
 /* fabtel_dcb.c */
 void fabtel_dcb_probe(struct fabtel_port *p, struct net_device *ndev);
@@ -231,6 +284,8 @@ void fabtel_pma_sample(struct fabtel_port *p);
 int fabtel_pma_snapshot(struct fabtel_port *p, char *buf, int n);
 
 /* fabtel_phy.c */
+int fabtel_ethtool_begin(struct net_device *ndev);
+void fabtel_ethtool_complete(struct net_device *ndev);
 void fabtel_phy_sample(struct fabtel_port *p);
 int fabtel_phy_snapshot(struct fabtel_port *p, char *buf, int n);
 
@@ -240,6 +295,7 @@ int fabtel_dscp_emit(const struct fabtel_dcb *d, char *buf, int n);
 /* fabtel_module.c */
 void fabtel_module_sample(struct fabtel_port *p);
 void fabtel_module_free(struct fabtel_port *p);
+unsigned int fabtel_module_ms_get(void);
 extern struct kobj_attribute fabtel_attr_module;
 
 /* fabtel_sysfs.c */

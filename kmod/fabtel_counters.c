@@ -233,22 +233,25 @@ static void fabtel_counters_update(struct fabtel_port *p, const u64 *vals,
 /*
  * One get_hw_stats call for the whole port (index = num_counters asks the
  * driver for every counter).  Process context: drivers may sleep here.  On
- * an error the sample is skipped and counted; the old values stay.
+ * an error the sample is skipped and counted, the old values stay, and the
+ * next read waits for the back-off (fabtel_backoff.c).
  */
 void fabtel_counters_sample(struct fabtel_port *p)
 {
 	struct ib_device *ibdev = p->fdev->ibdev;
 	struct rdma_hw_stats *stats = p->stats;
+	u64 now = ktime_get_ns();
 	unsigned long *off;
 	unsigned int i, n;
 	u64 *vals;
 	int ret;
 
-	if (!stats)
+	if (!stats || !fabtel_rd_due(p, FABTEL_RD_HW_COUNTERS, now))
 		return;
 	n = stats->num_counters;
 	vals = kmalloc_array(n, sizeof(*vals), GFP_KERNEL);
 	off = bitmap_zalloc(n, GFP_KERNEL);
+	ret = -ENOMEM;
 	if (!vals || !off)
 		goto err_free;
 
@@ -271,6 +274,7 @@ void fabtel_counters_sample(struct fabtel_port *p)
 	spin_unlock(&p->lock);
 	bitmap_free(off);
 	kfree(vals);
+	fabtel_rd_done(p, FABTEL_RD_HW_COUNTERS, 0, now, 0);
 	return;
 
 err_free:
@@ -280,4 +284,5 @@ err_free:
 	spin_lock(&p->lock);
 	p->sample_errors++;
 	spin_unlock(&p->lock);
+	fabtel_rd_done(p, FABTEL_RD_HW_COUNTERS, ret, now, 0);
 }

@@ -72,17 +72,52 @@ static void fabtel_dcb_update(struct fabtel_port *p, const struct ieee_pfc *pfc,
 	d->sampled = true;
 }
 
+/*
+ * The driver's ops, RTNL held, on a netdev still registered: PFC each
+ * sample, ETS and the DCBX mode (configuration) every slow_ms.  0 or the
+ * first op's error.
+ */
+static int fabtel_dcb_read(struct fabtel_port *p, struct net_device *ndev,
+			   struct ieee_pfc *pfc, struct ieee_ets *ets,
+			   bool *have_pfc, bool *have_ets, u8 *dcbx, u64 now)
+{
+	const struct dcbnl_rtnl_ops *ops = ndev->dcbnl_ops;
+	int err = 0, ret;
+
+	if (!netif_device_present(ndev) || ndev->reg_state != NETREG_REGISTERED)
+		return -ENODEV;
+	if (ops && ops->ieee_getpfc && p->dcb.pfc_supported) {
+		ret = ops->ieee_getpfc(ndev, pfc);
+		*have_pfc = !ret;
+		err = err ?: ret;
+	}
+	if (now < p->dcb.config_next_ns && p->dcb.sampled)
+		return err;
+	p->dcb.config_next_ns = now + (u64)fabtel_slow_ms_get() * NSEC_PER_MSEC;
+	if (ops && ops->ieee_getets && p->dcb.ets_supported) {
+		ret = ops->ieee_getets(ndev, ets);
+		*have_ets = !ret;
+		err = err ?: ret;
+	}
+	if (ops && ops->getdcbx)
+		*dcbx = ops->getdcbx(ndev);
+	return err;
+}
+
 void fabtel_dcb_sample(struct fabtel_port *p)
 {
-	const struct dcbnl_rtnl_ops *ops;
 	struct ieee_pfc pfc = {};
 	struct ieee_ets ets = {};
 	struct dcb_ieee_app_dscp_map dscp;
 	bool have_pfc = false, have_ets = false;
 	struct net_device *ndev;
-	u8 dcbx = 0;
+	u64 now = ktime_get_ns();
+	u8 dcbx = p->dcb.dcbx;
+	int err;
 
 	if (!p->dcb.pfc_supported && !p->dcb.ets_supported)
+		return;
+	if (!fabtel_rd_due(p, FABTEL_RD_DCB, now))
 		return;
 	ndev = fabtel_port_netdev_get(p);
 	if (!ndev)
@@ -93,13 +128,8 @@ void fabtel_dcb_sample(struct fabtel_port *p)
 		spin_unlock(&p->lock);
 		goto out_put;
 	}
-	ops = ndev->dcbnl_ops;
-	if (ops && ops->ieee_getpfc && p->dcb.pfc_supported)
-		have_pfc = !ops->ieee_getpfc(ndev, &pfc);
-	if (ops && ops->ieee_getets && p->dcb.ets_supported)
-		have_ets = !ops->ieee_getets(ndev, &ets);
-	if (ops && ops->getdcbx)
-		dcbx = ops->getdcbx(ndev);
+	err = fabtel_dcb_read(p, ndev, &pfc, &ets, &have_pfc, &have_ets, &dcbx,
+			      now);
 	rtnl_unlock();
 	/* the kernel's APP table (dcb_lock), as dcbnl reports it */
 	dcb_ieee_getapp_dscp_prio_mask_map(ndev, &dscp);
@@ -112,6 +142,8 @@ void fabtel_dcb_sample(struct fabtel_port *p)
 				  have_ets ? &ets : NULL, dcbx,
 				  fabtel_now_boot());
 	spin_unlock(&p->lock);
+	if (err != -ENODEV)
+		fabtel_rd_done(p, FABTEL_RD_DCB, err, now, 0);
 out_put:
 	dev_put(ndev);
 }

@@ -13,11 +13,13 @@
  * events add "ib_event" entries only for what the carrier does not explain
  * (an administrative ip link set down, say).
  *
- * A netdev that unregisters (moved to another network namespace, its
- * driver unbound) is let go at once; the same netdev registering again (the
- * move back) is taken back by the notifier, and a port still without one
- * asks its driver at every sample (a rebind's new netdev).  Either way the
- * carrier counts get a new baseline: what happened meanwhile was not seen.
+ * A netdev moved to another network namespace is kept (it stays registered
+ * through the move).  One that unregisters (its driver unbound) is let go
+ * at once and never compared with later netdevs: a port without a netdev
+ * asks its driver at every sample (a rebind's new netdev), with a new
+ * baseline for the carrier counts: what happened meanwhile was not seen.
+ * When the netdev is a bond (RoCE LAG), its links' carriers are tracked
+ * too (fabtel_lag.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,6 +38,7 @@ static const char * const fabtel_source_names[] = {
 	[FABTEL_SRC_CARRIER]	= "carrier",
 	[FABTEL_SRC_IB_EVENT]	= "ib_event",
 	[FABTEL_SRC_COALESCED]	= "coalesced",
+	[FABTEL_SRC_SLAVE]	= "slave",
 };
 
 const char *fabtel_link_source_name(u8 source)
@@ -45,9 +48,8 @@ const char *fabtel_link_source_name(u8 source)
 	return fabtel_source_names[source];
 }
 
-/* Record one transition (p->lock held); the oldest entry goes when full. */
-static void fabtel_link_record(struct fabtel_port *p, bool up, u8 source,
-			       u64 boot, u64 real)
+/* A new, zeroed history entry (p->lock held); the oldest goes when full. */
+struct fabtel_link_entry *fabtel_link_entry_new(struct fabtel_port *p)
 {
 	struct fabtel_link_entry *e;
 
@@ -57,6 +59,15 @@ static void fabtel_link_record(struct fabtel_port *p, bool up, u8 source,
 	}
 	e = &p->history[(p->hist_head + p->hist_len) % FABTEL_HISTORY_LEN];
 	p->hist_len++;
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+/* Record one transition of the port's own netdev (p->lock held). */
+static void fabtel_link_record(struct fabtel_port *p, bool up, u8 source,
+			       u64 boot, u64 real)
+{
+	struct fabtel_link_entry *e = fabtel_link_entry_new(p);
 
 	e->boot_ns = boot;
 	e->real_ns = real;
@@ -132,7 +143,6 @@ struct net_device *fabtel_port_netdev_get(struct fabtel_port *p)
 static void fabtel_link_attach_locked(struct fabtel_port *p, struct net_device *ndev)
 {
 	p->ndev = ndev;
-	p->ndev_gone = NULL;
 	strscpy(p->ndev_name, ndev->name, sizeof(p->ndev_name));
 	p->seen_up = atomic_read(&ndev->carrier_up_count);
 	p->seen_down = atomic_read(&ndev->carrier_down_count);
@@ -223,25 +233,9 @@ static void fabtel_link_netdev_gone(struct fabtel_port *p)
 	spin_lock(&p->lock);
 	ndev = p->ndev;
 	p->ndev = NULL;
-	p->ndev_gone = ndev;
 	spin_unlock(&p->lock);
 	if (ndev)
 		dev_put(ndev);
-}
-
-/* ndev registered (again): the ports it left take it back (fabtel_ports_lock held) */
-static void fabtel_link_netdev_back(struct net_device *ndev)
-{
-	struct fabtel_port *p;
-
-	list_for_each_entry(p, &fabtel_ports, node) {
-		spin_lock(&p->lock);
-		if (!p->ndev && p->ndev_gone == ndev) {
-			dev_hold(ndev);
-			fabtel_link_attach_locked(p, ndev);
-		}
-		spin_unlock(&p->lock);
-	}
 }
 
 /*
@@ -252,6 +246,7 @@ static int fabtel_netdev_event(struct notifier_block *nb, unsigned long event,
 			       void *ptr)
 {
 	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct net_device *master = NULL;
 	struct fabtel_port *p;
 
 	if (event != NETDEV_CHANGE && event != NETDEV_UP &&
@@ -259,22 +254,29 @@ static int fabtel_netdev_event(struct notifier_block *nb, unsigned long event,
 	    event != NETDEV_CHANGENAME && event != NETDEV_REGISTER)
 		return NOTIFY_DONE;
 
+	/* a link of some port's bond (RoCE LAG)? */
+	if (netif_is_lag_port(ndev) && event != NETDEV_UNREGISTER)
+		master = netdev_master_upper_dev_get(ndev);
+
 	spin_lock(&fabtel_ports_lock);
-	if (event == NETDEV_REGISTER) {
-		/* a netns move is UNREGISTER then REGISTER of the same netdev */
-		fabtel_link_netdev_back(ndev);
-		spin_unlock(&fabtel_ports_lock);
-		return NOTIFY_DONE;
-	}
 	list_for_each_entry(p, &fabtel_ports, node) {
+		if (master && READ_ONCE(p->ndev) == master)
+			fabtel_lag_event(p, ndev);
 		if (READ_ONCE(p->ndev) != ndev)
 			continue;
+		/*
+		 * A netns move notifies UNREGISTER, then REGISTER in the new
+		 * namespace, of a netdev that stays NETREG_REGISTERED: it is
+		 * kept (a VF handed to a pod is still the port's link).  An
+		 * unregistering one is let go; no pointer to it is kept.
+		 */
 		if (event == NETDEV_UNREGISTER) {
-			fabtel_link_netdev_gone(p);
+			if (ndev->reg_state != NETREG_REGISTERED)
+				fabtel_link_netdev_gone(p);
 			continue;
 		}
 		spin_lock(&p->lock);
-		if (event == NETDEV_CHANGENAME)
+		if (event == NETDEV_CHANGENAME || event == NETDEV_REGISTER)
 			strscpy(p->ndev_name, ndev->name, sizeof(p->ndev_name));
 		else
 			fabtel_link_sync_locked(p, ndev);

@@ -25,8 +25,17 @@
 #define FABTEL_MS_MIN	10
 #define FABTEL_MS_MAX	60000
 
-static unsigned int fabtel_sample_ms = 100;
+#define FABTEL_SLOW_MS_MIN	100
+#define FABTEL_SLOW_MS_MAX	600000
+
+/*
+ * The defaults keep fabtel.ko within its firmware budget on an mlx5 port
+ * (Documentation/performance.rst, "Firmware commands"): the counters and PFC
+ * each second, the PMA, PHY and ETS every 10 s.
+ */
+static unsigned int fabtel_sample_ms = 1000;
 static unsigned int fabtel_storm_ms = 100;
+static unsigned int fabtel_slow_ms = 10000;
 
 static int fabtel_ms_set(const char *val, const struct kernel_param *kp)
 {
@@ -48,10 +57,36 @@ static const struct kernel_param_ops fabtel_ms_ops = {
 };
 
 module_param_cb(sample_ms, &fabtel_ms_ops, &fabtel_sample_ms, 0644);
-MODULE_PARM_DESC(sample_ms, "sampling period in ms, 10..60000 (default 100)");
+MODULE_PARM_DESC(sample_ms,
+		 "period of the counters, carrier and PFC reads in ms, 10..60000 (default 1000)");
 module_param_cb(storm_ms, &fabtel_ms_ops, &fabtel_storm_ms, 0644);
 MODULE_PARM_DESC(storm_ms,
 		 "pause_tx must rise this long (ms, 10..60000) to be a pause storm (default 100)");
+
+static int fabtel_slow_ms_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+
+	if (kstrtouint(val, 0, &ms) || ms < FABTEL_SLOW_MS_MIN ||
+	    ms > FABTEL_SLOW_MS_MAX)
+		return -EINVAL;
+	WRITE_ONCE(fabtel_slow_ms, ms);
+	return 0;
+}
+
+static const struct kernel_param_ops fabtel_slow_ms_ops = {
+	.set = fabtel_slow_ms_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(slow_ms, &fabtel_slow_ms_ops, &fabtel_slow_ms, 0644);
+MODULE_PARM_DESC(slow_ms,
+		 "period of the PMA, PHY (FEC, speed) and ETS reads in ms, 100..600000 (default 10000)");
+
+unsigned int fabtel_slow_ms_get(void)
+{
+	return READ_ONCE(fabtel_slow_ms);
+}
 
 unsigned int fabtel_sample_ms_get(void)
 {
@@ -105,6 +140,7 @@ static void fabtel_sample_work(struct work_struct *work)
 	for (i = 0; i < fdev->nports; i++) {
 		fabtel_counters_sample(fdev->ports[i]);
 		fabtel_link_sample(fdev->ports[i]);
+		fabtel_lag_sample(fdev->ports[i]);
 		fabtel_dcb_sample(fdev->ports[i]);
 		fabtel_pma_sample(fdev->ports[i]);
 		fabtel_phy_sample(fdev->ports[i]);
@@ -224,13 +260,22 @@ static int fabtel_add_one(struct ib_device *ibdev)
 	u32 port;
 	int err;
 
+	const struct fabtel_vendor *vendor = fabtel_vendor_find(ibdev->ops.driver_id);
+	const char *why;
+
 	if (!n)
 		return -EOPNOTSUPP;	/* no RoCE port: not ours */
+	why = fabtel_filter_reason(dev_name(&ibdev->dev), vendor->name);
+	if (why) {
+		pr_info("%s: not tracked (driver %s): left out by the %s parameter\n",
+			dev_name(&ibdev->dev), vendor->name, why);
+		return -EOPNOTSUPP;
+	}
 	fdev = kzalloc(struct_size(fdev, ports, n), GFP_KERNEL);
 	if (!fdev)
 		return -ENOMEM;
 	fdev->ibdev = ibdev;
-	fdev->vendor = fabtel_vendor_find(ibdev->ops.driver_id);
+	fdev->vendor = vendor;
 	INIT_DELAYED_WORK(&fdev->sample_work, fabtel_sample_work);
 	kobject_init(&fdev->kobj, &fabtel_dev_ktype);
 	err = kobject_add(&fdev->kobj, fabtel_root, "%s", dev_name(&ibdev->dev));
@@ -312,6 +357,9 @@ static int __init fabtel_init(void)
 	fabtel_root = kobject_create_and_add("fabtel", kernel_kobj);
 	if (!fabtel_root)
 		return -ENOMEM;
+	err = fabtel_filter_check();
+	if (err)
+		goto err_put_root;
 	err = sysfs_create_file(fabtel_root, &fabtel_attr_version.attr);
 	if (err)
 		goto err_put_root;
@@ -321,8 +369,9 @@ static int __init fabtel_init(void)
 	err = ib_register_client(&fabtel_client);
 	if (err)
 		goto err_link_exit;
-	pr_info("loaded, schema version %d, sample_ms %u\n",
-		FABTEL_SCHEMA_VERSION, fabtel_sample_ms_get());
+	pr_info("loaded, schema version %d, sample_ms %u, slow_ms %u\n",
+		FABTEL_SCHEMA_VERSION, fabtel_sample_ms_get(),
+		fabtel_slow_ms_get());
 	return 0;
 
 err_link_exit:

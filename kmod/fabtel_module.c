@@ -105,15 +105,26 @@ static void fabtel_module_read(struct net_device *ndev, struct fabtel_module *m)
 			m->up_page[m->nr_up++] = want[i];
 }
 
+unsigned int fabtel_module_ms_get(void)
+{
+	return READ_ONCE(fabtel_module_ms);
+}
+
+/*
+ * Every module_ms, or after the back-off when the last read failed.  An
+ * empty cage fails too (mlx5's firmware answers the MCIA query with an
+ * error): a port without a module is asked rarely.  A driver without the
+ * op is asked nothing, and that is no failure.
+ */
 void fabtel_module_sample(struct fabtel_port *p)
 {
-	unsigned int period = READ_ONCE(fabtel_module_ms);
+	unsigned int period = fabtel_module_ms_get();
 	struct fabtel_module *m;
 	struct net_device *ndev;
 	u64 now = ktime_get_ns();
+	int err;
 
-	if (!period || (p->module && p->module->read_ns &&
-			now - p->module->read_ns < (u64)period * NSEC_PER_MSEC))
+	if (!period || !fabtel_rd_due(p, FABTEL_RD_MODULE, now))
 		return;
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
@@ -126,12 +137,19 @@ void fabtel_module_sample(struct fabtel_port *p)
 		kfree(m);
 		return;		/* busy: try again next sample */
 	} else {
-		if (netif_device_present(ndev))
+		err = fabtel_ethtool_begin(ndev);
+		if (!err) {
 			fabtel_module_read(ndev, m);
-		else
-			m->err = -ENODEV;
+			fabtel_ethtool_complete(ndev);
+		} else {
+			m->err = err;
+		}
 		rtnl_unlock();
 		dev_put(ndev);
+		if (!err)
+			fabtel_rd_done(p, FABTEL_RD_MODULE,
+				       m->err == -EOPNOTSUPP ? 0 : m->err, now,
+				       period);
 	}
 	m->read_ns = now;
 	spin_lock(&p->lock);

@@ -10,6 +10,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ethtool.h>
+#include <linux/pm_runtime.h>
 #include <linux/rtnetlink.h>
 
 #include "fabtel.h"
@@ -52,6 +53,68 @@ static const char *fabtel_fec_mode(u32 active)
 	return NULL;
 }
 
+/*
+ * Before a driver's ethtool ops, RTNL held, as ethtool's netlink code does:
+ * the device awake, present and registered, the driver's begin hook.  0, or
+ * -errno and nothing to undo.
+ */
+int fabtel_ethtool_begin(struct net_device *ndev)
+{
+	struct device *parent = ndev->dev.parent;
+	int err = -ENODEV;
+
+	if (parent)
+		pm_runtime_get_sync(parent);
+	if (!netif_device_present(ndev) || ndev->reg_state != NETREG_REGISTERED)
+		goto err_put_parent;
+	err = 0;
+	if (ndev->ethtool_ops && ndev->ethtool_ops->begin)
+		err = ndev->ethtool_ops->begin(ndev);
+	if (err)
+		goto err_put_parent;
+	return 0;
+
+err_put_parent:
+	if (parent)
+		pm_runtime_put(parent);
+	return err;
+}
+
+void fabtel_ethtool_complete(struct net_device *ndev)
+{
+	if (ndev->ethtool_ops && ndev->ethtool_ops->complete)
+		ndev->ethtool_ops->complete(ndev);
+	if (ndev->dev.parent)
+		pm_runtime_put(ndev->dev.parent);
+}
+
+/* The FEC statistics, FEC mode and speed (RTNL held, begun); 0 or -errno. */
+static int fabtel_phy_read(struct net_device *ndev, struct ethtool_fec_stats *st,
+			   bool *fec, struct ethtool_fecparam *fp,
+			   struct ethtool_link_ksettings *ks, bool *speed)
+{
+	const struct ethtool_ops *ops = ndev->ethtool_ops;
+	int err = 0, ret;
+
+	if (ops && ops->get_fec_stats) {
+		ethtool_stats_init((u64 *)st, sizeof(*st) / sizeof(u64));
+		ops->get_fec_stats(ndev, st);
+		*fec = true;
+	}
+	if (ops && ops->get_fecparam) {
+		ret = ops->get_fecparam(ndev, fp);
+		if (ret)
+			fp->active_fec = 0;
+		if (ret && ret != -EOPNOTSUPP)
+			err = ret;
+	}
+	ret = __ethtool_get_link_ksettings(ndev, ks);
+	*speed = !ret && ks->base.speed != (u32)SPEED_UNKNOWN && ks->base.speed;
+	if (ret && ret != -EOPNOTSUPP)
+		err = err ?: ret;
+	return err;
+}
+
 void fabtel_phy_sample(struct fabtel_port *p)
 {
 	struct ethtool_fecparam fp = {};
@@ -63,8 +126,12 @@ void fabtel_phy_sample(struct fabtel_port *p)
 	struct net_device *ndev;
 	u64 v[FABTEL_NR_FEC];
 	bool have[FABTEL_NR_FEC] = {}, fec = false, speed = false;
+	u64 now = ktime_get_ns();
 	unsigned int i;
+	int err;
 
+	if (!fabtel_rd_due(p, FABTEL_RD_PHY, now))
+		return;
 	ndev = fabtel_port_netdev_get(p);
 	if (!ndev)
 		return;
@@ -74,17 +141,15 @@ void fabtel_phy_sample(struct fabtel_port *p)
 		spin_unlock(&p->lock);
 		goto out_put;
 	}
-	if (ndev->ethtool_ops && ndev->ethtool_ops->get_fec_stats) {
-		ethtool_stats_init((u64 *)&st, sizeof(st) / sizeof(u64));
-		ndev->ethtool_ops->get_fec_stats(ndev, &st);
-		fec = true;
+	err = fabtel_ethtool_begin(ndev);
+	if (!err) {
+		err = fabtel_phy_read(ndev, &st, &fec, &fp, &ks, &speed);
+		fabtel_ethtool_complete(ndev);
 	}
-	if (ndev->ethtool_ops && ndev->ethtool_ops->get_fecparam &&
-	    ndev->ethtool_ops->get_fecparam(ndev, &fp))
-		fp.active_fec = 0;
-	speed = !__ethtool_get_link_ksettings(ndev, &ks) &&
-		ks.base.speed != (u32)SPEED_UNKNOWN && ks.base.speed;
 	rtnl_unlock();
+	if (err == -ENODEV)
+		goto out_put;	/* going away: nothing asked */
+	fabtel_rd_done(p, FABTEL_RD_PHY, err, now, fabtel_slow_ms_get());
 
 	for (i = 0; fec && i < FABTEL_NR_FEC; i++)
 		have[i] = fabtel_fec_total(s[i], &v[i]);

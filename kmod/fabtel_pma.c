@@ -125,14 +125,17 @@ void fabtel_pma_exit(struct fabtel_port *p)
 	p->pma = NULL;
 }
 
-/* Sampler: both MADs or nothing; a failed sample leaves "-" and counts. */
+/*
+ * Sampler, every slow_ms: both MADs or nothing; a failed sample leaves "-",
+ * counts, and backs off.
+ */
 void fabtel_pma_sample(struct fabtel_port *p)
 {
 	struct fabtel_pma_state *pma = p->pma;
-	u64 v[FABTEL_NR_PMA];
+	u64 v[FABTEL_NR_PMA], now = ktime_get_ns();
 	int err;
 
-	if (!pma)
+	if (!pma || !fabtel_rd_due(p, FABTEL_RD_PMA, now))
 		return;
 	err = fabtel_pma_get(p, pma, IB_PMA_PORT_COUNTERS);
 	if (!err)
@@ -150,6 +153,7 @@ void fabtel_pma_sample(struct fabtel_port *p)
 	else
 		memcpy(pma->val, v, sizeof(v));
 	spin_unlock(&p->lock);
+	fabtel_rd_done(p, FABTEL_RD_PMA, err, now, fabtel_slow_ms_get());
 }
 
 /* Snapshot lines (under p->lock): "pma", "pma_errors", "pma_counter"s. */

@@ -199,31 +199,58 @@ static int fabtel_ring_first(unsigned int len, int used)
 	return len > room ? len - room : 0;
 }
 
-static ssize_t history_show(struct kobject *kobj, struct kobj_attribute *attr,
-			    char *buf)
+/*
+ * link/history, a binary attribute so that all FABTEL_HISTORY_LEN lines fit
+ * (a page holds ~42): rendered whole at each read, then the part asked for.
+ */
+#define FABTEL_HISTORY_LINE	(2 * 20 + 5 + 10 + 21 + IFNAMSIZ + 6)
+#define FABTEL_HISTORY_BUF	(FABTEL_HISTORY_LEN * FABTEL_HISTORY_LINE)
+
+static int fabtel_history_render(struct fabtel_port *p, char *buf)
 {
-	struct fabtel_port *p = kobj_to_port(kobj);
 	const struct fabtel_link_entry *e;
-	unsigned int i, first;
+	unsigned int i;
 	int n = 0;
 
 	spin_lock(&p->lock);
-	first = fabtel_ring_first(p->hist_len, 0);
-	if (first)
-		n += sysfs_emit_at(buf, n, "# %u omitted\n", first);
-	for (i = first; i < p->hist_len; i++) {
+	for (i = 0; i < p->hist_len; i++) {
 		e = &p->history[(p->hist_head + i) % FABTEL_HISTORY_LEN];
-		n += sysfs_emit_at(buf, n, "%llu %llu %s %s ", e->boot_ns,
-				   e->real_ns, e->up ? "up" : "down",
-				   fabtel_link_source_name(e->source));
+		n += scnprintf(buf + n, FABTEL_HISTORY_BUF - n, "%llu %llu %s %s ",
+			       e->boot_ns, e->real_ns, e->up ? "up" : "down",
+			       fabtel_link_source_name(e->source));
 		if (e->down_ns >= 0)
-			n += sysfs_emit_at(buf, n, "%lld\n", e->down_ns);
+			n += scnprintf(buf + n, FABTEL_HISTORY_BUF - n, "%lld",
+				       e->down_ns);
 		else
-			n += sysfs_emit_at(buf, n, "-\n");
+			n += scnprintf(buf + n, FABTEL_HISTORY_BUF - n, "-");
+		if (e->source == FABTEL_SRC_SLAVE)
+			n += scnprintf(buf + n, FABTEL_HISTORY_BUF - n, " %s",
+				       e->slave);
+		n += scnprintf(buf + n, FABTEL_HISTORY_BUF - n, "\n");
 	}
 	spin_unlock(&p->lock);
 	return n;
 }
+
+static ssize_t history_read(struct file *file, struct kobject *kobj,
+			    struct bin_attribute *attr, char *out, loff_t off,
+			    size_t count)
+{
+	struct fabtel_port *p = kobj_to_port(kobj);
+	ssize_t ret;
+	char *buf;
+	int n;
+
+	buf = kmalloc(FABTEL_HISTORY_BUF, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	n = fabtel_history_render(p, buf);
+	ret = memory_read_from_buffer(out, count, &off, buf, n);
+	kfree(buf);
+	return ret;
+}
+
+static BIN_ATTR_RO(history, 0);
 
 static struct kobj_attribute fabtel_attr_state = __ATTR_RO(state);
 static struct kobj_attribute fabtel_attr_carrier = __ATTR_RO(carrier);
@@ -232,7 +259,6 @@ static struct kobj_attribute fabtel_attr_carrier_up_count =
 static struct kobj_attribute fabtel_attr_carrier_down_count =
 	__ATTR_RO(carrier_down_count);
 static struct kobj_attribute fabtel_attr_flaps = __ATTR_RO(flaps);
-static struct kobj_attribute fabtel_attr_history = __ATTR_RO(history);
 
 static struct attribute *fabtel_link_attrs[] = {
 	&fabtel_attr_state.attr,
@@ -240,13 +266,18 @@ static struct attribute *fabtel_link_attrs[] = {
 	&fabtel_attr_carrier_up_count.attr,
 	&fabtel_attr_carrier_down_count.attr,
 	&fabtel_attr_flaps.attr,
-	&fabtel_attr_history.attr,
+	NULL,
+};
+
+static struct bin_attribute *fabtel_link_bin_attrs[] = {
+	&bin_attr_history,
 	NULL,
 };
 
 static const struct attribute_group fabtel_link_group = {
 	.name = "link",
 	.attrs = fabtel_link_attrs,
+	.bin_attrs = fabtel_link_bin_attrs,
 };
 
 /* ---- events, sampler state ---------------------------------------------- */
@@ -460,6 +491,8 @@ static ssize_t snapshot_show(struct kobject *kobj, struct kobj_attribute *attr,
 	n = fabtel_snapshot_dcb(p, buf, n);
 	n = fabtel_pma_snapshot(p, buf, n);
 	n = fabtel_phy_snapshot(p, buf, n);
+	n = fabtel_rd_snapshot(p, buf, n);
+	n = fabtel_lag_snapshot(p, buf, n);
 	n = fabtel_snapshot_raw(p, buf, n);
 	spin_unlock(&p->lock);
 	if (ndev)

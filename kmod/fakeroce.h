@@ -134,6 +134,28 @@ struct fakeroce_module {
 
 struct fakeroce_knob;
 
+/* Driver calls that are firmware commands on hardware (fakeroce_fw.c). */
+enum fakeroce_fw_kind {
+	FAKEROCE_FW_MAD,		/* process_mad */
+	FAKEROCE_FW_HW_STATS,		/* get_hw_stats */
+	FAKEROCE_FW_ETHTOOL_STATS,	/* get_ethtool_stats (ethtool -S) */
+	FAKEROCE_FW_FEC_STATS,		/* get_fec_stats */
+	FAKEROCE_FW_FECPARAM,		/* get_fecparam */
+	FAKEROCE_FW_KSETTINGS,		/* get_link_ksettings */
+	FAKEROCE_FW_MODULE,		/* get_module_eeprom_by_page */
+	FAKEROCE_FW_DCB,		/* ieee_getpfc, ieee_getets */
+	FAKEROCE_FW_NR
+};
+
+struct fakeroce_fw_knob;
+
+struct fakeroce_fw {
+	atomic64_t calls[FAKEROCE_FW_NR];
+	atomic64_t failed[FAKEROCE_FW_NR];
+	unsigned int fail_next[FAKEROCE_FW_NR];	/* under fakeroce_dev.lock */
+	struct fakeroce_fw_knob *knobs;
+};
+
 struct fakeroce_dev {
 	struct ib_device ibdev;		/* first: ib_alloc_device() wants it */
 	unsigned int id;
@@ -148,9 +170,8 @@ struct fakeroce_dev {
 	 */
 	spinlock_t lock;
 	u64 values[FAKEROCE_MAX_COUNTERS];
-	unsigned int fail_next_get_hw_stats;
 	u64 pma[FAKEROCE_NR_PMA];	/* PMA totals, saturated when reported */
-	unsigned int fail_next_mad;
+	struct fakeroce_fw fw;		/* fail_next[] under the lock */
 	u64 fec[FAKEROCE_NR_FEC];
 	u64 phy_err[FAKEROCE_NR_PHY_ERR];
 	u8 stats_prios;		/* the ethtool -S layout, fixed at its count (RTNL) */
@@ -281,6 +302,11 @@ void fakeroce_dcb_set_rate(struct fakeroce_dcb *dcb, unsigned int prio,
 			   u64 rate);
 bool fakeroce_dcb_tc_bw_valid(const u8 *tc_bw);
 bool fakeroce_dcb_tc_tsa_valid(const u8 *tc_tsa);
+
+/* fakeroce_fw.c */
+bool fakeroce_fw_call(struct fakeroce_dev *fdev, enum fakeroce_fw_kind kind);
+int fakeroce_fw_debugfs_add(struct fakeroce_dev *fdev);
+void fakeroce_fw_debugfs_del(struct fakeroce_dev *fdev);
 
 /* fakeroce_debugfs.c */
 int fakeroce_debugfs_init(void);

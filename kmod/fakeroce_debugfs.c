@@ -149,13 +149,13 @@ static int fakeroce_knob_show(struct fakeroce_knob *knob, char *buf,
 	case FAKEROCE_KNOB_FLAP:
 		break;
 	case FAKEROCE_KNOB_FAIL_NEXT:
-		val = fdev->fail_next_get_hw_stats;
+		val = fdev->fw.fail_next[FAKEROCE_FW_HW_STATS];
 		break;
 	case FAKEROCE_KNOB_PMA:
 		val = fdev->pma[i];
 		break;
 	case FAKEROCE_KNOB_FAIL_NEXT_MAD:
-		val = fdev->fail_next_mad;
+		val = fdev->fw.fail_next[FAKEROCE_FW_MAD];
 		break;
 	case FAKEROCE_KNOB_FEC:
 		val = fdev->fec[i];
@@ -340,10 +340,10 @@ static int fakeroce_knob_store_value(struct fakeroce_knob *knob, char *s)
 	spin_lock(&fdev->lock);
 	switch (knob->kind) {
 	case FAKEROCE_KNOB_FAIL_NEXT:
-		fdev->fail_next_get_hw_stats = val;
+		fdev->fw.fail_next[FAKEROCE_FW_HW_STATS] = val;
 		break;
 	case FAKEROCE_KNOB_FAIL_NEXT_MAD:
-		fdev->fail_next_mad = val;
+		fdev->fw.fail_next[FAKEROCE_FW_MAD] = val;
 		break;
 	case FAKEROCE_KNOB_LANES:
 		fdev->lanes = val;
@@ -573,7 +573,7 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 		fakeroce_debugfs_add_pma(fdev, &used);
 
 	WARN_ON(used != n + FAKEROCE_NUM_KNOBS);
-	return 0;
+	return fakeroce_fw_debugfs_add(fdev);
 }
 
 /* Waits for knob reads and writes in progress; none start afterwards. */
@@ -581,6 +581,7 @@ void fakeroce_debugfs_del(struct fakeroce_dev *fdev)
 {
 	debugfs_remove_recursive(fdev->debugfs_dir);
 	fdev->debugfs_dir = NULL;
+	fakeroce_fw_debugfs_del(fdev);
 	kfree(fdev->knobs);
 	fdev->knobs = NULL;
 }

@@ -273,12 +273,9 @@ static int fakeroce_get_hw_stats(struct ib_device *ibdev,
 	unsigned int n = min_t(unsigned int, stats->num_counters,
 			       fdev->pers->num_counters);
 
-	spin_lock(&fdev->lock);
-	if (fdev->fail_next_get_hw_stats) {
-		fdev->fail_next_get_hw_stats--;
-		spin_unlock(&fdev->lock);
+	if (fakeroce_fw_call(fdev, FAKEROCE_FW_HW_STATS))
 		return -EIO;
-	}
+	spin_lock(&fdev->lock);
 	memcpy(stats->value, fdev->values, n * sizeof(stats->value[0]));
 	spin_unlock(&fdev->lock);
 	return n;

@@ -134,12 +134,9 @@ int fakeroce_process_mad(struct ib_device *ibdev, int mad_flags, u32 port_num,
 	    in->mad_hdr.method != IB_MGMT_METHOD_GET)
 		return IB_MAD_RESULT_FAILURE;
 
-	spin_lock(&fdev->lock);
-	if (fdev->fail_next_mad) {
-		fdev->fail_next_mad--;
-		spin_unlock(&fdev->lock);
+	if (fakeroce_fw_call(fdev, FAKEROCE_FW_MAD))
 		return IB_MAD_RESULT_FAILURE;
-	}
+	spin_lock(&fdev->lock);
 	memcpy(v, fdev->pma, sizeof(v));
 	spin_unlock(&fdev->lock);
 

@@ -261,6 +261,10 @@ int fakeroce_get_module_eeprom_by_page(struct net_device *netdev,
 	bool cmis, upper;
 	int err = 0;
 
+	if (fakeroce_fw_call(fdev, FAKEROCE_FW_MODULE)) {
+		NL_SET_ERR_MSG(extack, "module EEPROM read failed");
+		return -EIO;
+	}
 	spin_lock(&fdev->lock);
 	m = fdev->module;
 	spin_unlock(&fdev->lock);

@@ -92,6 +92,9 @@ static int fakeroce_get_link_ksettings(struct net_device *netdev,
 	struct fakeroce_netdev_priv *priv = netdev_priv(netdev);
 	unsigned int gbps = fakeroce_lane_gbps(priv->fdev);
 
+	if (fakeroce_fw_call(priv->fdev, FAKEROCE_FW_KSETTINGS))
+		return -EIO;
+
 	ethtool_link_ksettings_zero_link_mode(cmd, supported);
 	ethtool_link_ksettings_add_link_mode(cmd, supported, 100000baseCR4_Full);
 	if (gbps >= 50)
@@ -223,6 +226,8 @@ static int fakeroce_ieee_getpfc(struct net_device *netdev,
 	struct fakeroce_dcb *dcb = &fdev->dcb;
 	unsigned int i;
 
+	if (fakeroce_fw_call(fdev, FAKEROCE_FW_DCB))
+		return -EIO;
 	memset(pfc, 0, sizeof(*pfc));
 	spin_lock(&fdev->lock);
 	pfc->pfc_cap = dcb->pfc_cap;
@@ -252,6 +257,8 @@ static int fakeroce_ieee_getets(struct net_device *netdev,
 	struct fakeroce_dev *fdev = fakeroce_from_netdev(netdev);
 	struct fakeroce_dcb *dcb = &fdev->dcb;
 
+	if (fakeroce_fw_call(fdev, FAKEROCE_FW_DCB))
+		return -EIO;
 	memset(ets, 0, sizeof(*ets));
 	ets->ets_cap = FAKEROCE_NUM_PRIO;
 	spin_lock(&fdev->lock);

@@ -35,6 +35,10 @@ void fakeroce_fec_set(struct fakeroce_dev *fdev, unsigned int idx, u64 val,
 int fakeroce_get_fecparam(struct net_device *netdev,
 			  struct ethtool_fecparam *fec)
 {
+	struct fakeroce_netdev_priv *priv = netdev_priv(netdev);
+
+	if (fakeroce_fw_call(priv->fdev, FAKEROCE_FW_FECPARAM))
+		return -EIO;
 	fec->fec = ETHTOOL_FEC_AUTO | ETHTOOL_FEC_RS;
 	fec->active_fec = ETHTOOL_FEC_RS;
 	return 0;
@@ -48,6 +52,8 @@ void fakeroce_get_fec_stats(struct net_device *netdev,
 
 	if (!fdev->pers->fec_stats)
 		return;		/* left at ETHTOOL_STAT_NOT_SET: none */
+	if (fakeroce_fw_call(fdev, FAKEROCE_FW_FEC_STATS))
+		return;		/* a void op: a failure reports nothing */
 	spin_lock(&fdev->lock);
 	st->corrected_blocks.total = fdev->fec[FAKEROCE_FEC_CORRECTED_BLOCKS];
 	st->uncorrectable_blocks.total =

@@ -119,7 +119,7 @@ PB=$("$FABLAB" port b)
 stop_jobs	# what an earlier demo left (--keep, or killed itself)
 say "a: fabtel.ko, and fakeroce.ko with an mlx5 port (fre0, PFC on priority 3)"
 run a -- "rmmod fakeroce fabtel 2>/dev/null; modprobe ib_core &&
-	insmod $QREPO/kmod/fabtel.ko && insmod $QREPO/kmod/fakeroce.ko &&
+	insmod $QREPO/kmod/fabtel.ko sample_ms=100 slow_ms=100 && insmod $QREPO/kmod/fakeroce.ko &&
 	echo 100 >/sys/module/fabtel/parameters/storm_ms &&
 	echo '0 mlx5' >/sys/kernel/fakeroce/new_device && ip link set fre0 up &&
 	echo 8 >/sys/kernel/debug/fakeroce/0/dcb/pfc_en" >>"$LOG" 2>&1 ||

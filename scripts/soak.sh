@@ -73,7 +73,7 @@ for h in a b; do run "$h" -- 'dmesg -c' >"$OUT/dmesg-before-$h" 2>&1; done
 
 say "a: fabtel.ko, fakeroce.ko (mlx5, PFC on priority 3), fabteld with BPF"
 run a -- "rmmod fakeroce fabtel 2>/dev/null; modprobe ib_core &&
-	insmod $QREPO/kmod/fabtel.ko && insmod $QREPO/kmod/fakeroce.ko &&
+	insmod $QREPO/kmod/fabtel.ko sample_ms=100 slow_ms=100 && insmod $QREPO/kmod/fakeroce.ko &&
 	echo 100 >/sys/module/fabtel/parameters/storm_ms &&
 	echo '0 mlx5' >/sys/kernel/fakeroce/new_device && ip link set fre0 up &&
 	echo 8 >/sys/kernel/debug/fakeroce/0/dcb/pfc_en" >>"$OUT/log" 2>&1 ||
@@ -194,7 +194,7 @@ restart_fabteld() {
 }
 reload_ko() {
 	say "fabtel.ko unloaded and loaded under fabteld"
-	run a -- "rmmod fabtel && sleep 3 && insmod $QREPO/kmod/fabtel.ko &&
+	run a -- "rmmod fabtel && sleep 3 && insmod $QREPO/kmod/fabtel.ko sample_ms=100 slow_ms=100 &&
 		echo 100 >/sys/module/fabtel/parameters/storm_ms" >>"$OUT/log" 2>&1
 	ko_loaded=$(date +%s)
 }

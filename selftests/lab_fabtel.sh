@@ -43,7 +43,7 @@ cleanup() {
 trap cleanup EXIT
 
 for h in a b; do
-	lab "$h" "rmmod fabtel 2>/dev/null; insmod $KO"
+	lab "$h" "rmmod fabtel 2>/dev/null; insmod $KO $KO_FAST"
 	ktap_check "$h: insmod fabtel.ko; rx$h appears with driver rxe" \
 		wait_for 10 lab "$h" "grep -qx rxe $FT/rx$h/driver"
 done

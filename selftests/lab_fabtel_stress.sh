@@ -43,7 +43,7 @@ reader() {
 
 modprobe ib_core
 rmmod fabtel 2>/dev/null
-insmod "$REPO/kmod/fabtel.ko" && insmod "$REPO/kmod/fakeroce.ko"
+insmod "$REPO/kmod/fabtel.ko" $KO_FAST && insmod "$REPO/kmod/fakeroce.ko"
 ktap_check "fabtel.ko and fakeroce.ko loaded" test -d $FT -a -d $FR
 echo "fabtel-stress-start" >/dev/kmsg
 ip link add fbd0 type dummy && ip link set fbd0 up
@@ -77,7 +77,7 @@ STOP=$(mktemp -u)
 	n=0 bad=0
 	while [[ ! -e $STOP ]]; do
 		rmmod fabtel || bad=$((bad + 1))
-		insmod "$REPO/kmod/fabtel.ko" || bad=$((bad + 1))
+		insmod "$REPO/kmod/fabtel.ko" $KO_FAST || bad=$((bad + 1))
 		n=$((n + 1))
 	done
 	echo "$n $bad" >"$LOOP_OUT"

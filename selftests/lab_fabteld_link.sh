@@ -57,7 +57,7 @@ D=/sys/kernel/debug/fakeroce/0/dcb
 FR_IB=/sys/class/infiniband/fakeroce0/ports/1
 L='device="fakeroce0",port="1",netdev="fre0"'
 events() { api "$PA" /api/v1/events | jq -r "$1"; }
-lab a "modprobe ib_core && insmod $REPO/kmod/fabtel.ko && insmod $REPO/kmod/fakeroce.ko &&
+lab a "modprobe ib_core && insmod $REPO/kmod/fabtel.ko $KO_FAST && insmod $REPO/kmod/fakeroce.ko &&
 	echo 100 >/sys/module/fabtel/parameters/storm_ms && echo 1000 >/sys/module/fabtel/parameters/module_ms &&
 	echo '0 mlx5' >/sys/kernel/fakeroce/new_device && echo 100 >/sys/kernel/debug/fakeroce/0/lane_gbps &&
 	ip link set fre0 up" >/dev/null

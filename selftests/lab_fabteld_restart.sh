@@ -44,7 +44,7 @@ start_fabteld() {
 }
 flaps() { api /metrics | awk '$1 == "fabtel_link_flaps_total{device=\"rxa\",port=\"1\",netdev=\"eth0\"}" { print $2 }'; }
 
-lab a 'rmmod fabtel 2>/dev/null; insmod '"$REPO"'/kmod/fabtel.ko'
+lab a "rmmod fabtel 2>/dev/null; insmod $REPO/kmod/fabtel.ko $KO_FAST"
 start_fabteld
 ktap_eq "fabteld on a, its ports from fabtel.ko" \
 	"$(api /metrics | awk '$1 == "fabtel_source_up{source=\"fabtel_ko\"}" { print $2 }')" 1
@@ -77,7 +77,7 @@ vpid=$!
 lab a 'rmmod fabtel'
 wait_for 10 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | awk '\$1 == \"fabtel_source_up{source=\\\"sysfs\\\"}\" { print \$2 }') == 1 ]]"
 sleep 3
-lab a "insmod $REPO/kmod/fabtel.ko"
+lab a "insmod $REPO/kmod/fabtel.ko $KO_FAST"
 wait_for 10 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | awk '\$1 == \"fabtel_source_up{source=\\\"fabtel_ko\\\"}\" { print \$2 }') == 1 ]]"
 sleep 4	# Prometheus scrapes a few times after the switch back
 kill "$vpid"

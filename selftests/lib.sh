@@ -22,6 +22,10 @@ FABLAB=${FABLAB:-$REPO/scripts/fablab}
 # the kernel modules the lab tests load: kmod/ (the lab kernel's build), or
 # the second kernel's build when run.sh runs the suites on it
 KMOD=${FABTEL_KMOD:-$REPO/kmod}
+# Suites about behaviour run fabtel.ko at the sub-second cadence, an explicit
+# choice whose firmware cost Documentation/performance.rst states; the
+# budget suite (lab_fabtel_budget.sh) runs the defaults.
+KO_FAST="sample_ms=100 slow_ms=100"
 export REPO FABLAB
 
 _ktap_plan=0
