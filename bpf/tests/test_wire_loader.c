@@ -272,6 +272,31 @@ static void two_slots(void)
 }
 
 /*
+ * Someone's filter on the clsact we made: closing ours leaves the qdisc and
+ * their filter (deleting the qdisc would delete it).
+ */
+static void others_filters(void)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = LO,
+		    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
+	struct wire_loader *a = NULL, *b = NULL;
+	int err;
+
+	err = wire_loader_open(&a) ?: wire_loader_open(&b);
+	if (!err) {
+		wire_loader_slot(b, WIRE_SLOT_TRACE);
+		err = wire_loader_attach(a, LO) ?: wire_loader_attach(b, LO);
+	}
+	wire_loader_close(a);	/* it made the clsact */
+	tap_ok(!err && clsact_probe() == 1 && tc_filters("ingress", "wire_") == 1 &&
+	       tc_filters("egress", "wire_") == 1,
+	       "the clsact's maker closes first: the qdisc stays with the other's filters (%d, tc %d/%d)",
+	       err, tc_filters("ingress", "wire_"), tc_filters("egress", "wire_"));
+	wire_loader_close(b);
+	bpf_tc_hook_destroy(&hook);
+}
+
+/*
  * A loader killed with SIGKILL detaches nothing; three crashed starts and a
  * fourth must leave one filter per direction, not four.
  */
@@ -350,12 +375,13 @@ int main(void)
 		tap_skip_all("cannot bring up lo in a new network namespace");
 	if (!private_ns && clsact_probe() != 0)
 		tap_skip_all("the host's lo already has a clsact qdisc: not touching it");
-	tap_plan(14);
+	tap_plan(15);
 	libbpf_set_print(tap_libbpf_print);
 	printf("# %s\n", private_ns ? "private network namespace" :
 	       "unshare(CLONE_NEWNET) refused: using the host's lo");
 	lifecycle();
 	foreign_clsact();
+	others_filters();
 	crash_leftovers();
 	misc();
 	return tap_done();

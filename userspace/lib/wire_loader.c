@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfmap.h"
+#include "tcfilters.h"
 #include "wire_loader.h"
 #include "wire.skel.h"
 
@@ -149,12 +150,19 @@ static int clsact_create(struct wire_attach *a)
 	return err;
 }
 
+/*
+ * The clsact qdisc goes only if we created it and, our filters gone, no one
+ * else's filter uses it (deleting it would delete theirs).  If its filters
+ * cannot be counted it stays: an empty clsact is harmless, a lost filter not.
+ */
 static int clsact_destroy(const struct wire_attach *a)
 {
 	LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = a->ifindex,
 		    .attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS);
 
 	if (!a->own_qdisc)
+		return 0;
+	if (tc_filters_count(a->ifindex, false) != 0 || tc_filters_count(a->ifindex, true) != 0)
 		return 0;
 	return bpf_tc_hook_destroy(&hook);
 }
