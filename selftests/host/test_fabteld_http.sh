@@ -10,7 +10,7 @@ FABTELD=$REPO/build/asan/fabteld
 [[ -x $FABTELD ]] || ktap_skip_all "build/asan/fabteld not built (make)"
 command -v curl >/dev/null || ktap_skip_all "curl missing (scripts/deps.sh)"
 
-ktap_begin 22
+ktap_begin 23
 
 TMP=$(mktemp -d)
 PORT=$(free_port)
@@ -37,6 +37,10 @@ ktap_eq "unknown path 404" "$(status "$URL/nope")" 404
 ktap_eq "/api/v1/history 200 with its 10 series; since=x, since=-1, seconds=0, seconds=3601: 400" \
 	"$(status "$URL/api/v1/history") $(curl -sf "$URL/api/v1/history?since=1.5&seconds=60" | jq '.series | length') $(status "$URL/api/v1/history?since=x") $(status "$URL/api/v1/history?since=-1") $(status "$URL/api/v1/history?seconds=0") $(status "$URL/api/v1/history?seconds=3601")" \
 	"200 10 400 400 400 400"
+# since is Unix seconds, made ns: 2^64 - 1 ns is 18446744073.709551615 s
+ktap_eq "history since= up to 2^64-1 ns: 200; past it: 400 (since=18446744073, 18446744073.709551615, 18446744074, 1e300; seconds=2^64+1)" \
+	"$(status "$URL/api/v1/history?since=18446744073") $(status "$URL/api/v1/history?since=18446744073.709551615") $(status "$URL/api/v1/history?since=18446744074") $(status "$URL/api/v1/history?since=1e300") $(status "$URL/api/v1/history?seconds=18446744073709551617")" \
+	"200 400 400 400 400"
 ktap_eq "trace of a job that is not there, malformed trace paths: 404" \
 	"$(status "$URL/api/v1/jobs/4242/trace") $(status "$URL/api/v1/jobs//trace") $(status "$URL/api/v1/jobs/4242") $(status "$URL/api/v1/jobs/$(head -c 300 /dev/zero | tr '\0' x)/trace")" \
 	"404 404 404 404"

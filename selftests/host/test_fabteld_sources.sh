@@ -11,7 +11,7 @@
 FABTELD=$REPO/build/asan/fabteld
 [[ -x $FABTELD ]] || ktap_skip_all "build/asan/fabteld not built (make)"
 
-ktap_begin 38
+ktap_begin 45
 TMP=$(mktemp -d)
 chmod 755 "$TMP"	# fabteld started as root reads it as nobody
 trap 'kill $pid 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -102,6 +102,74 @@ out=$("$FABTELD" --bpf off --set sysfs_root="$TMP/ko" --once snapshot 2>&1)
 ktap_eq "an unknown snapshot version: fabtel_ko unavailable, says why" \
 	"$(jq -r '.sources.fabtel_ko | "\(.state): \(.why)"' <<<"$out")" \
 	"unavailable: $K/snapshot: not a version 1 snapshot"
+
+# ---- a read that fails: fabtel.ko's "source" lines, fabteld's own back-off ----
+KF=$TMP/kofail/sys/kernel/fabtel/mlx5_0/ports/1
+mkdir -p "$KF"
+cat >"$KF/snapshot" <<'SNAP'
+fabtel-snapshot 1
+device mlx5_0
+port 1
+driver mlx5
+netdev ens1f0np0
+counter out_of_sequence 42
+pma extended
+pma_counter symbol_error 5
+source hw_counters ok 0 0 0
+source pma unavailable -5 7 64000
+source dcb unsupported 0 0 0
+source phy ok 0 2 0 a_field_of_tomorrow
+source gpu unavailable -5 1 1000
+source module ok x 0 0
+end
+SNAP
+m=$("$FABTELD" --bpf off --set sysfs_root="$TMP/kofail" --once metrics 2>&1)
+L='device="mlx5_0",port="1",netdev="ens1f0np0"'
+sv() { val "fabtel_port_source_$1{$L,source=\"$2\",reader=\"$3\"}"; }
+ktap_eq "fabtel.ko's 'source pma unavailable -5 7 64000': up 0, errno 5, failures 7; hw_counters up 1" \
+	"$(sv up pma fabtel.ko) $(sv errno pma fabtel.ko) $(sv failures_total pma fabtel.ko) $(sv up hw_counters fabtel.ko) $(sv failures_total phy fabtel.ko)" \
+	"0 5 7 1 2"
+ktap_eq "... the unavailable read's values absent (not its last ones), the others' there; no errno while ok" \
+	"$(grep -c '^fabtel_port_ib_' <<<"$m") $(val "fabtel_port_out_of_sequence_total{$L}") $(grep -c '^fabtel_port_source_errno{.*source="hw_counters"' <<<"$m")" \
+	"0 42 0"
+ktap_eq "... unsupported (dcb), unknown (gpu) and malformed (module) lines: no series" \
+	"$(grep -c '^fabtel_port_source_[a-z_]*{.*source="\(dcb\|gpu\|module\)"' <<<"$m")" 0
+ktap_eq "... /api/v1/snapshot: the port's sources" \
+	"$("$FABTELD" --bpf off --set sysfs_root="$TMP/kofail" --once snapshot 2>&1 | jq -r '[.ports[0].sources[] | "\(.name)/\(.reader)/\(.state)/\(.errno)/\(.failures)/\(.retry_s)"] | join(" ")')" \
+	"hw_counters/fabtel.ko/ok/0/0/0 pma/fabtel.ko/unavailable/5/7/64 dcb/fabtel.ko/unsupported/0/0/0 phy/fabtel.ko/ok/0/2/0"
+
+# plain sysfs: a hw_counters file whose read fails (a directory: EISDIR, as
+# a driver's get_hw_stats failing gives EIO)
+F=$TMP/fail/sys
+FP=$F/class/infiniband/mlx5_0/ports/1
+mkdir -p "$FP/hw_counters/out_of_sequence" "$FP/gid_attrs/ndevs" "$F/class/net/ens1f0np0"
+echo Ethernet >"$FP/link_layer"
+echo '4: ACTIVE' >"$FP/state"
+echo ens1f0np0 >"$FP/gid_attrs/ndevs/0"
+echo 9 >"$FP/hw_counters/packet_seq_err"
+echo 1 >"$F/class/net/ens1f0np0/carrier"
+m=$("$FABTELD" --bpf off --set sysfs_root="$TMP/fail" --once metrics 2>&1)
+ktap_eq "plain sysfs, a hw_counters read failing: fabteld's up 0, errno 21 (EISDIR), failures 1; no counter of the port" \
+	"$(sv up hw_counters fabteld) $(sv errno hw_counters fabteld) $(sv failures_total hw_counters fabteld) $(grep -c "^fabtel_port_[a-z_]*_total{$L}" <<<"$m")" \
+	"0 21 1 0"
+PORT=$(free_port)
+URL=http://127.0.0.1:$PORT
+"$FABTELD" --bpf off --set sysfs_root="$TMP/fail" --interval-ms 250 \
+	--listen "127.0.0.1:$PORT" 2>"$TMP/err" &
+pid=$!
+wait_for 20 curl -sf "$URL/healthz"
+hw() { curl -sf "$URL/api/v1/snapshot" | jq -r '"\(.samples) " + ([.ports[0].sources[] | select(.name == "hw_counters") | "\(.state) \(.failures) \(.retry_s)"] | join(""))'; }
+wait_for 20 eval '(( $(hw | cut -d" " -f1) >= 14 ))'
+read -r n st fails retry < <(hw)
+ktap_check "... backs off: $fails failed reads in $n passes of 250 ms (1 s, 2 s, ...: at most 4), retry_s $retry" \
+	awk -v n="$n" -v f="$fails" -v s="$st" 'BEGIN { exit !(n >= 14 && f >= 2 && f <= 4 && s == "unavailable") }'
+rmdir "$FP/hw_counters/out_of_sequence"
+echo 77 >"$FP/hw_counters/out_of_sequence"
+ktap_check "... the read answers again: at its next try the counter is back, up 1" \
+	wait_for 10 eval '[[ $(curl -sf "$URL/metrics" | awk -v s="fabtel_port_out_of_sequence_total{$L}" '"'"'$1 == s { print $2 }'"'"') == 77 && $(hw | cut -d" " -f2) == ok ]]'
+kill "$pid"
+wait "$pid"
+pid=
 
 # ---- plain sysfs (no fabtel.ko) ----
 S=$TMP/plain/sys

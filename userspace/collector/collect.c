@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "collect.h"
+#include "devices.h"
 #include "fold.h"
 #include "fsread.h"
 #include "past.h"
@@ -77,6 +78,8 @@ void collect_fini(struct model *m)
 		if (sources[i]->close)
 			sources[i]->close(m);
 	sysfs_plan_close_all();
+	port_reads_forget_all();
+	devices_reset();
 	fs_kept_close_all();
 	pthread_mutex_destroy(&m->lock);
 }
@@ -134,6 +137,7 @@ void collect_sample(struct model *m)
 	publish_states(m, r);
 	fold_prev_take(m, &prev);
 	fold_ports(m, r, now);
+	devices_fold(m);
 	fold_qps(m, r, now);
 	fold_bpf(m, r, now);
 	fold_jobs(m, now, &prev);
@@ -157,4 +161,5 @@ void collect_sample(struct model *m)
 		past_restore(m, r);	/* what happened before this fabteld */
 	fs_kept_pass();
 	sysfs_plan_pass();
+	port_reads_pass();
 }

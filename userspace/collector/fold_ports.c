@@ -372,6 +372,7 @@ void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 			continue;
 		seen[p - m->ports] = true;
 		fold_link(m, p, rp, now);
+		p->reads = rp->reads;	/* how its reads fared this pass */
 		fold_speed(p, rp, now);
 		fold_counters(p, rp, r->ko, rebase, r->ports_mono);
 		fold_module(p, rp, now);

@@ -155,15 +155,18 @@ int fs_held_read_u64(int *fd, const char *dir, const char *file, uint64_t *v)
 	char buf[64], path[1024];
 	ssize_t n;
 
+	errno = ENOENT;		/* a backend's file that is not there */
 	if (backend) {
 		snprintf(path, sizeof(path), "%s/%s", dir, file);
 		n = backend->read(backend->b, path, buf, sizeof(buf) - 1);
 	} else {
 		n = fs_held_read(fd, dir, file, buf, sizeof(buf) - 1);
 	}
-	if (text_end(n, buf) <= 0)
-		return -1;
-	return parse_u64(buf, v);
+	if (n < 0)
+		return errno > 0 ? -errno : -EIO;
+	if (text_end(n, buf) <= 0 || parse_u64(buf, v))
+		return -ENODATA;
+	return 0;
 }
 
 size_t fs_put(char *out, size_t len, size_t at, const char *s)
@@ -360,6 +363,13 @@ static struct names *device_names(const char *dir, bool cache, int *err)
 int fs_walk_ports(const char *dir, int (*fn)(void *ctx, const char *base, const char *dev,
 					     const char *port), void *ctx)
 {
+	return fs_walk_ports_keep(dir, NULL, fn, ctx);
+}
+
+int fs_walk_ports_keep(const char *dir, bool (*keep)(void *ctx, const char *dev),
+		       int (*fn)(void *ctx, const char *base, const char *dev, const char *port),
+		       void *ctx)
+{
 	static char ports_buf[WALK_MAX_PORTS][256];
 	struct names ports = { ports_buf, 0, WALK_MAX_PORTS }, *devs;
 	char path[900];
@@ -372,6 +382,8 @@ int fs_walk_ports(const char *dir, int (*fn)(void *ctx, const char *base, const 
 		return err;
 	at = fs_put(path, sizeof(path), fs_put(path, sizeof(path), 0, dir), "/");
 	for (d = 0; d < devs->n; d++) {
+		if (keep && !keep(ctx, devs->name[d]))
+			continue;	/* left out: its ports/ not even listed */
 		end = fs_put(path, sizeof(path), fs_put(path, sizeof(path), at, devs->name[d]),
 			     "/ports");
 		/* not a device directory, or it just went away: next */

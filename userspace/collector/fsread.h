@@ -13,7 +13,8 @@
 
 /*
  * Where the reads go: the real file system, or (tests, fuzzers) a tree of
- * their own.  read: like read(2) of the whole file, -1 if it is not there;
+ * their own.  read: like read(2) of the whole file, -1 if it is not there
+ * or does not read (errno says which: ENOENT not there);
  * list: fn(ctx, name) for each entry of a directory until fn returns
  * non-zero, -errno if it is not a directory.
  */
@@ -55,7 +56,9 @@ ssize_t fs_kept_read(const char *path, char *buf, size_t len);
  * counters), read from offset 0: pread while it answers, else opened by
  * path dir/file and held when it would be kept (counted with the kept
  * files), else read and closed.  Through the backend when one is set (*fd
- * stays -1).  0, or -1.  fs_held_read is its read(2) (fskept.c).
+ * stays -1).  0, or -errno: the read's own error (-ENOENT: not there; a
+ * backend sets errno when its read fails), -ENODATA if it held no number.
+ * fs_held_read is its read(2) (fskept.c).
  */
 int fs_held_read_u64(int *fd, const char *dir, const char *file, uint64_t *v);
 ssize_t fs_held_read(int *fd, const char *dir, const char *file, char *buf, size_t len);
@@ -97,5 +100,12 @@ void fs_path(const char *root, char *out, size_t len, const char *fmt, ...)
  */
 int fs_walk_ports(const char *dir, int (*fn)(void *ctx, const char *base, const char *dev,
 					     const char *port), void *ctx);
+/*
+ * The same, asking keep(ctx, dev) first for each device (in the same
+ * order): false leaves the device out, its ports/ not listed.
+ */
+int fs_walk_ports_keep(const char *dir, bool (*keep)(void *ctx, const char *dev),
+		       int (*fn)(void *ctx, const char *base, const char *dev, const char *port),
+		       void *ctx);
 
 #endif /* FABTEL_FSREAD_H */

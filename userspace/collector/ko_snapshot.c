@@ -32,11 +32,14 @@ struct ko_line {
 	char *tok[KO_TOKENS];
 	unsigned int n;
 	size_t len0;		/* tok[0]'s length */
+	bool more;		/* more tokens than KO_TOKENS: only a "source" line's are used */
 };
 
 static void ko_split(char *line, struct ko_line *l)
 {
 	l->n = 0;
+	l->len0 = 0;
+	l->more = false;
 	while (*line && l->n < KO_TOKENS) {
 		while (*line == ' ' || *line == '\t')
 			*line++ = '\0';
@@ -48,8 +51,11 @@ static void ko_split(char *line, struct ko_line *l)
 		if (l->n == 1)
 			l->len0 = (size_t)(line - l->tok[0]);
 	}
-	if (*line)		/* more tokens than any line has: none usable */
-		l->n = 0;
+	if (*line)
+		*line++ = '\0';	/* the last token kept ends here */
+	while (*line == ' ' || *line == '\t')
+		line++;
+	l->more = *line != '\0';
 }
 
 /*
@@ -81,6 +87,7 @@ enum ko_kid {
 	KID_COUNTER, KID_PFC_MASK, KID_PFC_PRIO, KID_PMA, KID_PMA_COUNTER,
 	KID_FEC, KID_FEC_MODE, KID_FEC_STAT, KID_DEVICE, KID_PORT, KID_DRIVER, KID_NETDEV,
 	KID_STATE, KID_CARRIER, KID_IFINDEX, KID_ND_RX, KID_ND_TX, KID_SPEED, KID_COUNT,
+	KID_SOURCE,
 };
 
 #define K(s)	(s), sizeof(s) - 1
@@ -120,6 +127,7 @@ static const struct ko_key {
 	{ K("pma_counter"), KID_PMA_COUNTER, 0, 0 },
 	{ K("pma_errors"), KID_COUNT, RP(pma_errors), RP(have_pma_errors) },
 	{ K("port"), KID_PORT, 0, 0 },
+	{ K("source"), KID_SOURCE, 0, 0 },
 };
 
 static const struct ko_key *find_key(const char *key, size_t len)
@@ -319,6 +327,69 @@ static void parse_link(const struct ko_line *l, const struct ko_key *k, struct r
 	}
 }
 
+/*
+ * "source NAME STATE ERRNO FAILURES RETRY_MS": how fabtel.ko's read NAME
+ * fares (kmod/fabtel_backoff.c).  A name or state this fabteld does not
+ * know, or a malformed line, is skipped; fields after RETRY_MS are not
+ * read (a later fabtel.ko may add some).
+ */
+static void parse_source(const struct ko_line *l, struct raw_port *p)
+{
+	unsigned long long err, failures, retry;
+	struct read_status *s;
+	const char *name;
+	unsigned int st;
+	bool neg;
+	int rd;
+
+	if (l->n < 6 || (rd = port_read_lookup(l->tok[1], strlen(l->tok[1]))) < 0)
+		return;
+	for (st = BACKOFF_OK; st <= BACKOFF_UNSUPPORTED; st++) {
+		name = port_read_state_name(st);
+		if (name && !strcmp(l->tok[2], name))
+			break;
+	}
+	neg = l->tok[3][0] == '-';
+	if (st > BACKOFF_UNSUPPORTED || !ko_u64(l->tok[3] + neg, 10, &err) || err > 4095 ||
+	    neg != (err != 0) || !ko_u64(l->tok[4], 10, &failures) ||
+	    !ko_u64(l->tok[5], 10, &retry) || retry > UINT32_MAX)
+		return;
+	s = &p->reads.s[READER_KO][rd];
+	s->state = (enum backoff_state)st;
+	s->err = -(int)err;
+	s->failures = failures;
+	s->retry_ms = (uint32_t)retry;
+}
+
+/*
+ * What a read fabtel.ko reports unavailable gave is not current (the
+ * snapshot keeps its last values, or "-"): left out while it backs off, no
+ * series.  Its PMA counters and speed stay fabtel.ko's (none), so that
+ * fabteld does not ask the failing driver itself instead.
+ */
+static void withhold_failing(struct raw_port *p)
+{
+	const struct read_status *s = p->reads.s[READER_KO];
+
+	if (s[PR_HW_COUNTERS].state == BACKOFF_FAILING)
+		memset(p->have, 0, sizeof(p->have));
+	if (s[PR_PMA].state == BACKOFF_FAILING) {
+		memset(p->have_pma, 0, sizeof(p->have_pma));
+		p->pma_known = true;
+	}
+	if (s[PR_DCB].state == BACKOFF_FAILING) {
+		p->pfc_read = false;
+		memset(p->prio_read, 0, sizeof(p->prio_read));
+	}
+	if (s[PR_PHY].state == BACKOFF_FAILING) {
+		memset(p->have_fec, 0, sizeof(p->have_fec));
+		p->fec_mode = 0;
+		p->fec_known = true;
+		p->have_nd_speed = false;
+		p->speed_by_ko = true;
+	}
+}
+
 static void parse_line(const struct ko_line *l, struct raw_port *p, struct hints *h)
 {
 	const struct ko_key *k = h->last;
@@ -327,6 +398,8 @@ static void parse_line(const struct ko_line *l, struct raw_port *p, struct hints
 		k = find_key(l->tok[0], l->len0);
 	if (!k)
 		return;		/* a key this fabteld does not use */
+	if (l->more && k->kid != KID_SOURCE)
+		return;		/* more tokens than any such line has: not usable */
 	h->last = k;
 	switch (k->kid) {
 	case KID_COUNTER: case KID_PMA_COUNTER:
@@ -340,6 +413,9 @@ static void parse_line(const struct ko_line *l, struct raw_port *p, struct hints
 		break;
 	case KID_FEC: case KID_FEC_MODE: case KID_FEC_STAT:
 		parse_fec(l, k->kid, p);
+		break;
+	case KID_SOURCE:
+		parse_source(l, p);
 		break;
 	default:
 		parse_link(l, k, p);
@@ -386,5 +462,6 @@ int ko_parse_snapshot(char *text, struct raw_port *p)
 		if (l.n)
 			parse_line(&l, p, &h);
 	}
+	withhold_failing(p);
 	return ended && p->device[0] && p->port ? 0 : -EPROTO;
 }

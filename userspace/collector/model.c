@@ -67,6 +67,7 @@ void collect_opts_default(struct collect_opts *o)
 	o->interval_ms = 1000;
 	o->job_linger_s = 300;
 	o->module_s = 10;
+	o->fec_s = 10;
 	o->pma_s = 10;
 	o->quiet_every = 4;
 	o->info_every = 2;

@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 #include "ddm.h"
+#include "devfilter.h"
+#include "devshape.h"
 #include "ethnl.h"
 #include "fsread.h"
 #include "clock.h"
@@ -23,6 +25,7 @@
 #include "health.h"
 #include "jobs.h"
 #include "mono.h"
+#include "port_reads.h"
 
 #define MODEL_MAX_PORTS		64
 #define MODEL_PASS_SOURCES	8	/* the collector's sources (collect.c) */
@@ -36,6 +39,7 @@
 #define MODEL_MAX_JOB_PORTS	32
 #define MODEL_PRIOS		8
 #define MODEL_MAX_EVENTS	256
+#define MODEL_MAX_EXCLUDED	32	/* excluded devices listed (the rest counted) */
 #define MODEL_HISTORY		300	/* samples of port rates kept for job traces */
 
 /*
@@ -68,12 +72,14 @@ struct collect_opts {
 	unsigned int job_linger_s;	/* a job without QPs stays this long */
 	unsigned int module_s;		/* module EEPROM and RoCE config read period; 0 off */
 	unsigned int pma_s;		/* plain sysfs: IB port counters' period; 0 each sample */
+	unsigned int fec_s;		/* without fabtel.ko: FEC statistics' period; 0 each sample */
 	unsigned int quiet_every;	/* plain sysfs: a quiet hw_counters file's period, samples */
 	unsigned int info_every;	/* plain sysfs: a moving one that counts no error: period */
 	int roce_tos;			/* the ToS RoCE jobs use (NCCL_IB_TC); -1 unset */
 	struct health_cfg health;
 	const struct job_rule *job_rules;	/* owned by the caller */
 	size_t nr_job_rules;
+	const struct devfilter *devfilter;	/* devices left out (owned by the caller); NULL none */
 };
 
 /* The defaults Documentation/fabteld.rst gives (no job rules). */
@@ -204,6 +210,8 @@ struct model_port {
 	uint64_t bpf_transitions;	/* carrier events from the flap program */
 	uint64_t last_flap_ns;		/* CLOCK_REALTIME of the newest flap seen */
 	struct port_probe probe;		/* fabteld's prober; have false without */
+	struct port_reads reads;		/* how its reads fare: fabtel.ko's, fabteld's (port_reads.h) */
+	struct dev_shape shape;			/* PCI function, PF or VFs, bond (devices.c) */
 };
 
 struct model_qp {
@@ -333,6 +341,10 @@ struct model {
 	void (*on_event)(void *arg, uint64_t next_seq);
 	void *on_event_arg;
 	struct source_bpf *bpf;		/* NULL without BPF */
+	/* the devices the include/exclude lists leave out, as the last walk listed them (devices.c) */
+	struct devfilter_hit excluded[MODEL_MAX_EXCLUDED];
+	unsigned int nr_excluded, excluded_more;
+	uint64_t excluded_gen;		/* bumped when the list changes */
 };
 
 const char *model_source_name(enum model_source s);

@@ -100,6 +100,7 @@ struct raw_port {
 	int ifindex;			/* the netdev's (snapshot, or sysfs ifindex); 0: ask */
 	bool nd_by_ko;			/* fabtel.ko's snapshot had them (or said none) */
 	bool speed_by_ko;		/* ... and the netdev's speed */
+	struct port_reads reads;	/* how its reads fared: fabtel.ko's lines, fabteld's back-offs */
 };
 
 /* A QP from RDMA netlink and its owner from /proc. */

@@ -7,7 +7,8 @@
  * rdma_cm's default_roce_tos in configfs when an operator set one up) and
  * the priority it lands on, the netdev's MTU, the RoCE v2 GIDs in the
  * port's GID table.  Runs after the port sources; over a fixture tree it
- * stands by.  Documentation/fabteld.rst, "RoCE configuration".
+ * stands by.  A port whose driver fails the DCB query backs off
+ * (port_reads.h).  Documentation/fabteld.rst, "RoCE configuration".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,12 +29,35 @@ static struct dcbnl *dcb;	/* the collector thread's */
 static struct netdev_slot slots[MODEL_MAX_PORTS];
 static struct port_config cfgs[MODEL_MAX_PORTS];
 
-static void read_dcb(const char *ifname, struct port_config *cfg)
+/*
+ * The netdev's DCB state (the driver's PFC, ETS and APP ops) under
+ * fabteld's back-off of the port's dcb read: while it holds, the last
+ * failure's error and no state.  dcbnl leaves out what a driver op failed
+ * to give rather than fail: PFC the netdev reported at its last reading
+ * (had_pfc), or whose absence is what backs off, missing now is the
+ * driver failing its PFC query (-ENODATA).
+ */
+static void read_dcb(const struct collect_opts *o, const struct raw_port *p,
+		     struct port_config *cfg, bool had_pfc, uint64_t now)
 {
+	struct backoff *b = port_backoff(p->device, p->port, PR_DCB);
 	struct dcbnl_cfg d;
 	unsigned int i;
 
-	cfg->dcb_err = dcb ? dcbnl_get(dcb, ifname, &d) : -ENOTCONN;
+	if (!dcb) {
+		cfg->dcb_err = -ENOTCONN;
+		return;
+	}
+	if (!backoff_due(b, now)) {
+		cfg->dcb_err = b->err;
+		return;
+	}
+	cfg->dcb_err = dcbnl_get(dcb, p->netdev, &d);
+	if (!cfg->dcb_err && !d.have_pfc &&
+	    (had_pfc || (b->state == BACKOFF_FAILING && b->err == -ENODATA)))
+		cfg->dcb_err = -ENODATA;
+	if (cfg->dcb_err != -ENODEV)	/* the netdev went away mid-pass: nothing asked */
+		backoff_done(b, cfg->dcb_err, now, o->module_s * 1000);
 	if (cfg->dcb_err)
 		return;
 	cfg->have_pfc = d.have_pfc;
@@ -125,14 +149,15 @@ static int count_v2_gids(const char *dir, struct gid_walk *gw)
 }
 
 static void read_port(const struct collect_opts *o, const struct raw_port *p,
-		      struct port_config *cfg, struct gid_walk *gw)
+		      struct port_config *cfg, struct gid_walk *gw, uint64_t now)
 {
+	bool had_pfc = cfg->have_pfc;
 	char path[600], buf[32];
 	unsigned int dscp;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->read = true;
-	read_dcb(p->netdev, cfg);
+	read_dcb(o, p, cfg, had_pfc, now);
 	read_tos(o, p, cfg);
 	cfg->tos_prio = -1;
 	dscp = cfg->tos >= 0 ? (unsigned int)cfg->tos >> 2 : 0;
@@ -162,7 +187,8 @@ static void config_close(struct model *m)
 
 static bool config_sample(struct model *m, struct raw *r)
 {
-	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	uint64_t now = port_reads_now();
+	struct raw_port *p;
 	unsigned int i, k;
 
 	if (m->opts.sysfs_root[0] || !m->opts.module_s) {
@@ -171,14 +197,19 @@ static bool config_sample(struct model *m, struct raw *r)
 		return false;
 	}
 	for (i = 0; i < r->nr_ports; i++) {
-		if (!r->ports[i].netdev[0])
+		p = &r->ports[i];
+		if (!p->netdev[0])
 			continue;
-		k = netdev_slot_get(slots, MODEL_MAX_PORTS, r->ports[i].netdev);
-		if (!slots[k].at_ns)	/* a netdev new to its slot: a whole walk first */
+		k = netdev_slot_get(slots, MODEL_MAX_PORTS, p->netdev);
+		if (!slots[k].at_ns) {	/* a netdev new to its slot: a whole walk first */
 			gid_walks[k].readings = 0;
+			cfgs[k].have_pfc = false;	/* not its PFC */
+		}
 		if (netdev_slot_due(&slots[k], now, m->opts.module_s))
-			read_port(&m->opts, &r->ports[i], &cfgs[k], &gid_walks[k]);
-		r->ports[i].cfg = cfgs[k];
+			read_port(&m->opts, p, &cfgs[k], &gid_walks[k], now);
+		p->cfg = cfgs[k];
+		if (dcb)
+			port_reads_note(&p->reads, PR_DCB, port_backoff(p->device, p->port, PR_DCB));
 	}
 	if (dcb)
 		raw_report(r, SRC_CONFIG, SRC_STATE_UP, "%s", "");

@@ -11,7 +11,8 @@
  * every module_s seconds, when the count changes, and when the port's PFC
  * set changes (mlx5e lists only priorities with PFC on); the values each
  * pass.  A driver without statistics, or none the map knows, gives nothing:
- * no series, never a zero.
+ * no series, never a zero.  A port whose driver fails the reads backs off
+ * (port_reads.h) and gives nothing meanwhile.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -113,6 +114,7 @@ static struct netdev_slot slots[MODEL_MAX_PORTS];
 static struct es_layout layouts[MODEL_MAX_PORTS];
 static ethstats_name names[ES_MAX_NAMES];	/* the collector thread's */
 static uint64_t vals[ES_MAX_NAMES];
+static bool nonzero[MODEL_MAX_PORTS];	/* the slot's netdev had a statistic not 0 */
 
 static void layout_reset(struct es_layout *l)
 {
@@ -186,38 +188,80 @@ static void es_fill(struct raw_port *p, const struct es_layout *l)
 	snprintf(p->es_vendor, sizeof(p->es_vendor), "%s", vendors[l->vendor].name);
 }
 
-/* 0, or -errno of a netdev whose statistics could not be read */
-static int es_port(const struct collect_opts *o, struct raw_port *p, uint64_t now)
+/* every one of the n values 0 */
+static bool all_zero(const uint64_t *v, unsigned int n)
+{
+	while (n--)
+		if (v[n])
+			return false;
+	return true;
+}
+
+/*
+ * The port's statistics: 0; -EOPNOTSUPP none, or none a map knows;
+ * -ENODEV the netdev went mid-pass; else the driver's -errno.  A layout
+ * whose names failed to read is read again at the next try, not kept.
+ * The driver's op returns nothing: one that fails leaves the kernel's
+ * zeroed buffer, so every statistic 0 where one was not before (or
+ * zeros_fail: while that backs off) is its failure, -ENODATA.
+ */
+static int es_read(const struct collect_opts *o, struct raw_port *p, uint64_t now,
+		   bool zeros_fail)
 {
 	unsigned int k = netdev_slot_get(slots, MODEL_MAX_PORTS, p->netdev);
 	struct es_layout *l = &layouts[k];
 	uint8_t pfc = p->pfc_read ? p->pfc_mask : p->cfg.have_pfc ? p->cfg.pfc_en : 0;
 	int err, tries;
 
+	if (!slots[k].at_ns)
+		nonzero[k] = false;	/* a netdev new to its slot */
 	for (tries = 0; tries < 2; tries++) {
 		if (netdev_slot_due(&slots[k], now, o->module_s ? o->module_s : 10) ||
-		    pfc != l->pfc_mask || tries)
+		    pfc != l->pfc_mask || tries || (l->err && l->err != -EOPNOTSUPP))
 			layout_read(p->netdev, l, pfc);
-		if (l->err == -EOPNOTSUPP || l->err == -ENODEV || (!l->err && l->vendor < 0))
-			return 0;	/* no statistics, none we know, or gone mid-pass */
+		if (!l->err && l->vendor < 0)
+			return -EOPNOTSUPP;
 		if (l->err)
 			return l->err;
 		err = ethstats_values(fd, p->netdev, vals, l->n);
 		if (err == -ESTALE)
 			continue;	/* the driver's count changed: names again */
 		if (err)
-			return err == -ENODEV ? 0 : err;
+			return err;
+		if (all_zero(vals, l->n < ES_MAX_NAMES ? l->n : ES_MAX_NAMES)) {
+			if (nonzero[k] || zeros_fail)
+				return -ENODATA;
+		} else {
+			nonzero[k] = true;
+		}
 		es_fill(p, l);
 		return 0;
 	}
 	return -ESTALE;
 }
 
+/* es_read under fabteld's back-off of the port's ethtool_stats: the back-off's state after */
+static const struct backoff *es_port(const struct collect_opts *o, struct raw_port *p,
+				     uint64_t now)
+{
+	struct backoff *b = port_backoff(p->device, p->port, PR_ETHTOOL_STATS);
+	int err;
+
+	if (backoff_due(b, now)) {
+		err = es_read(o, p, now, b->state == BACKOFF_FAILING && b->err == -ENODATA);
+		if (err != -ENODEV)	/* gone mid-pass: nothing asked */
+			backoff_done(b, err, now, o->interval_ms);
+	}
+	port_reads_note(&p->reads, PR_ETHTOOL_STATS, b);
+	return b;
+}
+
 static bool ethstats_sample(struct model *m, struct raw *r)
 {
-	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	uint64_t now = port_reads_now();
+	const struct backoff *b;
 	unsigned int i, failed = 0;
-	int err, last = 0;
+	int last = 0;
 
 	if (m->opts.sysfs_root[0]) {
 		raw_report(r, SRC_ETHSTATS, SRC_STATE_STANDBY, "%s", "fixture tree: no netdev to ask");
@@ -233,15 +277,16 @@ static bool ethstats_sample(struct model *m, struct raw *r)
 	for (i = 0; i < r->nr_ports; i++) {
 		if (!r->ports[i].netdev[0])
 			continue;
-		err = es_port(&m->opts, &r->ports[i], now);
-		if (err) {
+		b = es_port(&m->opts, &r->ports[i], now);
+		if (b->state == BACKOFF_FAILING) {
 			failed++;
-			last = err;
+			last = b->err;
 		}
 	}
 	if (failed)
 		raw_report(r, SRC_ETHSTATS, SRC_STATE_UNAVAILABLE,
-			   "driver statistics unreadable on %u port(s): %s", failed, raw_strerror(-last));
+			   "driver statistics unreadable on %u port(s), backing off: %s", failed,
+			   raw_strerror(-last));
 	else
 		raw_report(r, SRC_ETHSTATS, SRC_STATE_UP, "%s", "");
 	return true;

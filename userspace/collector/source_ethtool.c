@@ -2,14 +2,16 @@
 /*
  * source_ethtool.c - what the kernel's ethtool netlink interface says of
  * each port's netdev (lib/ethnl.c): the active FEC mode and the standard
- * FEC statistics each pass; every module_s seconds the plugged module's
+ * FEC statistics every fec_s seconds; every module_s seconds the plugged module's
  * diagnostics (ddm.h), from its EEPROM pages (2 to 4 reads of 128 bytes),
  * and the fastest link modes supported, advertised and the partner's, the
  * last readings kept in between.  It runs after the port sources and adds to the ports
  * they read.  A driver without FEC ops (virtio-net, rxe's netdev) or
  * without FEC statistics gives nothing for that port: no series, never a
- * zero.  Over a fixture tree (sysfs_root set) there is no netdev to ask:
- * the source stands by.
+ * zero.  Each read (phy: FEC; module; link_modes) backs off on a port
+ * whose driver fails it (port_reads.h) and gives nothing meanwhile.  Over
+ * a fixture tree (sysfs_root set) there is no netdev to ask: the source
+ * stands by.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,8 +33,16 @@ static int ddm_errs[MODEL_MAX_PORTS];
 static bool ddm_by_ko[MODEL_MAX_PORTS];
 static struct ethnl_linkmodes lms[MODEL_MAX_PORTS];
 static int lm_errs[MODEL_MAX_PORTS];
+/* the last FEC reading of each netdev (fec_s), at its own slot's index */
+static struct netdev_slot fec_slots[MODEL_MAX_PORTS];
+static struct ethnl_fec fecs[MODEL_MAX_PORTS];
+static bool fec_have[MODEL_MAX_PORTS];
 
-/* The lower page, then the upper pages its kind needs; one that fails is left out. */
+/*
+ * The lower page, then the upper pages its kind needs.  An upper page the
+ * driver refuses as such (EOPNOTSUPP, EINVAL) or answers short is left
+ * out; any other failure fails the whole reading (it backs off).
+ */
 static int module_read(const char *ifname, struct ddm *d)
 {
 	uint8_t lower[DDM_PAGE_LEN], up[4][DDM_PAGE_LEN];
@@ -48,11 +58,15 @@ static int module_read(const char *ifname, struct ddm *d)
 	if (n < DDM_PAGE_LEN)
 		return -EIO;	/* a short page: nothing trusted from it */
 	ddm_plan(lower, &plan);
-	for (k = 0; k < 4; k++)
-		if (plan.want[k] &&
-		    ethnl_module_read(eth, ifname, plan.page[k], DDM_PAGE_LEN, up[k],
-				      DDM_PAGE_LEN) == DDM_PAGE_LEN)
+	for (k = 0; k < 4; k++) {
+		if (!plan.want[k])
+			continue;
+		n = ethnl_module_read(eth, ifname, plan.page[k], DDM_PAGE_LEN, up[k], DDM_PAGE_LEN);
+		if (n == DDM_PAGE_LEN)
 			pg.up[k] = up[k];
+		else if (n < 0 && n != -EOPNOTSUPP && n != -EINVAL)
+			return n;
+	}
 	return ddm_decode(&pg, d);
 }
 
@@ -66,14 +80,59 @@ static int module_from_ko(const struct collect_opts *o, const struct raw_port *p
 {
 	static char text[4096];
 	static uint8_t pages[5][DDM_PAGE_LEN];
+	const struct read_status *ks = &p->reads.s[READER_KO][PR_MODULE];
 	char path[512];
 
+	if (ks->state == BACKOFF_FAILING)	/* its pages are as old as the failure */
+		return ks->err ? ks->err : -EIO;
 	snprintf(path, sizeof(path), "%s/sys/kernel/fabtel/%s/ports/%u/module", o->sysfs_root,
 		 p->device, p->port);
 	if (fs_read_text(path, text, sizeof(text)) < 0)
 		return -ENODATA;
 	memset(d, 0, sizeof(*d));
 	return ko_parse_module(text, pages, d);
+}
+
+/*
+ * The module's EEPROM into slot k: fabtel.ko's reading if it has one, else
+ * ethtool netlink's under fabteld's back-off (none while it holds: the
+ * last failure's error stands).  No module interface or no module plugged
+ * in is no failure.
+ */
+static void port_module(const struct collect_opts *o, struct raw_port *p, unsigned int k,
+			uint64_t now, bool ko)
+{
+	struct backoff *b = port_backoff(p->device, p->port, PR_MODULE);
+	int err;
+
+	ddm_errs[k] = ko ? module_from_ko(o, p, &ddms[k]) : -ENODATA;
+	ddm_by_ko[k] = ddm_errs[k] != -ENODATA;
+	if (ddm_by_ko[k])
+		return;
+	if (!backoff_due(b, now)) {
+		ddm_errs[k] = b->err;
+		return;
+	}
+	err = ddm_errs[k] = module_read(p->netdev, &ddms[k]);
+	if (err == -ENODEV || err == -EOPNOTSUPP)
+		backoff_unsupported(b);
+	else
+		backoff_done(b, err == -EPROTONOSUPPORT ? 0 : err, now, o->module_s * 1000);
+}
+
+/* the link modes into slot k, under fabteld's back-off (none while it holds) */
+static void port_link_modes(const struct collect_opts *o, struct raw_port *p, unsigned int k,
+			    uint64_t now)
+{
+	struct backoff *b = port_backoff(p->device, p->port, PR_LINK_MODES);
+
+	if (!backoff_due(b, now)) {
+		lm_errs[k] = b->err;
+		return;
+	}
+	lm_errs[k] = ethnl_linkmodes_get(eth, p->netdev, &lms[k]);
+	if (lm_errs[k] != -ENODEV)	/* the netdev went away mid-pass: nothing asked */
+		backoff_done(b, lm_errs[k], now, o->module_s * 1000);
 }
 
 /* the slow reads, every module_s: the module's EEPROM, the link modes */
@@ -85,11 +144,8 @@ static void port_slow(const struct collect_opts *o, struct raw_port *p, uint64_t
 		return;
 	k = netdev_slot_get(slots, MODEL_MAX_PORTS, p->netdev);
 	if (netdev_slot_due(&slots[k], now, o->module_s)) {
-		ddm_errs[k] = ko ? module_from_ko(o, p, &ddms[k]) : -ENODATA;
-		ddm_by_ko[k] = ddm_errs[k] != -ENODATA;
-		if (ddm_errs[k] == -ENODATA)
-			ddm_errs[k] = module_read(p->netdev, &ddms[k]);
-		lm_errs[k] = ethnl_linkmodes_get(eth, p->netdev, &lms[k]);
+		port_module(o, p, k, now, ko);
+		port_link_modes(o, p, k, now);
 	}
 	p->lm = lms[k];
 	p->have_lm = !lm_errs[k];
@@ -97,6 +153,9 @@ static void port_slow(const struct collect_opts *o, struct raw_port *p, uint64_t
 	p->ddm_err = ddm_errs[k];
 	p->ddm_read = true;
 	p->ddm_by_ko = ddm_by_ko[k];
+	if (!ddm_by_ko[k])
+		port_reads_note(&p->reads, PR_MODULE, port_backoff(p->device, p->port, PR_MODULE));
+	port_reads_note(&p->reads, PR_LINK_MODES, port_backoff(p->device, p->port, PR_LINK_MODES));
 }
 
 static void ethtool_open(struct model *m)
@@ -113,31 +172,41 @@ static void ethtool_close(struct model *m)
 	eth = NULL;
 }
 
-static void port_fec(struct raw_port *p, unsigned int *failed, int *last_err)
+/*
+ * The FEC mode and statistics, every fec_s (each a firmware command or two
+ * on a real NIC: Documentation/performance.rst), the last reading kept in
+ * between, under fabteld's back-off of the port's phy read; *err: the
+ * driver's error if it was asked and failed.
+ */
+static void port_fec(const struct collect_opts *o, struct raw_port *p, uint64_t now, int *err)
 {
-	struct ethnl_fec f;
-	unsigned int i;
-	int err;
+	struct backoff *b = port_backoff(p->device, p->port, PR_PHY);
+	unsigned int k = netdev_slot_get(fec_slots, MODEL_MAX_PORTS, p->netdev), i;
+	int e;
 
-	err = ethnl_fec_get(eth, p->netdev, &f);
-	if (err == -EOPNOTSUPP || err == -ENODEV)
-		return;		/* no FEC ops; the netdev went away mid-pass */
-	if (err) {
-		(*failed)++;
-		*last_err = err;
-		return;
+	/* the back-off first: a slot is stamped only when it is read */
+	if (backoff_due(b, now) && netdev_slot_due(&fec_slots[k], now, o->fec_s)) {
+		e = ethnl_fec_get(eth, p->netdev, &fecs[k]);
+		if (e != -ENODEV)	/* the netdev went away mid-pass: nothing asked */
+			backoff_done(b, e, now, o->fec_s * 1000);
+		if (e && e != -EOPNOTSUPP && e != -ENODEV)
+			*err = e;
+		fec_have[k] = !e;
 	}
-	p->fec_mode = f.active;
-	for (i = 0; i < ETHNL_FEC_NR; i++) {
-		p->fec[i] = f.stat[i];
-		p->have_fec[i] = f.have[i];
+	if (fec_have[k] && b->state != BACKOFF_FAILING) {
+		p->fec_mode = fecs[k].active;
+		for (i = 0; i < ETHNL_FEC_NR; i++) {
+			p->fec[i] = fecs[k].stat[i];
+			p->have_fec[i] = fecs[k].have[i];
+		}
 	}
+	port_reads_note(&p->reads, PR_PHY, b);
 }
 
 static bool ethtool_sample(struct model *m, struct raw *r)
 {
-	uint64_t now = clock_ns(CLOCK_MONOTONIC);
-	unsigned int i, failed = 0;
+	uint64_t now = port_reads_now();
+	unsigned int i, failing = 0;
 	int err = 0;
 
 	if (m->opts.sysfs_root[0]) {
@@ -156,18 +225,20 @@ static bool ethtool_sample(struct model *m, struct raw *r)
 		if (!r->ports[i].netdev[0])
 			continue;
 		if (!r->ports[i].fec_known)	/* fabtel.ko's snapshot had them */
-			port_fec(&r->ports[i], &failed, &err);
+			port_fec(&m->opts, &r->ports[i], now, &err);
 		port_slow(&m->opts, &r->ports[i], now, r->ko);
+		failing += r->ports[i].reads.s[READER_FABTELD][PR_PHY].state == BACKOFF_FAILING;
 	}
-	if (failed) {
-		/* a socket in a bad state: open a new one next pass */
+	if (err) {	/* a socket in a bad state: open a new one next pass */
 		ethnl_close(eth);
 		eth = NULL;
-		raw_report(r, SRC_ETHTOOL, SRC_STATE_UNAVAILABLE, "FEC query failed on %u port(s): %s",
-			   failed, raw_strerror(-err));
-		return true;
 	}
-	raw_report(r, SRC_ETHTOOL, SRC_STATE_UP, "%s", "");
+	if (failing)
+		raw_report(r, SRC_ETHTOOL, SRC_STATE_UNAVAILABLE,
+			   "FEC query failing on %u port(s), backing off%s%s", failing,
+			   err ? ": " : "", err ? raw_strerror(-err) : "");
+	else
+		raw_report(r, SRC_ETHTOOL, SRC_STATE_UP, "%s", "");
 	return true;
 }
 

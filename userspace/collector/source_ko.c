@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "devices.h"
 #include "fsread.h"
 #include "source.h"
 
@@ -85,7 +86,7 @@ static bool ko_sample(struct model *m, struct raw *r)
 		return false;
 	}
 	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/kernel/fabtel");
-	err = fs_walk_ports(dir, read_ko_port, &w);
+	err = devices_walk_ports(&m->opts, dir, true, read_ko_port, &w);
 	if (err == -ENOENT && fs_kept_kernel_path(m->opts.sysfs_root[0] ? m->opts.sysfs_root : "/sys"))
 		skip = KO_ABSENT_EVERY - 1;
 	r->ports_mono = clock_ns(CLOCK_MONOTONIC);

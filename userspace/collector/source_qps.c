@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "devices.h"
 #include "fsread.h"
 #include "source.h"
 
@@ -75,6 +76,23 @@ static void qp_owner(const struct collect_opts *o, struct raw_qp *q)
 	q->has_job = job_match_proc_cgroup(text, o->job_rules, o->nr_job_rules, &q->job);
 }
 
+/* the QPs of the devices left out (devices.h) dropped, as their ports are */
+static void drop_excluded(const struct collect_opts *o, struct raw *r)
+{
+	unsigned int i, n = 0;
+
+	if (!devfilter_active(o->devfilter))
+		return;
+	for (i = 0; i < r->nr_qps; i++) {
+		if (devices_excluded(o, r->qps[i].nl.dev_name))
+			continue;
+		if (n != i)
+			r->qps[n].nl = r->qps[i].nl;
+		n++;
+	}
+	r->nr_qps = n;
+}
+
 static bool qps_sample(struct model *m, struct raw *r)
 {
 	unsigned int i, k;
@@ -90,6 +108,7 @@ static bool qps_sample(struct model *m, struct raw *r)
 		if (r->nl_err == -EPROTONOSUPPORT)
 			nl_absent = NL_ABSENT_RETRY - 1;
 	}
+	drop_excluded(&m->opts, r);
 	for (i = 0; i < r->nr_qps; i++) {
 		/* a process's QPs are listed together: read its /proc files once */
 		for (k = i < 8 ? 0 : i - 8; k < i && r->qps[k].nl.pid != r->qps[i].nl.pid; k++)

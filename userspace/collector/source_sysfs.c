@@ -17,7 +17,10 @@
  * their files is one MAD to the device's PMA; mlx5 answers it with a
  * firmware command) and at once when the link moved, their last values
  * given in between.  A fixture tree that is not the kernel's is read whole
- * at every sample (sysfs_plan.c).
+ * at every sample (sysfs_plan.c).  The hw_counters files and the IB port
+ * counters are each one read of the driver under its back-off
+ * (port_reads.h): a file the driver fails gives none of them until a
+ * retry answers.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -26,6 +29,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "devices.h"
 #include "fsread.h"
 #include "netdev_bytes.h"
 #include "schema.h"
@@ -79,22 +83,35 @@ static unsigned int hw_period(const struct collect_opts *o, const struct port_pl
 	return every ? every : 1;
 }
 
-static void read_hw_counters(const struct collect_opts *o, struct port_plan *pl,
-			     struct raw_port *p, bool moved)
+/*
+ * A failed read of a port's file: the file or its device went (ENOENT,
+ * ENODEV, ENXIO) or it held no number (ENODATA): the plan is listed again,
+ * no failure of the driver.  Any other error is the driver's answer (EIO,
+ * EINVAL, EOPNOTSUPP from get_hw_stats or a MAD): the read backs off.
+ */
+static bool read_gone(int err)
+{
+	return err == -ENOENT || err == -ENODEV || err == -ENXIO || err == -ENODATA;
+}
+
+/* the hw_counters files due (all if moved); 0, or the driver's error (the rest not asked) */
+static int read_hw_files(const struct collect_opts *o, struct port_plan *pl,
+			 struct raw_port *p, bool moved)
 {
 	bool woke = false;
 	unsigned int i;
 	uint64_t v;
-	int k;
+	int k, err;
 
-	p->soft_roce = pl->soft_roce;
 	pl->tick++;
 	for (i = 0; i < pl->nr_hw; i++) {
 		k = pl->hw[i].k;
 		if (pl->hw[i].known && !moved && (pl->tick + i) % hw_period(o, pl, i)) {
 			v = pl->hw[i].last;
 			p->held |= 1u << k;
-		} else if (fs_held_read_u64(&pl->hw[i].fd, pl->base, pl->hw[i].file, &v)) {
+		} else if ((err = fs_held_read_u64(&pl->hw[i].fd, pl->base, pl->hw[i].file, &v))) {
+			if (!read_gone(err))
+				return err;
 			pl->stale = true;	/* list it again next time */
 			continue;
 		} else {
@@ -113,6 +130,36 @@ static void read_hw_counters(const struct collect_opts *o, struct port_plan *pl,
 	}
 	for (i = 0; woke && i < pl->nr_hw; i++)
 		pl->hw[i].still = 0;
+	return 0;
+}
+
+/*
+ * The port's hw_counters under fabteld's back-off (port_reads.h): each
+ * file read is a get_hw_stats call to the driver.  One that fails fails
+ * the read: none of its counters this pass nor until the back-off is due,
+ * then every file is read (what was held is as old as the failure).
+ */
+static void read_hw_counters(const struct collect_opts *o, struct port_plan *pl,
+			     struct raw_port *p, bool moved, uint64_t now)
+{
+	struct backoff *b = port_backoff(p->device, p->port, PR_HW_COUNTERS);
+	int err;
+
+	p->soft_roce = pl->soft_roce;
+	if (!pl->nr_hw) {
+		backoff_unsupported(b);
+	} else if (backoff_due(b, now)) {
+		err = read_hw_files(o, pl, p, moved || b->state == BACKOFF_FAILING);
+		if (err) {
+			backoff_fail(b, err, now, 0);
+			memset(p->ctr, 0, sizeof(p->ctr));
+			memset(p->have, 0, sizeof(p->have));
+			p->held = 0;
+		} else {
+			backoff_ok(b);
+		}
+	}
+	port_reads_note(&p->reads, PR_HW_COUNTERS, b);
 }
 
 /*
@@ -213,41 +260,61 @@ static int read_netdev_ifindex(const struct collect_opts *o, const char *netdev)
 	return fs_read_u64_kept(path, &v) || !v || v > INT32_MAX ? 0 : (int)v;
 }
 
-/* the IB port counters the port's plan found in counters/ and counters_ext/ */
-static void read_pma(struct port_plan *pl, struct raw_port *p)
+/*
+ * The IB port counters the port's plan found in counters/ and
+ * counters_ext/, each file a MAD to the device's PMA, under fabteld's
+ * back-off: none while it holds; one that fails fails the read (the rest
+ * not asked, none given).  period_ms: how often they are read (0 each pass).
+ */
+static void read_pma(struct port_plan *pl, struct raw_port *p, uint64_t now, uint32_t period_ms)
 {
+	struct backoff *b = port_backoff(p->device, p->port, PR_PMA);
 	unsigned int i, c;
 	uint64_t v;
+	int err = 0;
 
 	sysfs_plan_pma(pl);
-	for (i = 0; i < pl->nr_pma; i++) {
-		if (fs_held_read_u64(&pl->pma[i].fd, pl->base, pl->pma[i].file, &v)) {
-			pl->stale = true;
-			continue;
+	if (!pl->nr_pma) {
+		backoff_unsupported(b);
+	} else if (backoff_due(b, now)) {
+		for (i = 0; i < pl->nr_pma && !err; i++) {
+			err = fs_held_read_u64(&pl->pma[i].fd, pl->base, pl->pma[i].file, &v);
+			if (err && read_gone(err)) {
+				pl->stale = true;
+				err = 0;
+			} else if (!err) {
+				c = pl->pma[i].c;
+				p->pma[c] = v * schema_pma_scale(c);
+				p->have_pma[c] = true;
+			}
 		}
-		c = pl->pma[i].c;
-		p->pma[c] = v * schema_pma_scale(c);
-		p->have_pma[c] = true;
+		if (err) {
+			backoff_fail(b, err, now, period_ms);
+			memset(p->have_pma, 0, sizeof(p->have_pma));
+		} else {
+			backoff_ok(b);
+		}
 	}
+	port_reads_note(&p->reads, PR_PMA, b);
 }
 
 /*
  * plain sysfs: the IB port counters when due (pma_s; 0 each sample) or
- * when the link moved, else the last reading's.  Half a sample's slack, so
- * a 10 s period is 10 samples of 1 s, not 11.
+ * when the link moved, else the last reading's (none if it failed).  Half
+ * a sample's slack, so a 10 s period is 10 samples of 1 s, not 11.
  */
 static void read_pma_due(const struct collect_opts *o, struct port_plan *pl,
-			 struct raw_port *p, bool moved)
+			 struct raw_port *p, bool moved, uint64_t now)
 {
-	uint64_t now = clock_ns(CLOCK_MONOTONIC);
 	uint64_t period = (uint64_t)o->pma_s * NS_PER_S, slack = o->interval_ms * 1000000ULL / 2;
 
 	if (pl->pma_ns && !moved && o->pma_s && now - pl->pma_ns + slack < period) {
 		memcpy(p->pma, pl->pma_val, sizeof(p->pma));
 		memcpy(p->have_pma, pl->have_pma, sizeof(p->have_pma));
+		port_reads_note(&p->reads, PR_PMA, port_backoff(p->device, p->port, PR_PMA));
 		return;
 	}
-	read_pma(pl, p);
+	read_pma(pl, p, now, o->pma_s * 1000);
 	pl->pma_ns = now ? now : 1;
 	memcpy(pl->pma_val, p->pma, sizeof(p->pma));
 	memcpy(pl->have_pma, p->have_pma, sizeof(p->have_pma));
@@ -274,7 +341,7 @@ void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p)
 		p->port);
 	pl = sysfs_plan_get(base, false);
 	if (pl)
-		read_pma(pl, p);
+		read_pma(pl, p, port_reads_now(), 0);
 }
 
 /* link_layer, state, the netdev's name and speed into the plan; -ENODEV if not Ethernet */
@@ -347,6 +414,7 @@ int sysfs_read_port(const struct collect_opts *o, const char *base, const char *
 		    const char *port, struct raw_port *p)
 {
 	struct port_plan *pl = sysfs_plan_get(base, true);
+	uint64_t now = port_reads_now();
 	bool moved;
 
 	if (!pl)
@@ -363,9 +431,9 @@ int sysfs_read_port(const struct collect_opts *o, const char *base, const char *
 	p->carrier = -1;
 	text_copy(p->driver, sizeof(p->driver), "-");
 	moved = read_link(o, pl, p);
-	read_hw_counters(o, pl, p, moved);
+	read_hw_counters(o, pl, p, moved, now);
 	port_rate_read(o, p);
-	read_pma_due(o, pl, p, moved);
+	read_pma_due(o, pl, p, moved, now);
 	read_bytes_held(pl, p);
 	return 0;
 }
@@ -403,7 +471,7 @@ static bool sysfs_sample(struct model *m, struct raw *r)
 	}
 	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/class/infiniband");
 	netdev_bytes_sample(&m->opts, ports);
-	err = fs_walk_ports(dir, read_sysfs_port, &w);
+	err = devices_walk_ports(&m->opts, dir, false, read_sysfs_port, &w);
 	ports = r->nr_ports;
 	r->ports_mono = clock_ns(CLOCK_MONOTONIC);
 	if (err)

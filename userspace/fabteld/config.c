@@ -25,8 +25,10 @@ void config_defaults(struct config *c)
 	c->fabtel_ko = CONFIG_AUTO;
 	c->keep_files = CONFIG_AUTO;
 	c->max_connections = 64;
+	c->response_timeout_s = 30;
 	c->job_linger_s = 300;
 	c->module_s = 10;
+	c->fec_s = 10;
 	c->pma_s = 10;
 	c->quiet_every = 4;
 	c->info_every = 2;
@@ -49,6 +51,7 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	o->interval_ms = c->interval_ms;
 	o->job_linger_s = c->job_linger_s;
 	o->module_s = c->module_s;
+	o->fec_s = c->fec_s;
 	o->pma_s = c->pma_s;
 	o->quiet_every = c->quiet_every;
 	o->info_every = c->info_every;
@@ -56,6 +59,7 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	o->health = c->health;
 	o->job_rules = c->job_rules;
 	o->nr_job_rules = c->nr_job_rules;
+	o->devfilter = &c->devfilter;
 }
 
 int config_parse_uint(const char *v, unsigned int lo, unsigned int hi, bool hex, unsigned int *out)
@@ -125,8 +129,10 @@ static const struct uint_key uint_keys[] = {
 	UK("info_every", info_every, 1, 10),
 	UK("interval_ms", interval_ms, 100, 60000),
 	UK("max_connections", max_connections, 1, 4096),
+	UK("response_timeout_s", response_timeout_s, 1, 3600),
 	UK("job_linger_s", job_linger_s, 0, 86400),
 	UK("module_s", module_s, 0, 86400),
+	UK("fec_s", fec_s, 0, 3600),
 	UK("pma_s", pma_s, 0, 3600),
 	UK("quiet_every", quiet_every, 1, 10),
 	UK("roce_tos", roce_tos, 0, 255),
@@ -195,6 +201,9 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 		return 0;
 	}
 	r = config_probe_set(&c->probe_cfg, key, value, err, errlen);
+	if (r <= 0)
+		return r;
+	r = devfilter_set(&c->devfilter, key, value, err, errlen);
 	if (r <= 0)
 		return r;
 	if (!strcmp(key, "listen")) {

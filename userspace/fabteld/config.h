@@ -36,8 +36,10 @@ struct config {
 	enum config_tristate fabtel_ko;	/* off: not expected on this host */
 	enum config_tristate keep_files;	/* sysfs files kept open: auto, on (any), off */
 	unsigned int max_connections;	/* default 64 */
+	unsigned int response_timeout_s;	/* HTTP: an answer not sent whole by then is cut off, 30 */
 	unsigned int job_linger_s;
 	unsigned int module_s;		/* module EEPROM read period, s; 0 off */
+	unsigned int fec_s;		/* FEC statistics read period (no fabtel.ko), s; 0 each pass */
 	unsigned int quiet_every;	/* plain sysfs: quiet hw_counters read every N samples */
 	unsigned int info_every;	/* plain sysfs: counters of no error, moving, every N */
 	unsigned int pma_s;		/* plain sysfs: IB port counters period, s; 0 each sample */
@@ -49,6 +51,7 @@ struct config {
 	struct probe_cfg probe_cfg;	/* probe_* keys, host_name (config_probe.c) */
 	struct job_rule job_rules[CONFIG_MAX_JOB_RULES];
 	size_t nr_job_rules;
+	struct devfilter devfilter;	/* include_devices, exclude_drivers, ... (devfilter.h) */
 	/* HTTPS and basic auth, as Prometheus exporters' web config (http_web.c) */
 	char tls_cert_file[256], tls_key_file[256];
 	struct config_user {

@@ -212,6 +212,35 @@ static int once_probes(struct prober *pr)
 	return pr ? 0 : 1;
 }
 
+/*
+ * The devices the include/exclude lists leave out, on stderr, at start and
+ * whenever the list changes (the collector's thread is this one: no lock).
+ */
+static void say_excluded(void)
+{
+	static uint64_t said;
+	unsigned int i;
+
+	if (model.excluded_gen == said)
+		return;
+	said = model.excluded_gen;
+	for (i = 0; i < model.nr_excluded; i++) {
+		const struct devfilter_hit *h = &model.excluded[i];
+		char who[128];
+
+		snprintf(who, sizeof(who), "%s%s%s%s", h->device, h->driver[0] ? " (driver " : "",
+			 h->driver, h->driver[0] ? ")" : "");
+		if (h->match[0])
+			fprintf(stderr, "fabteld: device %s left out by %s = %s\n", who,
+				devfilter_key(h->rule), h->match);
+		else
+			fprintf(stderr, "fabteld: device %s left out: %s does not match %s\n", who,
+				devfilter_key(h->rule), h->driver[0] ? "its driver" : "it");
+	}
+	if (model.excluded_more)
+		fprintf(stderr, "fabteld: ... and %u more devices left out\n", model.excluded_more);
+}
+
 /* what runs, on stderr (the journal) */
 static void say_started(const struct prober *pr)
 {
@@ -232,6 +261,7 @@ static void say_started(const struct prober *pr)
 			cfg.probe_cfg.peers_file[0] ? " and " : "", cfg.probe_cfg.peers_file,
 			cfg.probe_cfg.tls_ca_file[0] ? "https" : "http",
 			cfg.probe_cfg.auth_user[0] ? " (basic auth)" : "");
+	say_excluded();
 }
 
 /* The config file, then the command line's settings; 0, or -1 (said why). */
@@ -333,6 +363,7 @@ int main(int argc, char **argv)
 		now = mono_ms();
 		if (now >= next) {
 			collect_sample(&model);
+			say_excluded();
 			if (pr)
 				prober_sync(pr, &model);
 			next = next + cfg.interval_ms > now ? next + cfg.interval_ms :

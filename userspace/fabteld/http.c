@@ -3,9 +3,10 @@
  * http.c - fabteld's HTTP side (see http.h).
  *
  * libmicrohttpd runs one internal thread (epoll); a handler takes the
- * model's lock only to build the response from memory.  Who may connect and
- * for how long is http_guard.c's (max_connections, request deadline, long
- * poll caps, fabtel_http_rejected_total).  Limits here: 16 KiB per
+ * model's lock only to build the response from memory (http_reply.c).  Who
+ * may connect and for how long is http_guard.c's (max_connections, request
+ * and response deadlines, the caps on large responses and long polls,
+ * fabtel_http_rejected_total).  Limits here: 16 KiB per
  * connection for the request (bigger headers get 431), 10 s idle timeout,
  * request bodies refused (413), strict HTTP parsing (HTTP/1.1 without Host:
  * 400).
@@ -34,6 +35,7 @@
 #include "expo.h"
 #include "http.h"
 #include "http_guard.h"
+#include "http_reply.h"
 #include "http_web.h"
 #include "render.h"
 #include "render_probes.h"
@@ -57,6 +59,7 @@ struct http {
 	const struct config *cfg;
 	struct prober *pr;		/* NULL: probing off */
 	struct web *web;		/* NULL: plain HTTP, no auth */
+	struct replier rep;		/* libmicrohttpd's thread's */
 	/* long polls, under wlock */
 	pthread_mutex_t wlock;
 	pthread_cond_t wcond;
@@ -71,48 +74,7 @@ struct http {
 
 static int marker;
 
-static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status, const char *type,
-			     void *body, size_t len, enum MHD_ResponseMemoryMode mode)
-{
-	struct MHD_Response *r;
-	enum MHD_Result ret;
-
-	r = MHD_create_response_from_buffer(len, body, mode);
-	if (!r) {
-		if (mode == MHD_RESPMEM_MUST_FREE)
-			free(body);
-		return MHD_NO;
-	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
-	if (status == MHD_HTTP_TOO_MANY_REQUESTS)
-		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, "5");
-	ret = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
-	return ret;
-}
-
-static enum MHD_Result text(struct MHD_Connection *c, unsigned int status, const char *msg)
-{
-	return reply(c, status, "text/plain; charset=utf-8", (void *)msg, strlen(msg),
-		     MHD_RESPMEM_PERSISTENT);
-}
-
-static enum MHD_Result json(struct MHD_Connection *c, struct json_object *o)
-{
-	const char *s;
-	enum MHD_Result ret;
-
-	if (!o)
-		return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
-	s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	ret = s ? reply(c, MHD_HTTP_OK, "application/json", (void *)s, strlen(s),
-			MHD_RESPMEM_MUST_COPY) :
-		  text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
-	json_object_put(o);
-	return ret;
-}
+static void poke_waker(struct http *h, struct MHD_Connection *c);
 
 #define JOBS_PREFIX	"/api/v1/jobs/"
 
@@ -124,17 +86,18 @@ static enum MHD_Result job_trace(struct http *h, struct MHD_Connection *c, const
 	size_t n = strcspn(rest, "/");
 
 	if (n == 0 || strcmp(rest + n, "/trace"))
-		return text(c, MHD_HTTP_NOT_FOUND, "not found: want /api/v1/jobs/<job_id>/trace\n");
+		return reply_text(c, MHD_HTTP_NOT_FOUND,
+				  "not found: want /api/v1/jobs/<job_id>/trace\n");
 	if (n >= sizeof(id))
-		return text(c, MHD_HTTP_NOT_FOUND, "no such job (see /api/v1/jobs)\n");
+		return reply_text(c, MHD_HTTP_NOT_FOUND, "no such job (see /api/v1/jobs)\n");
 	memcpy(id, rest, n);
 	id[n] = '\0';
 	pthread_mutex_lock(&h->m->lock);
 	o = render_trace(h->m, id);
 	pthread_mutex_unlock(&h->m->lock);
 	if (!o)
-		return text(c, MHD_HTTP_NOT_FOUND, "no such job (see /api/v1/jobs)\n");
-	return json(c, o);
+		return reply_text(c, MHD_HTTP_NOT_FOUND, "no such job (see /api/v1/jobs)\n");
+	return reply_json(&h->rep, c, o);
 }
 
 /* a query argument as a number in [0, max]: 0 and *v, or -1 */
@@ -162,18 +125,21 @@ static enum MHD_Result history(struct http *h, struct MHD_Connection *c)
 	double since = 0;
 	char *end;
 
+	/* as render_history makes it ns: below 2^64 (18446744073.709551615 s) */
 	if (arg) {
 		errno = 0;
 		since = strtod(arg, &end);
-		if (!isdigit((unsigned char)arg[0]) || *end || errno || !(since < 1e11))
-			return text(c, MHD_HTTP_BAD_REQUEST, "since: want Unix seconds\n");
+		if (!isdigit((unsigned char)arg[0]) || *end || errno ||
+		    !(since * NS_PER_S < 0x1p64))
+			return reply_text(c, MHD_HTTP_BAD_REQUEST, "since: want Unix seconds\n");
 	}
 	if (arg_u64(c, "seconds", 3600, &seconds) || !seconds)
-		return text(c, MHD_HTTP_BAD_REQUEST, "seconds: want whole seconds, 1 to 3600\n");
+		return reply_text(c, MHD_HTTP_BAD_REQUEST,
+				  "seconds: want whole seconds, 1 to 3600\n");
 	pthread_mutex_lock(&h->m->lock);
 	o = render_history(h->m, since, (unsigned int)seconds);
 	pthread_mutex_unlock(&h->m->lock);
-	return json(c, o);
+	return reply_json(&h->rep, c, o);
 }
 
 /* /api/v1/events[?since=SEQ][&wait=SECONDS] */
@@ -189,25 +155,27 @@ static enum MHD_Result events(struct http *h, struct MHD_Connection *c, void **s
 		h->parked--;
 		pthread_mutex_unlock(&h->wlock);
 		guard_unpark(h->g, c);
+		poke_waker(h, c);	/* its response deadline */
 		since = w->since;
 		goto answer;
 	}
 	if (arg_u64(c, "since", ULLONG_MAX - 1, &since))
-		return text(c, MHD_HTTP_BAD_REQUEST, "since: want an event sequence number\n");
+		return reply_text(c, MHD_HTTP_BAD_REQUEST,
+				  "since: want an event sequence number\n");
 	if (arg_u64(c, "wait", MAX_WAIT_S, &wait))
-		return text(c, MHD_HTTP_BAD_REQUEST, "wait: want whole seconds, 0 to 30\n");
+		return reply_text(c, MHD_HTTP_BAD_REQUEST, "wait: want whole seconds, 0 to 30\n");
 	pthread_mutex_lock(&h->m->lock);
 	next = h->m->next_event_seq ? h->m->next_event_seq : 1;
 	pthread_mutex_unlock(&h->m->lock);
 	/* nothing new yet, and since is one of ours (not a restarted fabteld's) */
 	if (wait && next == since + 1) {
 		if (guard_park(h->g, c))
-			return text(c, MHD_HTTP_TOO_MANY_REQUESTS,
-				    "too many long polls waiting: retry, or poll without wait\n");
+			return reply_text(c, MHD_HTTP_TOO_MANY_REQUESTS,
+				"too many long polls waiting: retry, or poll without wait\n");
 		w = calloc(1, sizeof(*w));
 		if (!w) {
 			guard_unpark(h->g, c);
-			return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+			return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
 		}
 		w->c = c;
 		w->since = since;
@@ -232,7 +200,7 @@ answer:
 	pthread_mutex_lock(&h->m->lock);
 	o = render_events(h->m, since);
 	pthread_mutex_unlock(&h->m->lock);
-	return json(c, o);
+	return reply_json(&h->rep, c, o);
 }
 
 /*
@@ -271,17 +239,81 @@ static bool has_nul_escape(struct MHD_Connection *c, const char *url)
 	return found;
 }
 
+/* /metrics: the scrape, never refused for its size (http_guard.h) */
+static enum MHD_Result metrics(struct http *h, struct MHD_Connection *c, uint64_t start)
+{
+	struct expo e;
+
+	expo_init(&e);
+	pthread_mutex_lock(&h->m->lock);
+	render_metrics(h->m, &e, start);
+	pthread_mutex_unlock(&h->m->lock);
+	render_probe_families(h->pr, &e);
+	guard_metrics(h->g, &e);
+	if (e.oom || !e.buf) {
+		expo_free(&e);
+		return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+	}
+	return reply_large(&h->rep, c, "text/plain; version=0.0.4; charset=utf-8", e.buf, e.len,
+			   MHD_RESPMEM_MUST_FREE, true);
+}
+
+/* /api/v1/...: JSON, some of it large (503 while too many large ones are in flight) */
+static enum MHD_Result api(struct http *h, struct MHD_Connection *c, const char *url,
+			   void **state)
+{
+	struct json_object *o;
+
+	if (reply_refuse_early(&h->rep, c, url))
+		return reply_busy(c);
+	if (!strcmp(url, "/api/v1/snapshot") || !strcmp(url, "/api/v1/jobs")) {
+		pthread_mutex_lock(&h->m->lock);
+		o = !strcmp(url, "/api/v1/jobs") ? render_jobs(h->m) : render_snapshot(h->m);
+		pthread_mutex_unlock(&h->m->lock);
+		return reply_json(&h->rep, c, o);
+	}
+	if (!strcmp(url, "/api/v1/probes"))
+		return reply_json(&h->rep, c, render_probes(h->pr));
+	if (!strcmp(url, "/api/v1/probe/endpoints")) {
+		if (!h->pr)
+			return reply_text(c, MHD_HTTP_NOT_FOUND, "probing is off on this host\n");
+		return reply_json(&h->rep, c, render_probe_endpoints(h->pr));
+	}
+	if (!strcmp(url, "/api/v1/events"))
+		return events(h, c, state);
+	if (!strcmp(url, "/api/v1/history"))
+		return history(h, c);
+	if (!strncmp(url, JOBS_PREFIX, strlen(JOBS_PREFIX)))
+		return job_trace(h, c, url + strlen(JOBS_PREFIX));
+	return reply_text(c, MHD_HTTP_NOT_FOUND, "not found\n");
+}
+
+/* ready: sampling (Prometheus's /-/ready; /healthz as before) */
+static enum MHD_Result ready(struct http *h, struct MHD_Connection *c)
+{
+	struct timespec ts;
+	uint64_t age;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	pthread_mutex_lock(&h->m->lock);
+	age = h->m->samples ? (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000 -
+			      h->m->sample_ns / 1000000 : UINT64_MAX;
+	pthread_mutex_unlock(&h->m->lock);
+	if (age > 3ULL * h->cfg->interval_ms + 2000)
+		return reply_text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "stale: no recent sample\n");
+	return reply_text(c, MHD_HTTP_OK, "ok\n");
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **state)
 {
 	struct http *h = cls;
-	struct json_object *o;
-	struct expo e;
-	uint64_t start = clock_ns(CLOCK_MONOTONIC), age;
+	uint64_t start = clock_ns(CLOCK_MONOTONIC);
 
 	(void)version;
 	(void)upload;
+	h->rep.key = 0;		/* remembered only by reply_refuse_early */
 	if (*state != NULL && *state != &marker)
 		return events(h, c, state);	/* a long poll resumed */
 	if (*state == NULL) {
@@ -293,74 +325,34 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 						 MHD_HTTP_HEADER_CONTENT_LENGTH) &&
 		     strcmp(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 							MHD_HTTP_HEADER_CONTENT_LENGTH), "0")))
-			return text(c, MHD_HTTP_CONTENT_TOO_LARGE,
-				    "request bodies are not accepted\n");
+			return reply_text(c, MHD_HTTP_CONTENT_TOO_LARGE,
+					  "request bodies are not accepted\n");
 		return MHD_YES;
 	}
 	if (*upload_size) {
 		*upload_size = 0;
-		return text(c, MHD_HTTP_CONTENT_TOO_LARGE, "request bodies are not accepted\n");
+		return reply_text(c, MHD_HTTP_CONTENT_TOO_LARGE,
+				  "request bodies are not accepted\n");
 	}
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
+		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
 	if (has_nul_escape(c, url))
-		return text(c, MHD_HTTP_BAD_REQUEST, "a NUL byte (%00) in the URL\n");
+		return reply_text(c, MHD_HTTP_BAD_REQUEST, "a NUL byte (%00) in the URL\n");
 
 	if (h->web && !web_auth_ok(h->web, c))
 		return web_auth_fail(c);
 	if (!strcmp(url, "/-/healthy"))	/* the process answers (Prometheus's name) */
-		return text(c, MHD_HTTP_OK, "Healthy\n");
-
-	if (!strcmp(url, "/metrics")) {
-		expo_init(&e);
-		pthread_mutex_lock(&h->m->lock);
-		render_metrics(h->m, &e, start);
-		pthread_mutex_unlock(&h->m->lock);
-		render_probe_families(h->pr, &e);
-		guard_metrics(h->g, &e);
-		if (e.oom || !e.buf) {
-			expo_free(&e);
-			return text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
-		}
-		return reply(c, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", e.buf,
-			     e.len, MHD_RESPMEM_MUST_FREE);
-	}
-	if (!strcmp(url, "/api/v1/snapshot") || !strcmp(url, "/api/v1/jobs")) {
-		pthread_mutex_lock(&h->m->lock);
-		o = !strcmp(url, "/api/v1/jobs") ? render_jobs(h->m) : render_snapshot(h->m);
-		pthread_mutex_unlock(&h->m->lock);
-		return json(c, o);
-	}
-	if (!strcmp(url, "/api/v1/probes"))
-		return json(c, render_probes(h->pr));
-	if (!strcmp(url, "/api/v1/probe/endpoints")) {
-		if (!h->pr)
-			return text(c, MHD_HTTP_NOT_FOUND, "probing is off on this host\n");
-		return json(c, render_probe_endpoints(h->pr));
-	}
-	if (!strcmp(url, "/api/v1/events"))
-		return events(h, c, state);
-	if (!strcmp(url, "/api/v1/history"))
-		return history(h, c);
-	if (!strncmp(url, JOBS_PREFIX, strlen(JOBS_PREFIX)))
-		return job_trace(h, c, url + strlen(JOBS_PREFIX));
-	/* ready: sampling (Prometheus's /-/ready; /healthz as before) */
-	if (!strcmp(url, "/healthz") || !strcmp(url, "/-/ready")) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_REALTIME, &ts);
-		pthread_mutex_lock(&h->m->lock);
-		age = h->m->samples ? (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000 -
-				      h->m->sample_ns / 1000000 : UINT64_MAX;
-		pthread_mutex_unlock(&h->m->lock);
-		if (age > 3ULL * h->cfg->interval_ms + 2000)
-			return text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "stale: no recent sample\n");
-		return text(c, MHD_HTTP_OK, "ok\n");
-	}
+		return reply_text(c, MHD_HTTP_OK, "Healthy\n");
+	if (!strcmp(url, "/metrics"))
+		return metrics(h, c, start);
+	if (!strncmp(url, "/api/", 5))
+		return api(h, c, url, state);
+	if (!strcmp(url, "/healthz") || !strcmp(url, "/-/ready"))
+		return ready(h, c);
 	if (!strcmp(url, "/"))
-		return text(c, MHD_HTTP_OK,
-			    "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /api/v1/jobs/<id>/trace /api/v1/events /api/v1/history /api/v1/probes /api/v1/probe/endpoints /healthz /-/healthy /-/ready\n");
-	return text(c, MHD_HTTP_NOT_FOUND, "not found\n");
+		return reply_text(c, MHD_HTTP_OK,
+				  "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /api/v1/jobs/<id>/trace /api/v1/events /api/v1/history /api/v1/probes /api/v1/probe/endpoints /healthz /-/healthy /-/ready\n");
+	return reply_text(c, MHD_HTTP_NOT_FOUND, "not found\n");
 }
 
 /* the collector logged an event (model lock held) */
@@ -442,8 +434,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **state,
 {
 	struct http *h = cls;
 
-	(void)why;
-	guard_request_done(h->g, c);
+	guard_request_done(h->g, c, why == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED);
 	poke_waker(h, c);
 	if (*state && *state != &marker)
 		free(*state);
@@ -457,18 +448,43 @@ static void log_error(void *cls, const char *fmt, va_list ap)
 	vfprintf(stderr, fmt, ap);
 }
 
-struct http *http_start(struct model *m, const struct config *cfg, struct prober *pr,
-			struct web *web, char *err, size_t errlen)
+/* libmicrohttpd on ai, h's callbacks and limits; NULL if it cannot listen */
+static struct MHD_Daemon *start_mhd(struct http *h, const struct addrinfo *ai)
 {
-	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_PASSIVE,
-				  .ai_socktype = SOCK_STREAM };
-	struct addrinfo *ai = NULL;
 	/* HTTPS: the key and certificate (PEM, in memory), else nothing */
 	struct MHD_OptionItem tls[3] = {
 		{ MHD_OPTION_END, 0, NULL }, { MHD_OPTION_END, 0, NULL }, { MHD_OPTION_END, 0, NULL },
 	};
 	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
 			     MHD_ALLOW_SUSPEND_RESUME;
+
+	if (ai->ai_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	if (h->web && h->web->cert_pem) {
+		flags |= MHD_USE_TLS;
+		tls[0] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, h->web->key_pem };
+		tls[1] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, h->web->cert_pem };
+	}
+	return MHD_start_daemon(flags, (uint16_t)h->cfg->listen_port, guard_accept, h->g, handle, h,
+				MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
+				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+				MHD_OPTION_CONNECTION_LIMIT, guard_mhd_limit(h->g),
+				MHD_OPTION_NOTIFY_CONNECTION, notify, h,
+				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)IDLE_TIMEOUT_S,
+				MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
+				MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
+				MHD_OPTION_NOTIFY_COMPLETED, completed, h,
+				MHD_OPTION_ARRAY, tls,
+				MHD_OPTION_END);
+}
+
+struct http *http_start(struct model *m, const struct config *cfg, struct prober *pr,
+			struct web *web, char *err, size_t errlen)
+{
+	struct addrinfo hints = { .ai_flags = AI_NUMERICHOST | AI_PASSIVE,
+				  .ai_socktype = SOCK_STREAM };
+	struct addrinfo *ai = NULL;
 	pthread_condattr_t ca;
 	char port[8];
 	struct http *h;
@@ -484,12 +500,13 @@ struct http *http_start(struct model *m, const struct config *cfg, struct prober
 	h->web = web;
 	h->cfg = cfg;
 	h->waker_until = UINT64_MAX;
-	h->g = guard_new(cfg->max_connections);
+	h->g = guard_new(cfg->max_connections, cfg->response_timeout_s);
 	if (!h->g) {
 		snprintf(err, errlen, "out of memory");
 		free(h);
 		return NULL;
 	}
+	h->rep.g = h->g;
 	pthread_mutex_init(&h->wlock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -501,25 +518,7 @@ struct http *http_start(struct model *m, const struct config *cfg, struct prober
 		snprintf(err, errlen, "listen address '%s': %s", cfg->listen_addr, gai_strerror(rc));
 		goto free_h;
 	}
-	if (ai->ai_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
-	if (web && web->cert_pem) {
-		flags |= MHD_USE_TLS;
-		tls[0] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, web->key_pem };
-		tls[1] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, web->cert_pem };
-	}
-	h->d = MHD_start_daemon(flags, (uint16_t)cfg->listen_port, guard_accept, h->g, handle, h,
-				MHD_OPTION_EXTERNAL_LOGGER, log_error, NULL,
-				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-				MHD_OPTION_CONNECTION_LIMIT, guard_mhd_limit(h->g),
-				MHD_OPTION_NOTIFY_CONNECTION, notify, h,
-				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)MEMORY_LIMIT,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)IDLE_TIMEOUT_S,
-				MHD_OPTION_STRICT_FOR_CLIENT, (int)1,
-				MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
-				MHD_OPTION_NOTIFY_COMPLETED, completed, h,
-				MHD_OPTION_ARRAY, tls,
-				MHD_OPTION_END);
+	h->d = start_mhd(h, ai);
 	if (!h->d) {
 		snprintf(err, errlen, "cannot listen on %s:%u (in use? see above)",
 			 cfg->listen_addr, cfg->listen_port);

@@ -27,6 +27,8 @@ void render_config_families(const struct model *m, struct expo *e);
 void render_module_families(const struct model *m, struct expo *e);
 /* the driver statistics fabteld maps: pause durations, PHY errors (render_phy.c) */
 void render_phy_families(const struct model *m, struct expo *e);
+/* how each port's reads of its driver fare, fabtel.ko's and fabteld's (render_sources.c) */
+void render_source_families(const struct model *m, struct expo *e);
 
 /* fabteld itself: version, sources, passes, process_* (render_self.c) */
 void render_self_families(const struct model *m, struct expo *e);

@@ -125,6 +125,84 @@ static struct json_object *jconditions(const struct model *m, const struct model
 	return a;
 }
 
+static struct json_object *jstr_or_null(const char *s)
+{
+	return s[0] ? jstr(s) : NULL;
+}
+
+/* the port's device on its host (devshape.h): null where it is none of these */
+static void jshape(struct json_object *o, const struct dev_shape *s)
+{
+	struct json_object *pf = NULL, *slaves = NULL;
+	char buf[sizeof(s->bond_slaves)], *name, *save = NULL;
+
+	json_object_object_add(o, "pci", jstr_or_null(s->pci));
+	if (s->pf[0]) {
+		pf = json_object_new_object();
+		json_object_object_add(pf, "pci", jstr(s->pf));
+		json_object_object_add(pf, "device", jstr_or_null(s->pf_device));
+	}
+	json_object_object_add(o, "pf", pf);
+	json_object_object_add(o, "vfs", s->is_pf ? json_object_new_int64(s->vfs) : NULL);
+	if (s->bond[0]) {
+		slaves = json_object_new_array();
+		snprintf(buf, sizeof(buf), "%s", s->bond_slaves);
+		for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save))
+			json_object_array_add(slaves, jstr(name));
+	}
+	json_object_object_add(o, "bond_slaves", slaves);
+}
+
+/* the devices the include/exclude lists leave out, and by which rule */
+static struct json_object *jexcluded(const struct model *m)
+{
+	struct json_object *a = json_object_new_array(), *x;
+	unsigned int i;
+
+	for (i = 0; i < m->nr_excluded; i++) {
+		const struct devfilter_hit *h = &m->excluded[i];
+
+		x = json_object_new_object();
+		json_object_object_add(x, "device", jstr(h->device));
+		json_object_object_add(x, "driver", jstr_or_null(h->driver));
+		json_object_object_add(x, "rule", jstr(devfilter_key(h->rule)));
+		json_object_object_add(x, "match", jstr_or_null(h->match));
+		json_object_array_add(a, x);
+	}
+	return a;
+}
+
+/*
+ * How the port's reads of its driver fare, fabtel.ko's and fabteld's own
+ * (port_reads.h): errno (positive) and retry_s while unavailable, else 0.
+ */
+static struct json_object *jreads(const struct model_port *p)
+{
+	struct json_object *a = json_object_new_array(), *o;
+	const struct read_status *s;
+	unsigned int who, rd;
+	bool failing;
+
+	for (who = 0; who < READER_NR; who++) {
+		for (rd = 0; rd < PR_NR; rd++) {
+			s = &p->reads.s[who][rd];
+			if (!port_read_state_name(s->state))
+				continue;
+			failing = s->state == BACKOFF_FAILING;
+			o = json_object_new_object();
+			json_object_object_add(o, "name", jstr(port_read_name(rd)));
+			json_object_object_add(o, "reader", jstr(port_reader_name(who)));
+			json_object_object_add(o, "state", jstr(port_read_state_name(s->state)));
+			json_object_object_add(o, "errno", json_object_new_int(failing ? -s->err : 0));
+			json_object_object_add(o, "failures", json_object_new_uint64(s->failures));
+			json_object_object_add(o, "retry_s", json_object_new_double(
+					       failing ? s->retry_ms / 1e3 : 0));
+			json_object_array_add(a, o);
+		}
+	}
+	return a;
+}
+
 static struct json_object *jport(const struct model *m, const struct model_port *p)
 {
 	struct json_object *o = json_object_new_object(), *c, *pfc, *pr;
@@ -134,6 +212,7 @@ static struct json_object *jport(const struct model *m, const struct model_port 
 	json_object_object_add(o, "port", json_object_new_int64(p->port));
 	json_object_object_add(o, "netdev", p->netdev[0] ? jstr(p->netdev) : NULL);
 	json_object_object_add(o, "driver", jstr(p->driver));
+	jshape(o, &p->shape);
 	json_object_object_add(o, "state", p->state[0] ? jstr(p->state) : NULL);
 	json_object_object_add(o, "carrier", p->carrier >= 0 ?
 			       json_object_new_boolean(p->carrier) : NULL);
@@ -185,6 +264,7 @@ static struct json_object *jport(const struct model *m, const struct model_port 
 	}
 	if (p->ddm_read)
 		json_object_object_add(o, "module", jmodule(p));
+	json_object_object_add(o, "sources", jreads(p));
 	return o;
 }
 
@@ -204,6 +284,10 @@ struct json_object *render_snapshot(const struct model *m)
 		if (m->ports[i].present)
 			json_object_array_add(a, jport(m, &m->ports[i]));
 	json_object_object_add(o, "ports", a);
+	json_object_object_add(o, "excluded_devices", jexcluded(m));
+	if (m->excluded_more)
+		json_object_object_add(o, "excluded_devices_more",
+				       json_object_new_int64(m->excluded_more));
 	a = json_object_new_array();
 	for (i = 0; i < m->qp_slots; i++) {
 		const struct model_qp *p = &m->qps[i];

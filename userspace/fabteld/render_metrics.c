@@ -473,9 +473,16 @@ static void self_families(const struct model *m, struct expo *e)
 	lost_families(m, e);
 }
 
+/*
+ * The port's device as the host has it (devshape.h): its PCI function, a
+ * VF's PF (address and RDMA device), a PF's VF count, a LAG port's bond
+ * slaves; "" where it is none of these or cannot be told.
+ */
 static void port_info_family(const struct model *m, struct expo *e)
 {
 	struct port_labels pl;
+	struct expo_label l[10];
+	char vfs[16];
 	unsigned int i;
 	bool any = false;
 
@@ -486,9 +493,17 @@ static void port_info_family(const struct model *m, struct expo *e)
 			continue;
 		if (!any)
 			expo_family(e, "fabtel_port_info", "gauge",
-				    "An RDMA port with an Ethernet link layer (RoCE).");
+				    "An RDMA port with an Ethernet link layer (RoCE): its driver, PCI function, SR-IOV PF or VFs, RoCE LAG bond slaves.");
 		any = true;
-		expo_u64(e, "fabtel_port_info", port_labels(&pl, p, "driver", p->driver), 1);
+		memcpy(l, port_labels(&pl, p, "driver", p->driver), 4 * sizeof(l[0]));
+		snprintf(vfs, sizeof(vfs), "%u", p->shape.vfs);
+		l[4] = (struct expo_label){ "pci", p->shape.pci };
+		l[5] = (struct expo_label){ "pf", p->shape.pf };
+		l[6] = (struct expo_label){ "pf_device", p->shape.pf_device };
+		l[7] = (struct expo_label){ "vfs", p->shape.is_pf ? vfs : "" };
+		l[8] = (struct expo_label){ "bond_slaves", p->shape.bond_slaves };
+		l[9] = (struct expo_label){ NULL, NULL };
+		expo_u64(e, "fabtel_port_info", l, 1);
 	}
 }
 
@@ -542,6 +557,7 @@ void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
 	for (i = 0; i < sizeof(port_link_families) / sizeof(port_link_families[0]); i++)
 		ports_family(m, e, port_link_families[i].name, port_link_families[i].type,
 			     port_link_families[i].help, port_link_families[i].get);
+	render_source_families(m, e);
 	counter_families(m, e);
 	pma_families(m, e);
 	fec_families(m, e);

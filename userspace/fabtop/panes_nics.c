@@ -216,7 +216,7 @@ static void nic_issues(struct row *r, struct json_object *p, struct json_object 
 		{ "optics", "optics" }, { "misconfigured", "misconf" },
 		{ "path_loss", "pathloss" }, { "path_latency", "pathrtt" },
 	};
-	struct json_object *c = fj_get(p, "conditions");
+	struct json_object *c = fj_get(p, "conditions"), *s = fj_get(p, "sources");
 	char text[64] = "";
 	size_t i, k, at = 0;
 	const char *w;
@@ -227,6 +227,16 @@ static void nic_issues(struct row *r, struct json_object *p, struct json_object 
 			if (!strcmp(w, words[k][0]) && at < sizeof(text))
 				at += (size_t)snprintf(text + at, sizeof(text) - at, "%s%s",
 						       at ? "," : "", words[k][1]);
+	}
+	/* the first read of the driver that fails and backs off (its values absent) */
+	for (i = 0; i < fj_len(s) && at < sizeof(text); i++) {
+		w = fj_str(json_object_array_get_idx(s, i), "state");
+		if (w && !strcmp(w, "unavailable")) {
+			w = fj_str(json_object_array_get_idx(s, i), "name");
+			at += (size_t)snprintf(text + at, sizeof(text) - at, "%sunread:%s",
+					       at ? "," : "", w ? w : "?");
+			break;
+		}
 	}
 	row_set(r, N_ISSUES, "%s", !c ? "-" : text);
 	if (at) {

@@ -18,11 +18,17 @@ static ssize_t memfs_read(void *b, const char *path, char *buf, size_t len)
 	for (i = 0; i < fs->n; i++) {
 		if (strcmp(fs->f[i].path, path))
 			continue;
+		fs->f[i].reads++;
+		if (fs->f[i].err) {
+			errno = fs->f[i].err;
+			return -1;
+		}
 		n = strlen(fs->f[i].text);
 		n = n < len ? n : len;
 		memcpy(buf, fs->f[i].text, n);
 		return (ssize_t)n;
 	}
+	errno = ENOENT;
 	return -1;
 }
 
@@ -82,8 +88,32 @@ int memfs_put(struct memfs *fs, const char *path, const char *text)
 		return -1;
 	snprintf(fs->f[i].path, sizeof(fs->f[i].path), "%s", path);
 	snprintf(fs->f[i].text, sizeof(fs->f[i].text), "%s", text);
+	fs->f[i].err = 0;
 	if (i == fs->n)
 		fs->n++;
+	return 0;
+}
+
+int memfs_fail(struct memfs *fs, const char *path, int err)
+{
+	size_t i;
+
+	for (i = 0; i < fs->n; i++) {
+		if (!strcmp(fs->f[i].path, path)) {
+			fs->f[i].err = err;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+unsigned int memfs_reads(const struct memfs *fs, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < fs->n; i++)
+		if (!strcmp(fs->f[i].path, path))
+			return fs->f[i].reads;
 	return 0;
 }
 

@@ -378,6 +378,30 @@ static void set_directly(void **state)
 	assert_int_equal(config_set(&cfg, "user", "", e, sizeof(e)), -1);
 }
 
+/* which devices to leave out (devfilter.h): globs read, a bad one names its line */
+static void device_lists(void **state)
+{
+	struct collect_opts o;
+
+	(void)state;
+	write_file("# the management NIC\nexclude_devices = mgmt_* rocep9s0*\n"
+		   "include_drivers = mlx5, bnxt_re\n");
+	assert_int_equal(config_load(&cfg, path, err, sizeof(err)), 0);
+	assert_int_equal(cfg.devfilter.n[DF_EXCLUDE_DEVICES], 2);
+	assert_string_equal(cfg.devfilter.glob[DF_EXCLUDE_DEVICES][1], "rocep9s0*");
+	assert_int_equal(cfg.devfilter.n[DF_INCLUDE_DRIVERS], 2);
+	assert_string_equal(cfg.devfilter.glob[DF_INCLUDE_DRIVERS][1], "bnxt_re");
+	assert_int_equal(cfg.devfilter.n[DF_INCLUDE_DEVICES], 0);
+	config_collect_opts(&cfg, &o);
+	assert_ptr_equal(o.devfilter, &cfg.devfilter);
+	unlink(path);
+	path[0] = '\0';
+	expect_bad("interval_ms = 500\nexclude_devices = [\n", 2,
+		   "exclude_devices: '[' is not a glob of a name (an unclosed '[')");
+	expect_bad("\n\ninclude_drivers = mlx5 a/b\n", 3, "include_drivers: 'a/b'");
+	expect_bad("include_devices = mlx5_\\\n", 1, "a '\\' at its end");
+}
+
 /* the prober's keys (config_probe.c): values read, bad ones name the line */
 static void probe_settings(void **state)
 {
@@ -528,6 +552,7 @@ int main(void)
 		T(bytes_and_lengths),
 		T(missing_file),
 		T(set_directly),
+		T(device_lists),
 		T(probe_settings),
 		T(probe_fetch_settings),
 	};

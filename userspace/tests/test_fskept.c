@@ -183,7 +183,7 @@ static void held_file(void **state)
 	assert_int_equal(v, 43);
 	fs_held_close(&fd);
 	unlink(tmpl);
-	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), -1);
+	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), -ENOENT);
 	assert_int_equal(fd, -1);
 	assert_int_equal(fs_kept_count(), 0);
 	fs_kept_root("", FS_KEEP_AUTO);

@@ -3,7 +3,8 @@
  * test_source_ko - the fabtel.ko source's snapshot parser (source.h) over
  * the example snapshot in Documentation/ABI/testing/sysfs-kernel-fabtel
  * (text read from fabtel.ko in the lab), checked line by line against the
- * text itself; then the ways a snapshot can be wrong.
+ * text itself; then the ways a snapshot can be wrong, and its reads'
+ * states ("source" lines).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -64,6 +65,26 @@ static int parse(const char *text, struct raw_port *p)
 	return ko_parse_snapshot(copy, p);
 }
 
+/* fabtel.ko says its read rd fails: what it gave is left out */
+static bool ko_failing(const struct raw_port *p, enum port_read rd)
+{
+	return p->reads.s[READER_KO][rd].state == BACKOFF_FAILING;
+}
+
+/* a "source NAME STATE ERRNO ..." line: the read's state and errno in the parsed port */
+static void check_source(const char *line, const struct raw_port *p)
+{
+	char name[64], state[32];
+	long long e;
+	int rd;
+
+	assert_int_equal(sscanf(line, "source %63s %31s %lld", name, state, &e), 3);
+	rd = port_read_lookup(name, strlen(name));
+	assert_true(rd >= 0);
+	assert_string_equal(port_read_state_name(p->reads.s[READER_KO][rd].state), state);
+	assert_int_equal(p->reads.s[READER_KO][rd].err, e);
+}
+
 /* Every value line of the example, found in the parsed port. */
 static void example_whole(void **state)
 {
@@ -80,18 +101,20 @@ static void example_whole(void **state)
 		if (sscanf(line, "counter %63s %31s", name, val) == 2) {
 			c = schema_ctr_find(name);
 			assert_true(c >= 0);
-			assert_int_equal(p.have[c], strcmp(val, "-") != 0);
+			assert_int_equal(p.have[c], strcmp(val, "-") && !ko_failing(&p, PR_HW_COUNTERS));
 			if (p.have[c])
 				assert_int_equal(p.ctr[c], strtoull(val, NULL, 10));
 			counters++;
 		} else if (sscanf(line, "pfc_prio %u %llu %llu %llu %llu %llu %llu", &prio, &v[0],
 				  &v[1], &v[2], &v[3], &v[4], &v[5]) == 7) {
+			prios++;
+			if (ko_failing(&p, PR_DCB))
+				continue;
 			assert_true(p.prio_read[prio]);
 			assert_int_equal(p.pause_tx[prio], v[1]);
 			assert_int_equal(p.pause_rx[prio], v[2]);
 			assert_int_equal(p.storm[prio], v[3] != 0);
 			assert_int_equal(p.storms[prio], v[4]);
-			prios++;
 		} else if (sscanf(line, "device %63s", name) == 1) {
 			assert_string_equal(p.device, name);
 		} else if (sscanf(line, "link_flaps %llu", &v[0]) == 1) {
@@ -107,7 +130,7 @@ static void example_whole(void **state)
 			for (c = 0; c < FABTEL_NR_PMA && strcmp(schema_pma_file(c), name); c++)
 				;
 			assert_true(c < FABTEL_NR_PMA);
-			assert_int_equal(p.have_pma[c], strcmp(val, "-") != 0);
+			assert_int_equal(p.have_pma[c], strcmp(val, "-") && !ko_failing(&p, PR_PMA));
 			if (p.have_pma[c])	/* the data counters' words made bytes */
 				assert_int_equal(p.pma[c],
 						 strtoull(val, NULL, 10) * schema_pma_scale(c));
@@ -115,7 +138,7 @@ static void example_whole(void **state)
 		} else if (sscanf(line, "fec_stat %63s %31s", name, val) == 2) {
 			c = !strcmp(name, "corrected_blocks") ? ETHNL_FEC_CORRECTED :
 			    !strcmp(name, "uncorrectable_blocks") ? ETHNL_FEC_UNCORR : ETHNL_FEC_CORR_BITS;
-			assert_int_equal(p.have_fec[c], strcmp(val, "-") != 0);
+			assert_int_equal(p.have_fec[c], strcmp(val, "-") && !ko_failing(&p, PR_PHY));
 			if (p.have_fec[c])
 				assert_int_equal(p.fec[c], strtoull(val, NULL, 10));
 			fecs++;
@@ -134,8 +157,11 @@ static void example_whole(void **state)
 		} else if (sscanf(line, "netdev %31s", name) == 1) {
 			assert_string_equal(p.netdev, strcmp(name, "-") ? name : "");
 		} else if (sscanf(line, "link_speed_mbps %llu", &v[0]) == 1) {
-			assert_true(p.have_nd_speed && p.speed_by_ko);
+			assert_true(p.speed_by_ko);
+			assert_int_equal(p.have_nd_speed, !ko_failing(&p, PR_PHY));
 			assert_int_equal(p.nd_speed_mbps, v[0]);
+		} else if (!strncmp(line, "source ", 7)) {
+			check_source(line, &p);
 		}
 	}
 	assert_int_equal(nd, 2);	/* both byte totals: nothing read from statistics/ */
@@ -148,13 +174,13 @@ static void example_whole(void **state)
 	assert_true(p.pma_known);
 	assert_int_equal(fecs, ETHNL_FEC_NR);
 	assert_true(p.fec_known);
-	assert_int_equal(p.fec_mode, ETHTOOL_LINK_MODE_FEC_RS_BIT);
+	assert_int_equal(p.fec_mode, ko_failing(&p, PR_PHY) ? 0 : ETHTOOL_LINK_MODE_FEC_RS_BIT);
 	assert_int_not_equal(p.port, 0);
 	/* the keys the table sends elsewhere than their own lines above */
 	assert_string_equal(p.driver, "mlx5");
 	assert_string_equal(p.state, "ACTIVE");
 	assert_int_equal(p.carrier, 1);
-	assert_true(p.pfc_read);
+	assert_int_equal(p.pfc_read, !ko_failing(&p, PR_DCB));
 	assert_int_equal(p.pfc_mask, 0x08);
 }
 
@@ -317,6 +343,82 @@ static void pma_unsupported(void **state)
 		assert_false(p.have_pma[c]);
 }
 
+#define HEAD	"fabtel-snapshot 1\ndevice mlx5_0\nport 1\n"
+
+/*
+ * "source NAME STATE ERRNO FAILURES RETRY_MS" (kmod/fabtel_backoff.c): each
+ * read's state; what an unavailable read gave is left out (fabtel.ko keeps
+ * its last values); unknown names and states, malformed lines skipped, the
+ * rest of the snapshot read; fields after RETRY_MS ignored.
+ */
+static void source_lines(void **state)
+{
+	const struct read_status *s;
+	struct raw_port p;
+	unsigned int c;
+
+	(void)state;
+	assert_int_equal(parse(HEAD "counter out_of_sequence 4\npma extended\n"
+			       "pma_counter symbol_error 5\npfc_enabled_mask 0x08\n"
+			       "pfc_prio 3 1 1200 34 0 0 0\nfec supported\nfec_mode rs\n"
+			       "fec_stat corrected_blocks 9\nlink_speed_mbps 100000\n"
+			       "source hw_counters ok 0 3 0\nsource pma unavailable -5 7 64000\n"
+			       "source dcb unsupported 0 0 0\nsource phy ok 0 0 0\n"
+			       "source module ok 0 0 0 a later field or five more x\nend\n", &p), 0);
+	s = p.reads.s[READER_KO];
+	assert_int_equal(s[PR_HW_COUNTERS].state, BACKOFF_OK);
+	assert_int_equal(s[PR_HW_COUNTERS].failures, 3);
+	assert_int_equal(s[PR_PMA].state, BACKOFF_FAILING);
+	assert_int_equal(s[PR_PMA].err, -EIO);
+	assert_int_equal(s[PR_PMA].failures, 7);
+	assert_int_equal(s[PR_PMA].retry_ms, 64000);
+	assert_int_equal(s[PR_DCB].state, BACKOFF_UNSUPPORTED);
+	assert_int_equal(s[PR_MODULE].state, BACKOFF_OK);	/* the extra fields ignored */
+	assert_int_equal(p.reads.s[READER_FABTELD][PR_PMA].state, BACKOFF_UNKNOWN);
+	assert_true(p.have[FABTEL_OUT_OF_SEQUENCE]);
+	for (c = 0; c < FABTEL_NR_PMA; c++)	/* not the last values */
+		assert_false(p.have_pma[c]);
+	assert_true(p.pma_known);		/* nor asked from counters/ instead */
+	assert_true(p.pfc_read && p.prio_read[3]);
+	assert_true(p.have_fec[ETHNL_FEC_CORRECTED]);
+
+	/* the other reads failing: their values left out too */
+	assert_int_equal(parse(HEAD "counter out_of_sequence 4\npfc_enabled_mask 0x08\n"
+			       "pfc_prio 3 1 1200 34 0 0 0\nfec supported\nfec_mode rs\n"
+			       "fec_stat corrected_blocks 9\nlink_speed_mbps 100000\n"
+			       "source hw_counters unavailable -110 2 2000\n"
+			       "source dcb unavailable -22 1 1000\nsource phy unavailable -5 1 10000\n"
+			       "end\n", &p), 0);
+	assert_false(p.have[FABTEL_OUT_OF_SEQUENCE]);
+	assert_int_equal(p.reads.s[READER_KO][PR_HW_COUNTERS].err, -ETIMEDOUT);
+	assert_false(p.pfc_read || p.prio_read[3]);
+	assert_false(p.have_fec[ETHNL_FEC_CORRECTED]);
+	assert_int_equal(p.fec_mode, 0);
+	assert_true(p.fec_known);		/* fabteld does not ask ethtool instead */
+	assert_false(p.have_nd_speed);
+	assert_true(p.speed_by_ko);		/* nor the speed file */
+
+	/* malformed: skipped, each; the lines after them still read */
+	assert_int_equal(parse(HEAD "source pma unavailable 5 1 1000\n"	/* errno > 0 */
+			       "source pma ok -0 0 0\nsource pma ok x 0 0\nsource pma ok 0 0\n"
+			       "source pma ok 0 -1 0\nsource pma ok 0 0 4294967296\n"
+			       "source pma ok -4096 0 0\nsource pma sleeping 0 0 0\n"
+			       "source gpu unavailable -5 1 1000\nsource\n"
+			       "counter out_of_sequence 1 2 3 4 5 6 7 8 9\n"
+			       "link_flaps 3\nsource hw_counters unavailable -5 1\nend\n", &p), 0);
+	for (c = 0; c < PR_NR; c++)
+		assert_int_equal(p.reads.s[READER_KO][c].state, BACKOFF_UNKNOWN);
+	assert_false(p.have[FABTEL_OUT_OF_SEQUENCE]);	/* too many fields: not a counter */
+	assert_true(p.have_flaps);
+	assert_int_equal(p.flaps, 3);
+	/* the largest values */
+	assert_int_equal(parse(HEAD "source hw_counters unavailable -4095 18446744073709551615 "
+			       "4294967295\nend\n", &p), 0);
+	assert_int_equal(p.reads.s[READER_KO][PR_HW_COUNTERS].err, -4095);
+	assert_true(p.reads.s[READER_KO][PR_HW_COUNTERS].failures == UINT64_MAX);
+	assert_true(p.reads.s[READER_KO][PR_HW_COUNTERS].retry_ms == UINT32_MAX);
+}
+
 /* "page NAME" and 256 hex digits of page, appended at *at */
 static void page_line(char *buf, size_t len, const char *name, const uint8_t *page)
 {
@@ -385,6 +487,7 @@ int main(void)
 		cmocka_unit_test(absent_and_unknown),
 		cmocka_unit_test(numbers),
 		cmocka_unit_test(pma_unsupported),
+		cmocka_unit_test(source_lines),
 		cmocka_unit_test(events_read_on_rise),
 		cmocka_unit_test(module_pages),
 		cmocka_unit_test(module_bad),
