@@ -47,11 +47,15 @@
 #           BENCH_STRACE_SCRAPES (100: the scrapes under strace -c);
 #           BENCH_LAB_SETS picks sets ("fakeroce16 fakeroce16ko rxe2";
 #           fakeroce16ko only after fakeroce16).
+#   firmware  what fabtel.ko and fabteld ask of the NIC's firmware at their
+#           defaults: fakeroce's command counts (debugfs fw/commands) per
+#           port per second and per kind, 16 mlx5 ports, BENCH_FW_SECONDS
+#           (60) per setting (scripts/bench-firmware.sh).
 #   probes  fabteld on a probing BENCH_PROBE_PEERS (16) answering fabtelds
 #           on b at the default rate: its CPU and RSS with and without
 #           probing, the prober thread's CPU per 1,000 probes.
 #
-#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|cost|wire|folds|flap|sampler|qps|qps-traffic|scale|lab-scrape|probes]...
+#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|cost|wire|folds|flap|sampler|firmware|qps|qps-traffic|scale|lab-scrape|probes]...
 #   (no stage named: all of them)
 set -uo pipefail
 
@@ -65,7 +69,7 @@ ROUNDS=${BENCH_ROUNDS:-1000}
 REAL=${BENCH_REAL_SYSFS:-}
 read -r -a PORTS <<<"${BENCH_PORTS:-2 16}"
 STAGES=("$@")
-((${#STAGES[@]})) || STAGES=(scrape cost wire folds flap sampler qps qps-traffic scale lab-scrape probes)
+((${#STAGES[@]})) || STAGES=(scrape cost wire folds flap sampler firmware qps qps-traffic scale lab-scrape probes)
 mkdir -p "$OUT"
 
 need() {
@@ -334,6 +338,9 @@ fabteld_cost() {
 # the scale stage: scale_stage
 # shellcheck source=scripts/bench-scale.sh
 . "$REPO/scripts/bench-scale.sh"
+# the firmware stage: firmware_stage
+# shellcheck source=scripts/bench-firmware.sh
+. "$REPO/scripts/bench-firmware.sh"
 
 qps_stage() {
 	local w=${BENCH_QPS_SECONDS:-30} n=${BENCH_QPS:-1000} c0 c1 seen ent
@@ -537,6 +544,7 @@ for s in "${STAGES[@]}"; do
 	folds) folds_stage ;;
 	flap) flap_stage ;;
 	sampler) sampler_stage ;;
+	firmware) firmware_stage ;;
 	qps) qps_stage ;;
 	qps-traffic) qps_traffic_stage ;;
 	lab-scrape) lab_scrape_stage ;;
