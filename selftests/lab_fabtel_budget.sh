@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # fablab: guest=a
+# timeout: 1200
 #
 # lab_fabtel_budget.sh - what fabtel.ko and fabteld (at their defaults) ask
 # of a NIC's firmware, counted by fakeroce (debugfs fw/commands), and the

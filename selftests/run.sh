@@ -98,19 +98,19 @@ count_leaves() {
 # past test_timeout the log gets what was still running (the command a
 # test hung in), then the session is killed: status 124.
 run_bounded() {
-	local log=$1 pid w rc
+	local log=$1 pid w rc limit=${suite_timeout:-$test_timeout}
 	shift
 	rm -f "$log.timedout"
 	setsid "$@" >"$log" 2>&1 </dev/null &
 	pid=$!
 	{
-		sleep "$test_timeout" &
+		sleep "$limit" &
 		trap 'kill $! 2>/dev/null; exit 0' TERM
 		wait $!
 		trap - TERM
 		: >"$log.timedout"
 		{
-			echo "# TIMEOUT after ${test_timeout}s; still running:"
+			echo "# TIMEOUT after ${limit}s; still running:"
 			ps -o pid=,etimes=,args= -s "$pid" | sed 's/^/#   /'
 		} >>"$log"
 		kill -TERM -- "-$pid" 2>/dev/null
@@ -152,6 +152,8 @@ run_one() {
 }
 
 guest_of() { sed -n 's/^# fablab: guest=\([ab]\)$/\1/p' "$1" | head -1; }
+# a suite longer than test_timeout says so in a header line "# timeout: S"
+timeout_of() { sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$1" | head -1; }
 
 # Lines of a guest's kernel log that mean a kernel bug.
 guest_trouble() { # host: its kernel log's trouble lines, or why it could not be read
@@ -252,12 +254,14 @@ lab_phase() {
 	sed 's/^/# /' "$OUT/fablab-up.log"
 	for t in "$@"; do
 		g=$(guest_of "$SELFTESTS_DIR/$t")
+		suite_timeout=$(timeout_of "$SELFTESTS_DIR/$t")
 		if [[ -n $g ]]; then
 			run_one "$name/$t" "$FABLAB" run "$g" -- \
 				"FABTEL_KMOD=$kmod bash $SELFTESTS_DIR/$t"
 		else
 			run_one "$name/$t" env FABTEL_KMOD="$kmod" bash "$SELFTESTS_DIR/$t"
 		fi
+		suite_timeout=
 	done
 	# Whatever the tests did, the guest kernels must not have complained.
 	n_test=$((n_test + 1))
