@@ -124,8 +124,16 @@ void fabtel_module_sample(struct fabtel_port *p)
 	u64 now = ktime_get_ns();
 	int err;
 
-	if (!period || !fabtel_rd_due(p, FABTEL_RD_MODULE, now))
+	if (!period)
 		return;
+	/* after a failure the back-off; else the period as it is now */
+	if (p->rd[FABTEL_RD_MODULE].failing) {
+		if (!fabtel_rd_due(p, FABTEL_RD_MODULE, now))
+			return;
+	} else if (p->module && p->module->read_ns &&
+		   now - p->module->read_ns < (u64)period * NSEC_PER_MSEC) {
+		return;
+	}
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
 	if (!m)
 		return;

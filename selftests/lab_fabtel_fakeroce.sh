@@ -37,7 +37,7 @@ retry_exceeded rnr_nak_rcvd rnr_nak_sent rnr_retry_exceeded duplicate_request
 out_of_buffer cnp_sent cnp_handled cnp_ignored ecn_marked_rx icrc_err
 req_cqe_err resp_cqe_err link_downed rx_packets tx_packets rx_bytes tx_bytes"
 
-ktap_begin 38
+ktap_begin 39
 
 cleanup() {
 	echo 100 >/sys/module/fabtel/parameters/storm_ms 2>/dev/null
@@ -252,6 +252,11 @@ ktap_eq "back-to-back down/up: flaps +1, as carrier_up_count moved" \
 	"$(($(val $P/link/flaps) - f0)) $(($(val $N/carrier_up_count) - up0))" "1 1"
 ktap_eq "history shows it as a coalesced down/up pair" \
 	"$(tail -2 $P/link/history | awk '{printf "%s/%s ", $3, $4}')" "down/coalesced up/coalesced "
+f0=$(val $P/link/flaps)
+echo 40 >$DBG/0/flap_coalesced			# 80 transitions: more than the 64 kept
+wait_for 10 is $P/link/flaps $((f0 + 40))
+ktap_eq "40 more flaps: link/history holds all 64 it keeps (a page fitted 42), the newest an up" \
+	"$(wc -l <$P/link/history) $(tail -1 $P/link/history | awk '{ print $3 }')" "64 up"
 
 # ---- the netdev moved to another network namespace and back ----------------------
 # (a VF handed to a pod): a netns move is NETDEV_UNREGISTER then REGISTER of
