@@ -13,6 +13,16 @@
 # (plain sysfs mode); fabtel.ko at sample_ms=100 slow_ms=100 (the sub-second
 # choice).  Per port per second, each kind of command and the total.
 
+# fabteld of this stage, started and stopped by its pid (nothing else's)
+FW_PID=/tmp/bench-fw-fabteld.pid
+fw_fabteld_start() {
+	lab a -- "setsid $QB/fabteld --listen 127.0.0.1:9466 >/tmp/bench-fw-fabteld.log 2>&1 &
+		echo \$! >$FW_PID"
+}
+fw_fabteld_stop() {
+	lab a -- "kill \$(cat $FW_PID) && while kill -0 \$(cat $FW_PID) 2>/dev/null; do sleep 0.2; done; rm -f $FW_PID"
+}
+
 # the sum over the 16 ports of each kind's calls: "KIND CALLS" lines
 fw_counts() {
 	lab a -- 'cat /sys/kernel/debug/fakeroce/{0..15}/fw/commands' |
@@ -36,7 +46,7 @@ fw_window() {
 firmware_stage() {
 	local w=${BENCH_FW_SECONDS:-60}
 	lab_up
-	lab a -- "pkill fabteld; rmmod fabtel fakeroce 2>/dev/null; insmod $QREPO/kmod/fakeroce.ko &&
+	lab a -- "rmmod fabtel fakeroce 2>/dev/null; insmod $QREPO/kmod/fakeroce.ko &&
 		for i in \$(seq 0 15); do echo \"\$i mlx5\" >/sys/kernel/fakeroce/new_device &&
 			ip link set fre\$i up || exit 1; done" ||
 		{ echo "bench: 16 fakeroce ports could not be made" >&2; return 1; }
@@ -44,12 +54,12 @@ firmware_stage() {
 		echo "bench: firmware: commands per port per second, 16 fakeroce mlx5 ports, $w s each"
 		lab a -- "insmod $QREPO/kmod/fabtel.ko" || return 1
 		fw_window fabtel.ko "$w"
-		lab a -- "setsid $QB/fabteld --listen 127.0.0.1:9466 >/tmp/bench-fw-fabteld.log 2>&1 &" || return 1
+		fw_fabteld_start || return 1
 		fw_window fabtel.ko+fabteld "$w"
-		lab a -- "pkill -x fabteld; sleep 1; rmmod fabtel" || return 1
-		lab a -- "setsid $QB/fabteld --listen 127.0.0.1:9466 >/tmp/bench-fw-fabteld.log 2>&1 &" || return 1
+		fw_fabteld_stop && lab a -- "rmmod fabtel" || return 1
+		fw_fabteld_start || return 1
 		fw_window fabteld-plain "$w"
-		lab a -- "pkill -x fabteld; sleep 1; insmod $QREPO/kmod/fabtel.ko sample_ms=100 slow_ms=100" || return 1
+		fw_fabteld_stop && lab a -- "insmod $QREPO/kmod/fabtel.ko sample_ms=100 slow_ms=100" || return 1
 		fw_window fabtel.ko-100ms "$w"
 		lab a -- "rmmod fabtel"
 	} 2>>"$OUT/results" | tee "$OUT/firmware.txt"
