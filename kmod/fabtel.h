@@ -321,6 +321,27 @@ static inline struct fabtel_port *child_to_port(struct kobject *kobj)
 }
 extern const struct kobj_type fabtel_port_ktype;
 
+/*
+ * The next of *nup ups and *ndown downs seen at once in carrier counts,
+ * taken from them: transitions alternate from the last state recorded
+ * (@up), as far as the counts allow.
+ */
+static inline bool fabtel_next_transition(bool up, unsigned int *nup,
+					  unsigned int *ndown)
+{
+	bool next_up = !up;
+
+	if (next_up && !*nup)
+		next_up = false;
+	else if (!next_up && !*ndown)
+		next_up = true;
+	if (next_up)
+		(*nup)--;
+	else
+		(*ndown)--;
+	return next_up;
+}
+
 static inline u64 fabtel_now_boot(void)
 {
 	return ktime_get_boottime_ns();

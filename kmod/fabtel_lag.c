@@ -104,15 +104,7 @@ static void fabtel_slave_sync(struct fabtel_port *p, struct fabtel_slave *s,
 	boot = fabtel_now_boot();
 	real = ktime_get_real_ns();
 	while (nup || ndown) {
-		next_up = !s->up;
-		if (next_up && !nup)
-			next_up = false;
-		else if (!next_up && !ndown)
-			next_up = true;
-		if (next_up)
-			nup--;
-		else
-			ndown--;
+		next_up = fabtel_next_transition(s->up, &nup, &ndown);
 		fabtel_slave_record(p, s, next_up, coalesced, boot, real);
 	}
 }

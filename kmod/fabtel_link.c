@@ -107,17 +107,8 @@ static void fabtel_link_sync_locked(struct fabtel_port *p,
 		/* the carrier now explains the port's state */
 		p->ib_down = false;
 	}
-	/* transitions alternate, starting from the last recorded state */
 	while (nup || ndown) {
-		next_up = !p->link_up;
-		if (next_up && !nup)
-			next_up = false;
-		else if (!next_up && !ndown)
-			next_up = true;
-		if (next_up)
-			nup--;
-		else
-			ndown--;
+		next_up = fabtel_next_transition(p->link_up, &nup, &ndown);
 		fabtel_link_record(p, next_up, source, boot, real);
 	}
 }
