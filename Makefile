@@ -92,8 +92,10 @@ tests: all
 deps:
 	@scripts/deps.sh
 
+# (the build in parallel, one job per core: NPROC)
+NPROC ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps
-	@$(MAKE) --no-print-directory all tests kmod2
+	@$(MAKE) --no-print-directory -j$(NPROC) all tests kmod2
 	@mkdir -p $(O)
 	@selftests/run.sh
 
@@ -109,7 +111,7 @@ soak: deps
 	@scripts/soak.sh
 
 # 1,000 + 1,000 device rounds under readers and a rmmod/insmod loop (~35 min);
-# 80 + 16 are part of make check (selftests/lab_fabtel_stress.sh)
+# 40 + 16 are part of make check (selftests/lab_fabtel_stress.sh)
 stress: deps
 	@$(MAKE) --no-print-directory all tests
 	@scripts/stress.sh

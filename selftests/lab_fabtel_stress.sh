@@ -9,11 +9,11 @@
 # while a loop unloads and reloads fabtel.ko (rmmod/insmod) as fast as it
 # can; then rmmod fabtel with the readers still running.  Checked against
 # rdma's own device list and the kernel log (no BUG/WARNING/oops).  Runs
-# inside guest a.  make check runs 80 + 16 rounds; make stress (about
+# inside guest a.  make check runs 40 + 16 rounds; make stress (about
 # 35 minutes under TCG) runs 1,000 of each.
 . "$(dirname "$0")/lib.sh"
 
-CYCLES=${CYCLES:-80}
+CYCLES=${CYCLES:-40}
 CHURN_CYCLES=${CHURN_CYCLES:-16}
 FT=/sys/kernel/fabtel
 FR=/sys/kernel/fakeroce

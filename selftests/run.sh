@@ -232,6 +232,31 @@ if ((phase_host)); then
 	done
 fi
 
+# The suites share one booted lab.  Each guest's state (scripts/lab/
+# guest-state: fabtel/fakeroce loaded, RDMA and net devices, addresses,
+# qdiscs, the processes suites start, BPF pins) is taken after boot; after
+# each suite a guest whose state moved is reset, and one that the reset
+# cannot bring back fails a case NAME/lab-reset-HOST.
+declare -A lab_base=()
+guest_state() { "$FABLAB" run "$1" -- "bash $REPO/scripts/lab/guest-state ${2:-print}" 2>&1; }
+lab_settle() { # NAME (a suite's)
+	local h now
+	for h in a b; do guest_state "$h" >"$OUT/state-$h" & done
+	wait
+	for h in a b; do
+		now=$(<"$OUT/state-$h")
+		[[ $now == "${lab_base[$h]}" ]] && continue
+		diff <(echo "${lab_base[$h]}") <(echo "$now") | sed -n "s|^> |  # lab $h moved after $1: |p"
+		guest_state "$h" reset >/dev/null
+		now=$(guest_state "$h")
+		[[ $now == "${lab_base[$h]}" ]] && continue
+		n_test=$((n_test + 1))
+		n_fail=$((n_fail + 1))
+		diff <(echo "${lab_base[$h]}") <(echo "$now") | sed 's/^/  # /'
+		echo "not ok $n_test $1/lab-reset-$h"
+	done
+}
+
 # lab_phase NAME KVER KMOD TEST...: boot the lab on KVER, run each TEST with
 # the kernel modules of KMOD (the host-driven ones through FABTEL_KMOD, the
 # guest-side ones with it set in the guest), names NAME/TEST; then the guests'
@@ -252,6 +277,7 @@ lab_phase() {
 	fi
 	lab_up=1
 	sed 's/^/# /' "$OUT/fablab-up.log"
+	for g in a b; do lab_base[$g]=$(guest_state "$g"); done
 	for t in "$@"; do
 		g=$(guest_of "$SELFTESTS_DIR/$t")
 		suite_timeout=$(timeout_of "$SELFTESTS_DIR/$t")
@@ -262,6 +288,7 @@ lab_phase() {
 			run_one "$name/$t" env FABTEL_KMOD="$kmod" bash "$SELFTESTS_DIR/$t"
 		fi
 		suite_timeout=
+		lab_settle "$name/$t"
 	done
 	# Whatever the tests did, the guest kernels must not have complained.
 	n_test=$((n_test + 1))

@@ -3,13 +3,13 @@
 #
 # test_fuzz.sh - the libFuzzer targets (userspace/fuzz, clang, ASan+UBSan):
 # each replays its committed corpus, then fuzzes for FUZZ_SECONDS (default
-# 8) from it.  A crash, a sanitizer report, a failed check in a harness, a
+# 4) from it.  A crash, a sanitizer report, a failed check in a harness, a
 # leak or a 10 s hang fails the case; the input is kept in build/fuzz/crashes.
 # `make fuzz` is the long run (scripts/fuzz.sh).
 . "$(dirname "$0")/../lib.sh"
 
 TARGETS=(fuzz_config fuzz_snapshot fuzz_sysfs_port fuzz_rdmanl fuzz_http fuzz_api_json fuzz_ddm fuzz_probe)
-SECONDS_EACH=${FUZZ_SECONDS:-8}
+SECONDS_EACH=${FUZZ_SECONDS:-4}
 B=$REPO/build/fuzz
 CORPUS=$REPO/userspace/fuzz/corpus
 
