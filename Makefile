@@ -69,8 +69,11 @@ KMOD2 := $(O)/kmod-$(LAB_KVER2)
 kmod2:
 	@test -d /lib/modules/$(LAB_KVER2)/build || { echo "no headers for $(LAB_KVER2):" \
 		"apt-get install linux-headers-$(LAB_KVER2) (or run scripts/deps.sh)" >&2; exit 1; }
-	@mkdir -p $(KMOD2)/kmod $(KMOD2)/include
-	@cp -u Kbuild $(KMOD2)/ && cp -u kmod/Kbuild kmod/*.c kmod/*.h $(KMOD2)/kmod/ && cp -u include/*.h $(KMOD2)/include/
+	@mkdir -p $(KMOD2)/kmod/fabtel $(KMOD2)/kmod/fakeroce $(KMOD2)/include
+	@rm -f $(KMOD2)/kmod/*.[ch]	# the sources are in the modules' directories
+	@cp -u Kbuild $(KMOD2)/ && cp -u kmod/Kbuild $(KMOD2)/kmod/ && \
+		cp -u kmod/fabtel/*.[ch] $(KMOD2)/kmod/fabtel/ && \
+		cp -u kmod/fakeroce/*.[ch] $(KMOD2)/kmod/fakeroce/ && cp -u include/*.h $(KMOD2)/include/
 	$(MAKE) -C /lib/modules/$(LAB_KVER2)/build M=$(KMOD2) modules
 
 sparse:
@@ -167,10 +170,11 @@ LOADDIR ?= /etc/modules-load.d
 PROBEDIR ?= /etc/modprobe.d
 dkms-src:
 	rm -rf $(DESTDIR)$(DKMS_SRC)
-	install -d $(DESTDIR)$(DKMS_SRC)/kmod $(DESTDIR)$(DKMS_SRC)/include \
+	install -d $(DESTDIR)$(DKMS_SRC)/kmod/fabtel $(DESTDIR)$(DKMS_SRC)/include \
 		$(DESTDIR)$(LOADDIR) $(DESTDIR)$(PROBEDIR)
 	install -m 0644 Kbuild $(DESTDIR)$(DKMS_SRC)/
-	install -m 0644 kmod/Kbuild kmod/*.c kmod/*.h $(DESTDIR)$(DKMS_SRC)/kmod/
+	install -m 0644 kmod/Kbuild $(DESTDIR)$(DKMS_SRC)/kmod/
+	install -m 0644 kmod/fabtel/*.c kmod/fabtel/*.h $(DESTDIR)$(DKMS_SRC)/kmod/fabtel/
 	install -m 0644 include/*.h $(DESTDIR)$(DKMS_SRC)/include/
 	sed 's/#MODULE_VERSION#/$(VERSION)/' deploy/dkms/dkms.conf >$(DESTDIR)$(DKMS_SRC)/dkms.conf
 	chmod 0644 $(DESTDIR)$(DKMS_SRC)/dkms.conf

@@ -2,7 +2,7 @@
 /*
  * fabtel_schema.h - fabtel's one counter schema: the vendor-neutral RoCE
  * counters and each vendor's map from its driver's hw_counters names
- * (Linux 6.1 names), written once.  fabtel.ko (kmod/fabtel_counters.c)
+ * (Linux 6.1 names), written once.  fabtel.ko (kmod/fabtel/fabtel_counters.c)
  * builds its tables from these lists, and so does userspace
  * (userspace/collector/schema.c) for hosts without fabtel.ko.
  * Documentation/counters.rst explains every entry;

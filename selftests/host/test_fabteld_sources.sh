@@ -3,7 +3,7 @@
 #
 # test_fabteld_sources.sh - fabteld's two port sources read from file trees
 # laid out like /sys (sysfs_root): a fabtel.ko snapshot in the format
-# kmod/fabtel_sysfs.c writes (Documentation/ABI/testing/sysfs-kernel-fabtel),
+# kmod/fabtel/fabtel_sysfs.c writes (Documentation/ABI/testing/sysfs-kernel-fabtel),
 # and plain /sys/class/infiniband + /sys/class/net as on a host without
 # fabtel.ko.  The lab test (lab_fabteld.sh) covers the real rxe sysfs.
 . "$(dirname "$0")/../lib.sh"

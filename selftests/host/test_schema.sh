@@ -4,7 +4,7 @@
 # test_schema.sh - the one counter schema (include/fabtel_schema.h) and
 # everything that must say the same: userspace's view of it (schema_dump,
 # userspace/tests/schema_dump.c with userspace/collector/schema.c, compiled
-# here with $CC), fabtel.ko's tables (kmod/fabtel_counters.c builds them
+# here with $CC), fabtel.ko's tables (kmod/fabtel/fabtel_counters.c builds them
 # from the header's lists, names no driver counter itself),
 # Documentation/counters.rst (the map table and one definition per
 # counter) and the lab's expectations of the live module
@@ -14,7 +14,7 @@
 
 DOC=$REPO/Documentation/counters.rst
 LAB=$REPO/selftests/lab_fabtel_fakeroce.sh
-KO=$REPO/kmod/fabtel_counters.c
+KO=$REPO/kmod/fabtel/fabtel_counters.c
 VENDORS=(mlx5 bnxt_re irdma rxe)
 CC=${CC:-cc}
 command -v "$CC" >/dev/null || ktap_skip_all "no C compiler ($CC)"
@@ -125,6 +125,6 @@ if [[ -z $quoted ]] && grep -q 'FABTEL_COUNTERS(' "$KO" && grep -q 'FABTEL_VENDO
 	ktap_pass "fabtel.ko builds its names and maps from include/fabtel_schema.h"
 else
 	ktap_fail "fabtel.ko builds its names and maps from include/fabtel_schema.h" \
-		"kmod/fabtel_counters.c names driver counters itself: ${quoted:-(none)}; or no FABTEL_COUNTERS/FABTEL_VENDORS"
+		"kmod/fabtel/fabtel_counters.c names driver counters itself: ${quoted:-(none)}; or no FABTEL_COUNTERS/FABTEL_VENDORS"
 fi
 ktap_end

@@ -144,7 +144,7 @@ static void fabtel_sample_work(struct work_struct *work)
 		fabtel_dcb_sample(fdev->ports[i]);
 		fabtel_pma_sample(fdev->ports[i]);
 		fabtel_phy_sample(fdev->ports[i]);
-		fabtel_module_sample(fdev->ports[i]);
+		fabtel_optics_sample(fdev->ports[i]);
 	}
 	queue_delayed_work(fdev->wq, &fdev->sample_work,
 			   msecs_to_jiffies(fabtel_sample_ms_get()));

@@ -27,14 +27,14 @@ static const u16 thr_rx[4] = { 34000, 200, 21800, 500 };	/* 0.1 uW */
 static const u16 thr_tx[4] = { 34000, 500, 21800, 1000 };	/* 0.1 uW */
 static const u16 thr_bias[4] = { 7500, 1000, 6000, 1500 };	/* 2 uA */
 
-void fakeroce_module_init(struct fakeroce_module *m)
+void fakeroce_optics_init(struct fakeroce_optics *m)
 {
 	unsigned int i;
 
-	m->id = FAKEROCE_MODULE_QSFP28;
+	m->id = FAKEROCE_OPTICS_QSFP28;
 	m->temp = 35 * 256;
 	m->vcc = 33000;
-	for (i = 0; i < FAKEROCE_MODULE_LANES; i++) {
+	for (i = 0; i < FAKEROCE_OPTICS_LANES; i++) {
 		m->rx_power[i] = 8000;
 		m->tx_power[i] = 9000;
 		m->bias[i] = 3250;
@@ -94,7 +94,7 @@ static void temp_thresholds(u8 *p, unsigned int at)
 		put16(p, at + 2 * i, (u16)thr_temp[i]);
 }
 
-static void module_flags(const struct fakeroce_module *m, bool *ft, bool *fv)
+static void optics_flags(const struct fakeroce_optics *m, bool *ft, bool *fv)
 {
 	int ti[4] = { thr_temp[0], thr_temp[1], thr_temp[2], thr_temp[3] };
 
@@ -110,7 +110,7 @@ static u8 nibble(const bool *f)
 	return f[0] << 3 | f[1] << 2 | f[2] << 1 | f[3];
 }
 
-static void sff_lower(const struct fakeroce_module *m, u8 *p)
+static void sff_lower(const struct fakeroce_optics *m, u8 *p)
 {
 	bool ft[4], fv[4], fl[4];
 	unsigned int i;
@@ -118,7 +118,7 @@ static void sff_lower(const struct fakeroce_module *m, u8 *p)
 	p[0] = m->id;
 	p[1] = 0x07;			/* SFF-8636 rev 2.5-2.7 */
 	p[2] = 0;			/* paged, data ready */
-	module_flags(m, ft, fv);
+	optics_flags(m, ft, fv);
 	p[6] = nibble(ft) << 4;
 	p[7] = nibble(fv) << 4;
 	for (i = 0; i < 4; i++) {
@@ -139,7 +139,7 @@ static void sff_lower(const struct fakeroce_module *m, u8 *p)
 }
 
 /* upper page @page, bytes 128..255 at p[0..127] */
-static int sff_upper(const struct fakeroce_module *m, unsigned int page, u8 *p)
+static int sff_upper(const struct fakeroce_optics *m, unsigned int page, u8 *p)
 {
 	u8 full[256] = {};
 
@@ -178,14 +178,14 @@ static u8 lane_bits(const u16 *v, const u16 *t, unsigned int k)
 	u8 bits = 0;
 	unsigned int i;
 
-	for (i = 0; i < FAKEROCE_MODULE_LANES; i++) {
+	for (i = 0; i < FAKEROCE_OPTICS_LANES; i++) {
 		flags_u16(v[i], t, f);
 		bits |= f[k] << i;
 	}
 	return bits;
 }
 
-static void cmis_lower(const struct fakeroce_module *m, u8 *p)
+static void cmis_lower(const struct fakeroce_optics *m, u8 *p)
 {
 	bool ft[4], fv[4];
 
@@ -193,7 +193,7 @@ static void cmis_lower(const struct fakeroce_module *m, u8 *p)
 	p[1] = 0x50;			/* CMIS 5.0 */
 	p[2] = 0;			/* paged memory */
 	p[3] = 0x03 << 1;		/* ModuleReady */
-	module_flags(m, ft, fv);
+	optics_flags(m, ft, fv);
 	p[9] = ft[0] | ft[1] << 1 | ft[2] << 2 | ft[3] << 3 |
 	       fv[0] << 4 | fv[1] << 5 | fv[2] << 6 | fv[3] << 7;
 	put16(p, 14, (u16)m->temp);
@@ -201,7 +201,7 @@ static void cmis_lower(const struct fakeroce_module *m, u8 *p)
 	p[85] = 0x01;			/* media: multimode fibre */
 }
 
-static int cmis_upper(const struct fakeroce_module *m, unsigned int page, u8 *p)
+static int cmis_upper(const struct fakeroce_optics *m, unsigned int page, u8 *p)
 {
 	u8 full[256] = {};
 	unsigned int i, k;
@@ -235,7 +235,7 @@ static int cmis_upper(const struct fakeroce_module *m, unsigned int page, u8 *p)
 			full[143 + k] = lane_bits(m->bias, thr_bias, k);
 			full[149 + k] = lane_bits(m->rx_power, thr_rx, k);
 		}
-		for (i = 0; i < FAKEROCE_MODULE_LANES; i++) {
+		for (i = 0; i < FAKEROCE_OPTICS_LANES; i++) {
 			put16(full, 154 + 2 * i, m->tx_power[i]);
 			put16(full, 170 + 2 * i, m->bias[i]);
 			put16(full, 186 + 2 * i, m->rx_power[i]);
@@ -256,17 +256,17 @@ int fakeroce_get_module_eeprom_by_page(struct net_device *netdev,
 {
 	struct fakeroce_netdev_priv *priv = netdev_priv(netdev);
 	struct fakeroce_dev *fdev = priv->fdev;
-	struct fakeroce_module m;
+	struct fakeroce_optics m;
 	u8 page[PAGE_LEN] = {};
 	bool cmis, upper;
 	int err = 0;
 
-	if (fakeroce_fw_call(fdev, FAKEROCE_FW_MODULE)) {
+	if (fakeroce_fw_call(fdev, FAKEROCE_FW_MODULE_EEPROM)) {
 		NL_SET_ERR_MSG(extack, "module EEPROM read failed");
 		return -EIO;
 	}
 	spin_lock(&fdev->lock);
-	m = fdev->module;
+	m = fdev->optics;
 	spin_unlock(&fdev->lock);
 
 	if (!m.id) {
@@ -277,7 +277,7 @@ int fakeroce_get_module_eeprom_by_page(struct net_device *netdev,
 	    req->offset + req->length > 2 * PAGE_LEN ||
 	    (req->offset < PAGE_LEN && req->offset + req->length > PAGE_LEN))
 		return -EINVAL;
-	cmis = m.id == FAKEROCE_MODULE_QSFP_DD;
+	cmis = m.id == FAKEROCE_OPTICS_QSFP_DD;
 	upper = req->offset >= PAGE_LEN;
 	if (!upper)
 		cmis ? cmis_lower(&m, page) : sff_lower(&m, page);

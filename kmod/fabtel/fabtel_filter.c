@@ -25,11 +25,15 @@ static char *fabtel_include_drivers;
 static char *fabtel_exclude_drivers;
 
 module_param_named(include, fabtel_include, charp, 0444);
-MODULE_PARM_DESC(include, "track only devices whose name matches one of these globs (comma-separated)");
+MODULE_PARM_DESC(include,
+		 "track only devices whose name matches one of these globs (comma-separated)");
 module_param_named(exclude, fabtel_exclude, charp, 0444);
-MODULE_PARM_DESC(exclude, "never track devices whose name matches one of these globs (comma-separated)");
+MODULE_PARM_DESC(exclude,
+		 "never track devices whose name matches one of these globs (comma-separated)");
 module_param_named(include_drivers, fabtel_include_drivers, charp, 0444);
-MODULE_PARM_DESC(include_drivers, "track only devices of these drivers (globs, comma-separated: mlx5,bnxt_re,irdma,rxe)");
+MODULE_PARM_DESC(include_drivers,
+		 "track only devices of these drivers "
+		 "(globs, comma-separated: mlx5,bnxt_re,irdma,rxe)");
 module_param_named(exclude_drivers, fabtel_exclude_drivers, charp, 0444);
 MODULE_PARM_DESC(exclude_drivers, "never track devices of these drivers (globs, comma-separated)");
 

@@ -20,29 +20,29 @@
 
 #include "fabtel.h"
 
-#define FABTEL_MODULE_MS_MIN	1000
-#define FABTEL_MODULE_MS_MAX	600000
+#define FABTEL_OPTICS_MS_MIN	1000
+#define FABTEL_OPTICS_MS_MAX	600000
 
-static unsigned int fabtel_module_ms = 10000;
+static unsigned int fabtel_optics_ms = 10000;
 
-static int fabtel_module_ms_set(const char *val, const struct kernel_param *kp)
+static int fabtel_optics_ms_set(const char *val, const struct kernel_param *kp)
 {
 	unsigned int ms;
 
 	if (kstrtouint(val, 0, &ms))
 		return -EINVAL;
-	if (ms && (ms < FABTEL_MODULE_MS_MIN || ms > FABTEL_MODULE_MS_MAX))
+	if (ms && (ms < FABTEL_OPTICS_MS_MIN || ms > FABTEL_OPTICS_MS_MAX))
 		return -EINVAL;
-	WRITE_ONCE(fabtel_module_ms, ms);
+	WRITE_ONCE(fabtel_optics_ms, ms);
 	return 0;
 }
 
-static const struct kernel_param_ops fabtel_module_ms_ops = {
-	.set = fabtel_module_ms_set,
+static const struct kernel_param_ops fabtel_optics_ms_ops = {
+	.set = fabtel_optics_ms_set,
 	.get = param_get_uint,
 };
 
-module_param_cb(module_ms, &fabtel_module_ms_ops, &fabtel_module_ms, 0644);
+module_param_cb(module_ms, &fabtel_optics_ms_ops, &fabtel_optics_ms, 0644);
 MODULE_PARM_DESC(module_ms,
 		 "module EEPROM read period in ms, 1000..600000, 0 off (default 10000)");
 
@@ -58,11 +58,11 @@ static bool fabtel_id_cmis(u8 id)
 }
 
 /* One 128-byte half page at I2C address 0x50, bank 0; 0 or -errno. */
-static int fabtel_module_page(struct net_device *ndev, u8 page, u32 offset, u8 *buf)
+static int fabtel_optics_page(struct net_device *ndev, u8 page, u32 offset, u8 *buf)
 {
 	struct ethtool_module_eeprom req = {
 		.offset = offset,
-		.length = FABTEL_MODULE_PAGE,
+		.length = FABTEL_OPTICS_PAGE,
 		.page = page,
 		.bank = 0,
 		.i2c_address = 0x50,
@@ -73,11 +73,11 @@ static int fabtel_module_page(struct net_device *ndev, u8 page, u32 offset, u8 *
 	ret = ndev->ethtool_ops->get_module_eeprom_by_page(ndev, &req, NULL);
 	if (ret < 0)
 		return ret;
-	return ret == FABTEL_MODULE_PAGE ? 0 : -EIO;
+	return ret == FABTEL_OPTICS_PAGE ? 0 : -EIO;
 }
 
 /* The lower page, then the upper pages its layout has (RTNL held). */
-static void fabtel_module_read(struct net_device *ndev, struct fabtel_module *m)
+static void fabtel_optics_read(struct net_device *ndev, struct fabtel_optics *m)
 {
 	static const u8 sff_pages[] = { 0x03 }, cmis_pages[] = { 0x01, 0x02, 0x11 };
 	const u8 *want = NULL;
@@ -88,7 +88,7 @@ static void fabtel_module_read(struct net_device *ndev, struct fabtel_module *m)
 		m->err = -EOPNOTSUPP;
 		return;
 	}
-	m->err = fabtel_module_page(ndev, 0, 0, m->lower);
+	m->err = fabtel_optics_page(ndev, 0, 0, m->lower);
 	if (m->err)
 		return;
 	if (fabtel_id_sff8636(m->lower[0]) && !(m->lower[2] & 0x04)) {
@@ -100,14 +100,14 @@ static void fabtel_module_read(struct net_device *ndev, struct fabtel_module *m)
 	}
 	/* a page that does not answer is left out, as ethtool does */
 	for (i = 0; i < n; i++)
-		if (!fabtel_module_page(ndev, want[i], FABTEL_MODULE_PAGE,
+		if (!fabtel_optics_page(ndev, want[i], FABTEL_OPTICS_PAGE,
 					m->up[m->nr_up]))
 			m->up_page[m->nr_up++] = want[i];
 }
 
-unsigned int fabtel_module_ms_get(void)
+unsigned int fabtel_optics_ms_get(void)
 {
-	return READ_ONCE(fabtel_module_ms);
+	return READ_ONCE(fabtel_optics_ms);
 }
 
 /*
@@ -116,10 +116,10 @@ unsigned int fabtel_module_ms_get(void)
  * error): a port without a module is asked rarely.  A driver without the
  * op is asked nothing, and that is no failure.
  */
-void fabtel_module_sample(struct fabtel_port *p)
+void fabtel_optics_sample(struct fabtel_port *p)
 {
-	unsigned int period = fabtel_module_ms_get();
-	struct fabtel_module *m;
+	unsigned int period = fabtel_optics_ms_get();
+	struct fabtel_optics *m;
 	struct net_device *ndev;
 	u64 now = ktime_get_ns();
 	int err;
@@ -127,11 +127,11 @@ void fabtel_module_sample(struct fabtel_port *p)
 	if (!period)
 		return;
 	/* after a failure the back-off; else the period as it is now */
-	if (p->rd[FABTEL_RD_MODULE].failing) {
-		if (!fabtel_rd_due(p, FABTEL_RD_MODULE, now))
+	if (p->rd[FABTEL_RD_OPTICS].failing) {
+		if (!fabtel_rd_due(p, FABTEL_RD_OPTICS, now))
 			return;
-	} else if (p->module && p->module->read_ns &&
-		   now - p->module->read_ns < (u64)period * NSEC_PER_MSEC) {
+	} else if (p->optics && p->optics->read_ns &&
+		   now - p->optics->read_ns < (u64)period * NSEC_PER_MSEC) {
 		return;
 	}
 	m = kzalloc(sizeof(*m), GFP_KERNEL);
@@ -147,7 +147,7 @@ void fabtel_module_sample(struct fabtel_port *p)
 	} else {
 		err = fabtel_ethtool_begin(ndev);
 		if (!err) {
-			fabtel_module_read(ndev, m);
+			fabtel_optics_read(ndev, m);
 			fabtel_ethtool_complete(ndev);
 		} else {
 			m->err = err;
@@ -155,43 +155,45 @@ void fabtel_module_sample(struct fabtel_port *p)
 		rtnl_unlock();
 		dev_put(ndev);
 		if (!err)
-			fabtel_rd_done(p, FABTEL_RD_MODULE,
+			fabtel_rd_done(p, FABTEL_RD_OPTICS,
 				       m->err == -EOPNOTSUPP ? 0 : m->err, now,
 				       period);
 	}
 	m->read_ns = now;
 	spin_lock(&p->lock);
-	swap(p->module, m);
+	swap(p->optics, m);
 	spin_unlock(&p->lock);
 	kfree(m);
 }
 
-static int fabtel_module_hex(char *buf, int n, const char *what, const u8 *page)
+static int fabtel_optics_hex(char *buf, int n, const char *what, const u8 *page)
 {
 	n += sysfs_emit_at(buf, n, "page %s ", what);
-	bin2hex(buf + n, page, FABTEL_MODULE_PAGE);	/* fits: see module_show */
-	n += 2 * FABTEL_MODULE_PAGE;
+	/* fits: see fabtel_optics_show() */
+	bin2hex(buf + n, page, FABTEL_OPTICS_PAGE);
+	n += 2 * FABTEL_OPTICS_PAGE;
 	return n + sysfs_emit_at(buf, n, "\n");
 }
 
 /*
  * ports/<n>/module: "fabtel-module 1", "age_ms" of the read ("-" never
  * read), "error" (0 or -errno: -95 no module interface, -19 no module or
- * netdev, -61 not read yet or module_ms 0), then "page lower <hex>" and "page 0x<NN> <hex>" per upper page
- * read, 256 hex digits each.  At most 1.2 KB: within a sysfs page.
+ * netdev, -61 not read yet or module_ms 0), then "page lower <hex>" and
+ * "page 0x<NN> <hex>" per upper page read, 256 hex digits each.  At most
+ * 1.2 KB: within a sysfs page.
  */
-static ssize_t module_show(struct kobject *kobj, struct kobj_attribute *attr,
-			   char *buf)
+static ssize_t fabtel_optics_show(struct kobject *kobj,
+				  struct kobj_attribute *attr, char *buf)
 {
 	struct fabtel_port *p = container_of(kobj, struct fabtel_port, kobj);
-	const struct fabtel_module *m;
+	const struct fabtel_optics *m;
 	char name[8];
 	unsigned int i;
 	int n;
 
 	n = sysfs_emit(buf, "fabtel-module 1\n");
 	spin_lock(&p->lock);
-	m = p->module;
+	m = p->optics;
 	if (!m) {
 		/* not read yet, or module_ms 0 */
 		n += sysfs_emit_at(buf, n, "age_ms -\nerror %d\n", -ENODATA);
@@ -201,20 +203,22 @@ static ssize_t module_show(struct kobject *kobj, struct kobj_attribute *attr,
 			   div_u64(ktime_get_ns() - m->read_ns, NSEC_PER_MSEC), m->err);
 	if (m->err)
 		goto out_unlock;
-	n = fabtel_module_hex(buf, n, "lower", m->lower);
+	n = fabtel_optics_hex(buf, n, "lower", m->lower);
 	for (i = 0; i < m->nr_up; i++) {
 		snprintf(name, sizeof(name), "0x%02x", m->up_page[i]);
-		n = fabtel_module_hex(buf, n, name, m->up[i]);
+		n = fabtel_optics_hex(buf, n, name, m->up[i]);
 	}
 out_unlock:
 	spin_unlock(&p->lock);
 	return n;
 }
 
-struct kobj_attribute fabtel_attr_module = __ATTR_RO(module);
+/* ports/<n>/module */
+struct kobj_attribute fabtel_attr_optics =
+	__ATTR(module, 0444, fabtel_optics_show, NULL);
 
-void fabtel_module_free(struct fabtel_port *p)
+void fabtel_optics_free(struct fabtel_port *p)
 {
-	kfree(p->module);
-	p->module = NULL;
+	kfree(p->optics);
+	p->optics = NULL;
 }

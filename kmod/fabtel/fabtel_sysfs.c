@@ -518,7 +518,7 @@ static struct attribute *fabtel_port_attrs[] = {
 	&fabtel_attr_samples.attr,
 	&fabtel_attr_sample_errors.attr,
 	&fabtel_attr_netdev.attr,
-	&fabtel_attr_module.attr,
+	&fabtel_attr_optics.attr,
 	NULL,
 };
 
@@ -537,7 +537,7 @@ static void fabtel_port_release(struct kobject *kobj)
 {
 	struct fabtel_port *p = kobj_to_port(kobj);
 
-	fabtel_module_free(p);
+	fabtel_optics_free(p);
 	kfree(p->attr_ptrs);
 	kfree(p->attr_mem);
 	kfree(p);

@@ -118,18 +118,18 @@ enum fakeroce_fec_ctr {
 	FAKEROCE_NR_FEC
 };
 
-/* The plugged optical module (fakeroce_module.c), in its own units. */
-#define FAKEROCE_MODULE_LANES	8	/* SFF-8636 uses the first 4 */
-#define FAKEROCE_MODULE_QSFP28	0x11	/* SFF-8024 identifiers */
-#define FAKEROCE_MODULE_QSFP_DD	0x18	/* laid out as CMIS */
+/* The plugged optical module (fakeroce_optics.c), in its own units. */
+#define FAKEROCE_OPTICS_LANES	8	/* SFF-8636 uses the first 4 */
+#define FAKEROCE_OPTICS_QSFP28	0x11	/* SFF-8024 identifiers */
+#define FAKEROCE_OPTICS_QSFP_DD	0x18	/* laid out as CMIS */
 
-struct fakeroce_module {
+struct fakeroce_optics {
 	u8 id;				/* 0: no module */
 	s16 temp;			/* 1/256 degree C */
 	u16 vcc;			/* 100 uV */
-	u16 rx_power[FAKEROCE_MODULE_LANES];	/* 0.1 uW */
-	u16 tx_power[FAKEROCE_MODULE_LANES];	/* 0.1 uW */
-	u16 bias[FAKEROCE_MODULE_LANES];	/* 2 uA */
+	u16 rx_power[FAKEROCE_OPTICS_LANES];	/* 0.1 uW */
+	u16 tx_power[FAKEROCE_OPTICS_LANES];	/* 0.1 uW */
+	u16 bias[FAKEROCE_OPTICS_LANES];	/* 2 uA */
 };
 
 struct fakeroce_knob;
@@ -142,7 +142,7 @@ enum fakeroce_fw_kind {
 	FAKEROCE_FW_FEC_STATS,		/* get_fec_stats */
 	FAKEROCE_FW_FECPARAM,		/* get_fecparam */
 	FAKEROCE_FW_KSETTINGS,		/* get_link_ksettings */
-	FAKEROCE_FW_MODULE,		/* get_module_eeprom_by_page */
+	FAKEROCE_FW_MODULE_EEPROM,		/* get_module_eeprom_by_page */
 	FAKEROCE_FW_DCB,		/* ieee_getpfc, ieee_getets */
 	FAKEROCE_FW_NR
 };
@@ -175,7 +175,7 @@ struct fakeroce_dev {
 	u64 fec[FAKEROCE_NR_FEC];
 	u64 phy_err[FAKEROCE_NR_PHY_ERR];
 	u8 stats_prios;		/* the ethtool -S layout, fixed at its count (RTNL) */
-	struct fakeroce_module module;
+	struct fakeroce_optics optics;
 	bool ib_live;		/* registered with ib_core: events allowed */
 	bool port_active;	/* last state dispatched to ib_core */
 	u8 lanes;		/* 1, 2, 4 (default) or 8 lanes ... */
@@ -190,7 +190,9 @@ struct fakeroce_dev {
 	struct ib_pd pd;		/* the one PD of those QPs */
 
 	struct dentry *debugfs_dir;
-	struct fakeroce_knob *knobs;
+	struct fakeroce_knob *knobs;	/* the debugfs files' (fakeroce_knob.c) */
+	unsigned int nr_knobs;
+	unsigned int max_knobs;
 };
 
 /* netdev_priv() of fre<ID>. */
@@ -280,8 +282,8 @@ int fakeroce_get_fecparam(struct net_device *netdev,
 void fakeroce_get_fec_stats(struct net_device *netdev,
 			    struct ethtool_fec_stats *st);
 
-/* fakeroce_module.c */
-void fakeroce_module_init(struct fakeroce_module *m);
+/* fakeroce_optics.c */
+void fakeroce_optics_init(struct fakeroce_optics *m);
 int fakeroce_get_module_eeprom_by_page(struct net_device *netdev,
 				       const struct ethtool_module_eeprom *req,
 				       struct netlink_ext_ack *extack);

@@ -428,7 +428,7 @@ struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
 	fdev->lanes = 4;
 	fdev->lane_gbps = 25;
 	fakeroce_dcb_init(&fdev->dcb);
-	fakeroce_module_init(&fdev->module);
+	fakeroce_optics_init(&fdev->optics);
 	fakeroce_qps_init(fdev);
 
 	fdev->ibdev.node_type = RDMA_NODE_IB_CA;

@@ -136,13 +136,16 @@ struct fabtel_phy {
 	u64 busy_skips;			/* samples skipped: RTNL was busy */
 };
 
-/* The module EEPROM pages last read (fabtel_module.c); replaced whole, under fabtel_port.lock. */
-#define FABTEL_MODULE_PAGE	128
-struct fabtel_module {
+/*
+ * The optical module's EEPROM pages last read (fabtel_optics.c); replaced
+ * whole, under fabtel_port.lock.
+ */
+#define FABTEL_OPTICS_PAGE	128
+struct fabtel_optics {
 	int err;			/* 0, or -errno of the read */
 	u64 read_ns;			/* ktime_get_ns() of the read */
-	u8 lower[FABTEL_MODULE_PAGE];
-	u8 up[3][FABTEL_MODULE_PAGE];	/* upper halves of ... */
+	u8 lower[FABTEL_OPTICS_PAGE];
+	u8 up[3][FABTEL_OPTICS_PAGE];	/* upper halves of ... */
 	u8 up_page[3];			/* ... these pages */
 	unsigned int nr_up;
 };
@@ -153,7 +156,7 @@ enum fabtel_rd {
 	FABTEL_RD_PMA,
 	FABTEL_RD_DCB,
 	FABTEL_RD_PHY,
-	FABTEL_RD_MODULE,
+	FABTEL_RD_OPTICS,
 	FABTEL_NR_RD
 };
 
@@ -209,7 +212,7 @@ struct fabtel_port {
 	struct fabtel_dcb dcb;
 	struct fabtel_pma_state *pma;
 	struct fabtel_phy phy;
-	struct fabtel_module *module;	/* NULL: never read */
+	struct fabtel_optics *optics;	/* NULL: never read */
 	struct fabtel_rd_state rd[FABTEL_NR_RD];
 	u64 rd_logged_ns;		/* a failed read last logged; 0 never */
 
@@ -292,11 +295,11 @@ int fabtel_phy_snapshot(struct fabtel_port *p, char *buf, int n);
 /* fabtel_sysfs_dcb.c */
 int fabtel_dscp_emit(const struct fabtel_dcb *d, char *buf, int n);
 
-/* fabtel_module.c */
-void fabtel_module_sample(struct fabtel_port *p);
-void fabtel_module_free(struct fabtel_port *p);
-unsigned int fabtel_module_ms_get(void);
-extern struct kobj_attribute fabtel_attr_module;
+/* fabtel_optics.c */
+void fabtel_optics_sample(struct fabtel_port *p);
+void fabtel_optics_free(struct fabtel_port *p);
+unsigned int fabtel_optics_ms_get(void);
+extern struct kobj_attribute fabtel_attr_optics;
 
 /* fabtel_sysfs.c */
 int fabtel_sysfs_port_add(struct fabtel_port *p);

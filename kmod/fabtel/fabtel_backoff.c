@@ -36,7 +36,7 @@ static const char * const fabtel_rd_names[FABTEL_NR_RD] = {
 	[FABTEL_RD_PMA] = "pma",
 	[FABTEL_RD_DCB] = "dcb",
 	[FABTEL_RD_PHY] = "phy",
-	[FABTEL_RD_MODULE] = "module",
+	[FABTEL_RD_OPTICS] = "module",
 };
 
 /* True when @rd may be asked now: its period passed and no back-off holds it. */
@@ -106,7 +106,7 @@ int fabtel_rd_snapshot(struct fabtel_port *p, char *buf, int n)
 		[FABTEL_RD_PMA] = !!p->pma,
 		[FABTEL_RD_DCB] = p->dcb.pfc_supported || p->dcb.ets_supported,
 		[FABTEL_RD_PHY] = true,
-		[FABTEL_RD_MODULE] = fabtel_module_ms_get() != 0,
+		[FABTEL_RD_OPTICS] = fabtel_optics_ms_get() != 0,
 	};
 	const struct fabtel_rd_state *s;
 	unsigned int i;
