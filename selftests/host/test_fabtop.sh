@@ -7,10 +7,11 @@
 # them) and in tmux (layout at 40x10 and 250x60, keys, fabteld dying and
 # coming back).  Each case checks against an independent source: the fixture
 # files, fabteld's own JSON (curl + jq), or the fixture JSON.  Runs the
-# ASan/UBSan build: any report fails the last case.
+# ASan/UBSan build: any report fails the last case.  FABTOP=path and
+# FABTELD=path test another build.
 . "$(dirname "$0")/../lib.sh"
 
-FABTOP=$REPO/build/asan/fabtop
+FABTOP=${FABTOP:-$REPO/build/asan/fabtop}
 FABTELD=${FABTELD:-$REPO/build/asan/fabteld}
 [[ -x $FABTOP && -x $FABTELD ]] || ktap_skip_all "build/asan/fabtop or fabteld not built (make)"
 for tool in curl jq tmux busybox; do
@@ -256,7 +257,7 @@ flaps_shown() {
 	cap | awk '/ link_flap +mlx5_0\/1( |$)/ { k = match($0, / x[0-9]+ over /) ? substr($0, RSTART + 2, RLENGTH - 8) : 1; n += k }
 		END { print n + 0 }'
 }
-# a flap in the fixture: an event row (from /api/v1/events, or derived by fabtop)
+# a flap in the fixture: an event row (from /api/v1/events)
 before=$(flaps_shown)
 FLAPS0=3
 snap mlx5_0 ens1f0np0 $FLAPS0 0 \

@@ -62,14 +62,14 @@ static uint64_t mono_ns(void)
 
 static void pass(uint64_t s)
 {
-	static struct fold_prev prev;
+	static struct fold f = { .sock = -1 };
 	uint64_t now = (1790000000 + s) * NS_PER_S;
 
 	r.ports_mono = s * NS_PER_S;
-	fold_prev_take(&m, &prev);
-	fold_ports(&m, &r, now);
+	fold_prev_take(&m, &f.prev);
+	fold_ports(&f, &m, &r, now);
 	fold_qps(&m, &r, now);
-	fold_jobs(&m, now, &prev);
+	fold_jobs(&m, now, &f.prev);
 	m.samples++;
 }
 

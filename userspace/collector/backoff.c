@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * backoff.c - the back-off of a read that failed (backoff.h): the schedule
- * fabtel.ko's kmod/fabtel_backoff.c keeps, so that a port that refuses a
+ * fabtel.ko's kmod/fabtel/fabtel_backoff.c keeps, so that a port that refuses a
  * read costs a few calls an hour (12 at the 300 s cap), not one a pass.
  */
 #include <errno.h>

@@ -6,7 +6,7 @@
  * command; one that fails is not asked again before its back-off: its
  * period or 1 s, whichever is longer, doubled at each failure in a row up
  * to 300 s; one success ends it.  fabtel.ko keeps the same schedule
- * (kmod/fabtel_backoff.c).  Pure: the caller gives the time.
+ * (kmod/fabtel/fabtel_backoff.c).  Pure: the caller gives the time.
  */
 #ifndef FABTEL_BACKOFF_H
 #define FABTEL_BACKOFF_H

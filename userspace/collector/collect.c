@@ -3,16 +3,14 @@
  * collect.c - the collector's pass (collect.h): every source in the order
  * of the table below, then the folds under the model's lock.
  */
+#include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collect.h"
-#include "devices.h"
-#include "fold.h"
-#include "fsread.h"
+#include "collector.h"
 #include "past.h"
-#include "source.h"
-#include "sysfs_plan.h"
 
 /* In pass order: the sysfs source stands by when fabtel.ko's ports were read,
  * ethtool adds to the ports either read, the BPF source prunes by the QP
@@ -30,10 +28,9 @@ static const struct source_ops *const sources[] = {
 #define NR_SOURCES	(sizeof(sources) / sizeof(sources[0]))
 _Static_assert(NR_SOURCES <= MODEL_PASS_SOURCES, "model.h: MODEL_PASS_SOURCES");
 
-static struct raw raw;		/* only the collector thread uses it */
-
-int collect_init(struct model *m, const struct collect_opts *o)
+struct collector *collect_init(struct model *m, const struct collect_opts *o)
 {
+	struct collector *c;
 	unsigned int i;
 
 	memset(m, 0, sizeof(*m));
@@ -41,46 +38,81 @@ int collect_init(struct model *m, const struct collect_opts *o)
 	m->opts = *o;
 	m->ports_ko = -1;
 	m->started_ns = clock_ns(CLOCK_REALTIME);
-	for (i = 0; i < NR_SOURCES; i++)
+	c = collector_new(m, &m->opts);
+	if (!c)
+		goto oom;
+	c->sources = sources;
+	c->nr_sources = NR_SOURCES;
+	for (i = 0; i < NR_SOURCES; i++) {
 		m->source_name[i] = sources[i]->name;
-	fs_kept_root(o->sysfs_root, o->keep_files);
+		if (sources[i]->priv_size && !(c->priv[i] = calloc(1, sources[i]->priv_size)))
+			goto oom;
+	}
 	for (i = 0; i < NR_SOURCES; i++)
 		if (sources[i]->open)
-			sources[i]->open(m);
-	return 0;
+			sources[i]->open(c, c->priv[i]);
+	return c;
+oom:
+	if (c)
+		for (i = 0; i < NR_SOURCES; i++)
+			free(c->priv[i]);
+	collector_free(c);
+	pthread_mutex_destroy(&m->lock);
+	return NULL;
 }
 
-void collect_attach_wire(struct model *m)
+/* the BPF source's extra ops, for the one source that has them */
+#define EACH_EXTRA(c, op, ...)						\
+	do {								\
+		unsigned int i_;					\
+		for (i_ = 0; (c) && i_ < (c)->nr_sources; i_++)		\
+			if ((c)->sources[i_]->op)			\
+				(c)->sources[i_]->op(__VA_ARGS__);	\
+	} while (0)
+
+void collect_attach_wire(struct collector *c)
 {
-	source_bpf_attach_wire(m);
+	EACH_EXTRA(c, attach_wire, c, c->priv[i_]);
 }
 
-void collect_detach_wire(struct model *m)
+void collect_detach_wire(struct collector *c)
 {
-	source_bpf_detach_wire(m);
+	EACH_EXTRA(c, detach_wire, c->priv[i_]);
 }
 
-void collect_start_events(struct model *m)
+void collect_start_events(struct collector *c)
 {
-	source_bpf_start_events(m);
+	EACH_EXTRA(c, start_events, c->priv[i_]);
 }
 
-void collect_wait(struct model *m, int ms, int wake_fd)
-{
-	source_bpf_wait(m, ms, wake_fd);
-}
-
-void collect_fini(struct model *m)
+void collect_wait(struct collector *c, int ms, int wake_fd)
 {
 	unsigned int i;
 
-	for (i = NR_SOURCES; i-- > 0;)
-		if (sources[i]->close)
-			sources[i]->close(m);
-	sysfs_plan_close_all();
-	port_reads_forget_all();
-	devices_reset();
-	fs_kept_close_all();
+	for (i = 0; i < c->nr_sources; i++)
+		if (c->sources[i]->wait) {
+			c->sources[i]->wait(c->priv[i], ms, wake_fd);
+			return;
+		}
+	if (ms > 0)
+		poll(&(struct pollfd){ .fd = wake_fd, .events = POLLIN }, wake_fd >= 0, ms);
+}
+
+void collect_fini(struct collector *c)
+{
+	struct model *m;
+	unsigned int i;
+
+	if (!c)
+		return;
+	m = c->m;
+	for (i = c->nr_sources; i-- > 0;) {
+		if (c->sources[i]->close)
+			c->sources[i]->close(c, c->priv[i]);
+		free(c->priv[i]);
+	}
+	fold_fini(&c->fold);
+	collector_free(c);
 	pthread_mutex_destroy(&m->lock);
 }
 
@@ -104,14 +136,14 @@ static void publish_states(struct model *m, const struct raw *r)
  * charged nothing; its few instructions go to the next source that asked.
  * On a 2-port host this took 8 system calls of a pass's ~35 down to 2-3.
  */
-static void sources_sample(struct model *m, struct raw *r, uint64_t *spent)
+static void sources_sample(struct collector *c, struct raw *r, uint64_t *spent)
 {
 	uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID), now;
 	unsigned int i;
 
 	for (i = 0; i < NR_SOURCES; i++) {
 		spent[i] = 0;
-		if (!sources[i]->sample(m, r))
+		if (!sources[i]->sample(c, c->priv[i], r))
 			continue;
 		now = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 		spent[i] = now - cpu;
@@ -119,30 +151,41 @@ static void sources_sample(struct model *m, struct raw *r, uint64_t *spent)
 	}
 }
 
-void collect_sample(struct model *m)
+/* the BPF source's count of map entries it pruned (which: 0 rxe, 1 wire) */
+static uint64_t pruned(const struct collector *c, int which)
 {
-	static struct fold_prev prev;	/* collector thread only */
+	unsigned int i;
+
+	for (i = 0; i < c->nr_sources; i++)
+		if (c->sources[i]->pruned)
+			return c->sources[i]->pruned(c->priv[i], which);
+	return 0;
+}
+
+void collect_sample(struct collector *c)
+{
+	struct model *m = c->m;
 	uint64_t t0 = clock_ns(CLOCK_MONOTONIC), now;
 	uint64_t spent[NR_SOURCES];
-	struct raw *r = &raw;
+	struct raw *r = &c->raw;
 	unsigned int i;
 
 	memset(r->reported, 0, sizeof(r->reported));
 	r->ko = false;
 	r->nr_ports = r->ports_over = 0;
-	sources_sample(m, r, spent);
+	sources_sample(c, r, spent);
 	now = clock_ns(CLOCK_REALTIME);
 
 	pthread_mutex_lock(&m->lock);
 	publish_states(m, r);
-	fold_prev_take(m, &prev);
-	fold_ports(m, r, now);
-	devices_fold(m);
+	fold_prev_take(m, &c->fold.prev);
+	fold_ports(&c->fold, m, r, now);
+	devices_fold(&c->devs, m);
 	fold_qps(m, r, now);
-	fold_bpf(m, r, now);
-	fold_jobs(m, now, &prev);
-	m->bpf_pruned[0] = source_bpf_pruned(m, 0);
-	m->bpf_pruned[1] = source_bpf_pruned(m, 1);
+	fold_bpf(&c->fold, m, r, now);
+	fold_jobs(m, now, &c->fold.prev);
+	m->bpf_pruned[0] = pruned(c, 0);
+	m->bpf_pruned[1] = pruned(c, 1);
 	m->have_ring_drops = r->have_ring_drops;
 	memcpy(m->bpf_ring_drops, r->ring_drops, sizeof(m->bpf_ring_drops));
 	m->have_wire_refused = r->have_wire_refused;
@@ -155,11 +198,11 @@ void collect_sample(struct model *m)
 	m->sample_seconds = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e9;
 	for (i = 0; i < NR_SOURCES; i++)
 		m->source_cpu_ns[i] += spent[i];
-	m->kept_files = fs_kept_count();
+	m->kept_files = fs_kept_count(&c->kept);
 	pthread_mutex_unlock(&m->lock);
 	if (m->samples == 1 && r->ko)
 		past_restore(m, r);	/* what happened before this fabteld */
-	fs_kept_pass();
-	sysfs_plan_pass();
-	port_reads_pass();
+	fs_kept_pass(&c->kept);
+	sysfs_plan_pass(&c->plans);
+	port_reads_pass(&c->backoffs);
 }

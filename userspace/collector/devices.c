@@ -8,64 +8,37 @@
  * another set of devices than the walk of that directory before (a device
  * came or went: a PF's VF count, a VF's PF may have changed with it), at
  * the walk after; otherwise never.  On the kernel's tree the listing itself
- * is kept between walks (fsread.c): a device is seen within 10 walks.
+ * is kept between walks (fswalk.c): a device is seen within 10 walks.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "devices.h"
 #include "fnv.h"
-#include "fsread.h"
 #include "text.h"
 
-#define DEVICES_MAX	256	/* fsread.c's walk lists as many */
-
-struct dev_entry {
-	char name[64];
-	uint32_t hash;
-	unsigned int gen;		/* the generation it was read in */
-	unsigned int seen;		/* the last walk that listed it */
-	bool excluded;
-	struct devfilter_hit hit;	/* why, when excluded */
-	char driver[32];		/* fabtel's name; "" not read (excluded by its name) */
-	struct dev_shape shape;		/* a kept device's */
-};
-
-static struct dev_entry table[DEVICES_MAX];
-static unsigned int nr_entries;
-static unsigned int gen = 1;		/* bumped when a directory lists other devices */
-static unsigned int walks;		/* walks done (the current one is walks + 1) */
-static struct {				/* per directory (0 ib_core's, 1 fabtel.ko's) */
-	bool known;
-	uint32_t names;			/* a hash of the names it listed last */
-} lists[2];
-static struct {				/* devices_excluded's last answer */
-	char name[64];
-	bool excluded;
-} last_qp_dev;
-
-static struct dev_entry *find(const char *dev, uint32_t h)
+static struct dev_entry *find(struct devices *d, const char *dev, uint32_t h)
 {
 	unsigned int i;
 
-	for (i = 0; i < nr_entries; i++)
-		if (table[i].hash == h && !strcmp(table[i].name, dev))
-			return &table[i];
+	for (i = 0; i < d->nr_entries; i++)
+		if (d->table[i].hash == h && !strcmp(d->table[i].name, dev))
+			return &d->table[i];
 	return NULL;
 }
 
 /* a new entry for dev: a free one, else the one listed longest ago */
-static struct dev_entry *add(const char *dev, uint32_t h)
+static struct dev_entry *add(struct devices *d, const char *dev, uint32_t h)
 {
-	struct dev_entry *e = &table[0];
+	struct dev_entry *e = &d->table[0];
 	unsigned int i;
 
-	if (nr_entries < DEVICES_MAX) {
-		e = &table[nr_entries++];
+	if (d->nr_entries < DEVICES_MAX) {
+		e = &d->table[d->nr_entries++];
 	} else {
 		for (i = 1; i < DEVICES_MAX; i++)
-			if (table[i].seen < e->seen)
-				e = &table[i];
+			if (d->table[i].seen < e->seen)
+				e = &d->table[i];
 	}
 	memset(e, 0, sizeof(*e));
 	text_copy(e->name, sizeof(e->name), dev);
@@ -74,6 +47,7 @@ static struct dev_entry *add(const char *dev, uint32_t h)
 }
 
 struct dev_walk {
+	struct devices *d;
 	const struct collect_opts *o;
 	const char *ko_dir;		/* fabtel.ko's, when it is the one walked */
 	uint32_t names;			/* the hash of the names listed so far */
@@ -85,10 +59,11 @@ struct dev_walk {
 /* the entry's fate and shape, read now (the device's name first: no read for it) */
 static void refresh(struct dev_walk *w, struct dev_entry *e)
 {
+	struct devices *d = w->d;
 	const struct devfilter *f = w->o->devfilter;
 	const char *root = w->o->sysfs_root;
 
-	e->gen = gen;
+	e->gen = d->gen;
 	e->driver[0] = '\0';
 	memset(&e->shape, 0, sizeof(e->shape));
 	e->excluded = devfilter_by_name(f, e->name, &e->hit);
@@ -105,15 +80,16 @@ static void refresh(struct dev_walk *w, struct dev_entry *e)
 static bool keep_device(void *ctx, const char *dev)
 {
 	struct dev_walk *w = ctx;
+	struct devices *d = w->d;
 	uint32_t h = fnv1a_str(FNV1A_INIT, dev);
-	struct dev_entry *e = find(dev, h);
+	struct dev_entry *e = find(d, dev, h);
 
 	w->names = fnv1a_u32(w->names, h);
 	if (!e)
-		e = add(dev, h);
-	if (e->gen != gen)
+		e = add(d, dev, h);
+	if (e->gen != d->gen)
 		refresh(w, e);
-	e->seen = walks + 1;
+	e->seen = d->walks + 1;
 	return !e->excluded;
 }
 
@@ -125,53 +101,54 @@ static int walk_port(void *ctx, const char *base, const char *dev, const char *p
 }
 
 /* a VF's PF by the PF's PCI address, among the devices read (kept ones) */
-static void link_pfs(void)
+static void link_pfs(struct devices *d)
 {
 	unsigned int i, k;
 
-	for (i = 0; i < nr_entries; i++) {
-		struct dev_shape *s = &table[i].shape;
+	for (i = 0; i < d->nr_entries; i++) {
+		struct dev_shape *s = &d->table[i].shape;
 
 		s->pf_device[0] = '\0';
-		for (k = 0; s->pf[0] && k < nr_entries; k++)
-			if (k != i && !table[k].excluded && !strcmp(table[k].shape.pci, s->pf))
-				text_copy(s->pf_device, sizeof(s->pf_device), table[k].name);
+		for (k = 0; s->pf[0] && k < d->nr_entries; k++)
+			if (k != i && !d->table[k].excluded && !strcmp(d->table[k].shape.pci, s->pf))
+				text_copy(s->pf_device, sizeof(s->pf_device), d->table[k].name);
 	}
 }
 
-int devices_walk_ports(const struct collect_opts *o, const char *dir, bool ko,
+int devices_walk_ports(struct devices *d, const char *dir, bool ko,
 		       int (*fn)(void *ctx, const char *base, const char *dev, const char *port),
 		       void *ctx)
 {
-	struct dev_walk w = { .o = o, .ko_dir = ko ? dir : NULL, .names = FNV1A_INIT,
+	struct dev_walk w = { .d = d, .o = d->o, .ko_dir = ko ? dir : NULL, .names = FNV1A_INIT,
 			      .fn = fn, .ctx = ctx };
-	int err = fs_walk_ports_keep(dir, keep_device, walk_port, &w);
+	int err = fs_walk_ports_keep(d->walk, d->kept, dir, keep_device, walk_port, &w);
 
 	if (err)
 		return err;
-	walks++;
-	if (lists[ko].known && lists[ko].names != w.names)
-		gen++;		/* read every entry again at the next walk */
-	lists[ko].known = true;
-	lists[ko].names = w.names;
+	d->walks++;
+	if (d->lists[ko].known && d->lists[ko].names != w.names)
+		d->gen++;		/* read every entry again at the next walk */
+	d->lists[ko].known = true;
+	d->lists[ko].names = w.names;
 	if (w.refreshed)
-		link_pfs();
-	last_qp_dev.name[0] = '\0';
+		link_pfs(d);
+	d->last_qp_dev.name[0] = '\0';
 	return 0;
 }
 
-bool devices_excluded(const struct collect_opts *o, const char *dev)
+bool devices_excluded(struct devices *d, const char *dev)
 {
+	const struct collect_opts *o = d->o;
 	struct dev_entry *e;
 
 	if (!devfilter_active(o->devfilter))
 		return false;
-	if (!strcmp(last_qp_dev.name, dev))
-		return last_qp_dev.excluded;	/* a device's QPs come together */
-	e = find(dev, fnv1a_str(FNV1A_INIT, dev));
-	text_copy(last_qp_dev.name, sizeof(last_qp_dev.name), dev);
-	last_qp_dev.excluded = e ? e->excluded : devfilter_by_name(o->devfilter, dev, NULL);
-	return last_qp_dev.excluded;
+	if (!strcmp(d->last_qp_dev.name, dev))
+		return d->last_qp_dev.excluded;	/* a device's QPs come together */
+	e = find(d, dev, fnv1a_str(FNV1A_INIT, dev));
+	text_copy(d->last_qp_dev.name, sizeof(d->last_qp_dev.name), dev);
+	d->last_qp_dev.excluded = e ? e->excluded : devfilter_by_name(o->devfilter, dev, NULL);
+	return d->last_qp_dev.excluded;
 }
 
 static int cmp_hit(const void *a, const void *b)
@@ -181,18 +158,18 @@ static int cmp_hit(const void *a, const void *b)
 }
 
 /* the devices the last walk listed and left out, in version order, into the model */
-static void fold_excluded(struct model *m)
+static void fold_excluded(struct devices *d, struct model *m)
 {
-	static struct devfilter_hit hits[MODEL_MAX_EXCLUDED];
+	struct devfilter_hit *hits = d->hits;
 	unsigned int i, n = 0, more = 0;
 
-	for (i = 0; i < nr_entries; i++) {
-		if (!table[i].excluded || table[i].seen != walks)
+	for (i = 0; i < d->nr_entries; i++) {
+		if (!d->table[i].excluded || d->table[i].seen != d->walks)
 			continue;
 		if (n == MODEL_MAX_EXCLUDED)
 			more++;
 		else
-			hits[n++] = table[i].hit;
+			hits[n++] = d->table[i].hit;
 	}
 	qsort(hits, n, sizeof(hits[0]), cmp_hit);
 	if (n == m->nr_excluded && more == m->excluded_more &&
@@ -204,7 +181,7 @@ static void fold_excluded(struct model *m)
 	m->excluded_gen++;
 }
 
-void devices_fold(struct model *m)
+void devices_fold(struct devices *d, struct model *m)
 {
 	unsigned int i;
 
@@ -212,7 +189,7 @@ void devices_fold(struct model *m)
 		struct model_port *p = &m->ports[i];
 		const struct dev_entry *e;
 
-		if (!p->present || !(e = find(p->device, fnv1a_str(FNV1A_INIT, p->device))))
+		if (!p->present || !(e = find(d, p->device, fnv1a_str(FNV1A_INIT, p->device))))
 			continue;
 		p->shape = e->shape;
 		if (strcmp(p->netdev, e->shape.bond))	/* another port of the device */
@@ -221,15 +198,15 @@ void devices_fold(struct model *m)
 			text_copy(p->driver, sizeof(p->driver), e->driver);
 	}
 	if (devfilter_active(m->opts.devfilter) || m->nr_excluded)
-		fold_excluded(m);
+		fold_excluded(d, m);
 }
 
-void devices_reset(void)
+void devices_init(struct devices *d, const struct collect_opts *o, struct fs_kept *kept,
+		  struct fs_walk *walk)
 {
-	memset(table, 0, sizeof(table));
-	nr_entries = 0;
-	gen = 1;
-	walks = 0;
-	memset(lists, 0, sizeof(lists));
-	last_qp_dev.name[0] = '\0';
+	memset(d, 0, sizeof(*d));
+	d->gen = 1;
+	d->o = o;
+	d->kept = kept;
+	d->walk = walk;
 }

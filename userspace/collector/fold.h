@@ -24,10 +24,24 @@ struct fold_prev {
 	uint64_t phy_err[MODEL_MAX_PORTS][2];	/* driver statistics: symbol, CRC errors */
 };
 
+/* a wire map entry as the fold looks it up: its key (raw_wire_key), its packets */
+struct fold_wire {
+	uint64_t key, pkts;
+};
+
+/* What the folds keep from one pass to the next (the collector's). */
+struct fold {
+	struct fold_prev prev;
+	struct fold_wire wire[RAW_MAX_WIRE];	/* fold_bpf's, sorted by key */
+	int sock;		/* fold_ports': ifindex lookups (SIOCGIFINDEX); -1 none yet */
+};
+
+void fold_init(struct fold *f);
+void fold_fini(struct fold *f);
 void fold_prev_take(const struct model *m, struct fold_prev *prev);
-void fold_ports(struct model *m, const struct raw *r, uint64_t now);
+void fold_ports(struct fold *f, struct model *m, const struct raw *r, uint64_t now);
 void fold_qps(struct model *m, const struct raw *r, uint64_t now);
-void fold_bpf(struct model *m, const struct raw *r, uint64_t now);
+void fold_bpf(struct fold *f, struct model *m, const struct raw *r, uint64_t now);
 void fold_jobs(struct model *m, uint64_t now, const struct fold_prev *prev);
 
 #endif /* FABTEL_FOLD_H */

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <net/if.h>
@@ -48,26 +49,25 @@ static struct model_port *port_for(struct model *m, const struct raw_port *rp, u
  * the same name is seen with its new index; not asked when fabtel.ko's
  * snapshot gave it (the netdev itself, not a name looked up after).
  */
-static int ifindex_of(const char *name)
+static int ifindex_of(struct fold *f, const char *name)
 {
-	static int fd = -1;
 	struct ifreq ifr = { 0 };
 
 	if (strlen(name) >= sizeof(ifr.ifr_name))
 		return 0;
-	if (fd < 0)
-		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
+	if (f->sock < 0)
+		f->sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (f->sock < 0)
 		return (int)if_nametoindex(name);
 	memcpy(ifr.ifr_name, name, strlen(name) + 1);
-	return ioctl(fd, SIOCGIFINDEX, &ifr) ? 0 : ifr.ifr_ifindex;
+	return ioctl(f->sock, SIOCGIFINDEX, &ifr) ? 0 : ifr.ifr_ifindex;
 }
 
-static void fold_link(struct model *m, struct model_port *p, const struct raw_port *rp,
-		      uint64_t now)
+static void fold_link(struct fold *f, struct model *m, struct model_port *p,
+		      const struct raw_port *rp, uint64_t now)
 {
 	text_copy(p->netdev, sizeof(p->netdev), rp->netdev);
-	p->ifindex = !p->netdev[0] ? 0 : rp->ifindex > 0 ? rp->ifindex : ifindex_of(p->netdev);
+	p->ifindex = !p->netdev[0] ? 0 : rp->ifindex > 0 ? rp->ifindex : ifindex_of(f, p->netdev);
 	text_copy(p->driver, sizeof(p->driver), rp->driver[0] ? rp->driver : "-");
 	p->soft_roce = rp->soft_roce || !strcmp(rp->driver, "rxe");
 	text_copy(p->state, sizeof(p->state), rp->state);
@@ -351,7 +351,7 @@ static void fold_flaps(struct model *m, struct model_port *p, const struct raw_p
 	ev->down_ns = rp->flap_down_ns;
 }
 
-void fold_ports(struct model *m, const struct raw *r, uint64_t now)
+void fold_ports(struct fold *f, struct model *m, const struct raw *r, uint64_t now)
 {
 	bool seen[MODEL_MAX_PORTS] = { false };
 	/*
@@ -371,7 +371,7 @@ void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 		if (!p)
 			continue;
 		seen[p - m->ports] = true;
-		fold_link(m, p, rp, now);
+		fold_link(f, m, p, rp, now);
 		p->reads = rp->reads;	/* how its reads fared this pass */
 		fold_speed(p, rp, now);
 		fold_counters(p, rp, r->ko, rebase, r->ports_mono);
@@ -392,4 +392,17 @@ void fold_ports(struct model *m, const struct raw *r, uint64_t now)
 		}
 	while (m->port_slots && !m->ports[m->port_slots - 1].present)
 		m->port_slots--;
+}
+
+void fold_init(struct fold *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->sock = -1;
+}
+
+void fold_fini(struct fold *f)
+{
+	if (f->sock >= 0)
+		close(f->sock);
+	f->sock = -1;
 }

@@ -190,22 +190,18 @@ static void fold_rxe(struct model *m, const struct raw_rxe *x, uint64_t now)
 	}
 }
 
-struct wire_ent {
-	uint64_t key, pkts;
-};
-
-static int cmp_wire_ent(const void *a, const void *b)
+static int cmp_fold_wire(const void *a, const void *b)
 {
-	const struct wire_ent *x = a, *y = b;
+	const struct fold_wire *x = a, *y = b;
 
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
 /* Add the packets of the entry with this key, if there is one. */
-static bool wire_add(const struct wire_ent *w, size_t n, uint64_t key, uint64_t *pkts)
+static bool wire_add(const struct fold_wire *w, size_t n, uint64_t key, uint64_t *pkts)
 {
-	struct wire_ent k = { .key = key };
-	const struct wire_ent *e = n ? bsearch(&k, w, n, sizeof(*w), cmp_wire_ent) : NULL;
+	struct fold_wire k = { .key = key };
+	const struct fold_wire *e = n ? bsearch(&k, w, n, sizeof(*w), cmp_fold_wire) : NULL;
 
 	if (e)
 		*pkts += e->pkts;
@@ -213,7 +209,7 @@ static bool wire_add(const struct wire_ent *w, size_t n, uint64_t key, uint64_t 
 }
 
 /* a QP's packets on the wire since the last pass, as a traffic signal */
-static void fold_wire_qp(struct model *m, struct model_qp *q, const struct wire_ent *wire,
+static void fold_wire_qp(struct model *m, struct model_qp *q, const struct fold_wire *wire,
 			 size_t n, uint64_t now)
 {
 	struct model_port *p;
@@ -235,9 +231,9 @@ static void fold_wire_qp(struct model *m, struct model_qp *q, const struct wire_
 	q->wire_prev = found ? pkts : q->wire_prev;
 }
 
-void fold_bpf(struct model *m, const struct raw *r, uint64_t now)
+void fold_bpf(struct fold *f, struct model *m, const struct raw *r, uint64_t now)
 {
-	static struct wire_ent wire[RAW_MAX_WIRE];	/* collector thread only */
+	struct fold_wire *wire = f->wire;
 	unsigned int i;
 
 	for (i = 0; i < r->nr_rxe; i++)
@@ -247,7 +243,7 @@ void fold_bpf(struct model *m, const struct raw *r, uint64_t now)
 		wire[i].key = raw_wire_key(r->wire[i].ifindex, r->wire[i].dir, r->wire[i].qpn);
 		wire[i].pkts = r->wire[i].pkts;
 	}
-	qsort(wire, r->nr_wire, sizeof(wire[0]), cmp_wire_ent);
+	qsort(wire, r->nr_wire, sizeof(wire[0]), cmp_fold_wire);
 	for (i = 0; i < m->qp_slots; i++)
 		fold_wire_qp(m, &m->qps[i], wire, r->nr_wire, now);
 }

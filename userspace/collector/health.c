@@ -218,7 +218,7 @@ void health_eval(const struct health_track *t, const struct health_cfg *cfg,
 		 uint64_t now_ns, const struct health_port_state *ports,
 		 unsigned int nr_ports, struct health_result *out)
 {
-	static struct port_sum ps[MAX_PORTS];	/* caller is single-threaded */
+	struct port_sum ps[MAX_PORTS];		/* 11 KiB: each entry set when added */
 	uint64_t window = (uint64_t)cfg->window_s * NS_PER_S, hold = (uint64_t)cfg->hold_s * NS_PER_S;
 	const struct health_signal *s;
 	struct port_sum *p, dp;

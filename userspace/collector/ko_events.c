@@ -12,47 +12,42 @@
 #include <string.h>
 
 #include "clock.h"
-#include "fsread.h"
-#include "source.h"
+#include "ko_events.h"
 
-#define KO_EV_SLOTS	(2 * MODEL_MAX_PORTS)
-
-struct ko_seen {
-	char device[64];
-	uint32_t port;
-	uint64_t seq, flaps;
-};
-
-static struct ko_seen seen[KO_EV_SLOTS];
-static unsigned int next_victim;
-
-static struct ko_seen *seen_of(const struct raw_port *p, bool *fresh)
+static struct ko_seen *seen_of(struct ko_events *ke, const struct raw_port *p, bool *fresh)
 {
 	unsigned int i;
 
 	*fresh = false;
 	for (i = 0; i < KO_EV_SLOTS; i++)
-		if (seen[i].port == p->port && !strcmp(seen[i].device, p->device))
-			return &seen[i];
+		if (ke->seen[i].port == p->port && !strcmp(ke->seen[i].device, p->device))
+			return &ke->seen[i];
 	*fresh = true;
-	for (i = 0; i < KO_EV_SLOTS && seen[i].device[0]; i++)
+	for (i = 0; i < KO_EV_SLOTS && ke->seen[i].device[0]; i++)
 		;
 	if (i == KO_EV_SLOTS)
-		i = next_victim = (next_victim + 1) % KO_EV_SLOTS;
-	memset(&seen[i], 0, sizeof(seen[i]));
-	snprintf(seen[i].device, sizeof(seen[i].device), "%s", p->device);
-	seen[i].port = p->port;
-	return &seen[i];
+		i = ke->next_victim = (ke->next_victim + 1) % KO_EV_SLOTS;
+	memset(&ke->seen[i], 0, sizeof(ke->seen[i]));
+	snprintf(ke->seen[i].device, sizeof(ke->seen[i].device), "%s", p->device);
+	ke->seen[i].port = p->port;
+	return &ke->seen[i];
+}
+
+void ko_events_init(struct ko_events *ke, const struct collect_opts *o, struct fs_kept *kept)
+{
+	memset(ke, 0, sizeof(*ke));
+	ke->o = o;
+	ke->kept = kept;
 }
 
 /* the sampler's period: a burst is a rise within one (0: unknown) */
-static uint64_t sample_period_ns(const struct collect_opts *o)
+static uint64_t sample_period_ns(struct ko_events *ke)
 {
 	char path[600];
 	uint64_t ms;
 
-	fs_path(o->sysfs_root, path, sizeof(path), "/sys/module/fabtel/parameters/sample_ms");
-	return fs_read_u64_kept(path, &ms) ? 0 : ms * 1000000ull;
+	fs_path(ke->o->sysfs_root, path, sizeof(path), "/sys/module/fabtel/parameters/sample_ms");
+	return fs_read_u64_kept(ke->kept, path, &ms) ? 0 : ms * 1000000ull;
 }
 
 int ko_events_each(const char *base, uint64_t after,
@@ -100,10 +95,10 @@ static void keep_burst(void *ctx, const struct raw_burst *b)
 	p->burst_ev[p->nr_burst_ev++].span_ns = c->span;
 }
 
-static void read_bursts(const struct collect_opts *o, const char *base, struct raw_port *p,
+static void read_bursts(struct ko_events *ke, const char *base, struct raw_port *p,
 			uint64_t after)
 {
-	struct burst_ctx c = { p, sample_period_ns(o) };
+	struct burst_ctx c = { p, sample_period_ns(ke) };
 
 	ko_events_each(base, after, keep_burst, &c);
 }
@@ -126,13 +121,13 @@ static void read_down_time(const char *base, struct raw_port *p)
 	}
 }
 
-void ko_events_read(const struct collect_opts *o, const char *base, struct raw_port *p)
+void ko_events_read(struct ko_events *ke, const char *base, struct raw_port *p)
 {
 	bool fresh;
-	struct ko_seen *s = seen_of(p, &fresh);
+	struct ko_seen *s = seen_of(ke, p, &fresh);
 
 	if (!fresh && p->have_bursts && p->bursts > s->seq)
-		read_bursts(o, base, p, s->seq);
+		read_bursts(ke, base, p, s->seq);
 	if (!fresh && p->have_flaps && p->flaps > s->flaps)
 		read_down_time(base, p);
 	if (p->have_bursts)

@@ -329,7 +329,7 @@ static void parse_link(const struct ko_line *l, const struct ko_key *k, struct r
 
 /*
  * "source NAME STATE ERRNO FAILURES RETRY_MS": how fabtel.ko's read NAME
- * fares (kmod/fabtel_backoff.c).  A name or state this fabteld does not
+ * fares (kmod/fabtel/fabtel_backoff.c).  A name or state this fabteld does not
  * know, or a malformed line, is skipped; fields after RETRY_MS are not
  * read (a later fabtel.ko may add some).
  */

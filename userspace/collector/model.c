@@ -64,13 +64,13 @@ void collect_opts_default(struct collect_opts *o)
 	o->bpf = true;
 	o->wire = true;
 	o->want_ko = true;
-	o->interval_ms = 1000;
-	o->job_linger_s = 300;
-	o->module_s = 10;
-	o->fec_s = 10;
-	o->pma_s = 10;
-	o->quiet_every = 4;
-	o->info_every = 2;
+	o->interval_ms = COLLECT_INTERVAL_MS;
+	o->job_linger_s = COLLECT_JOB_LINGER_S;
+	o->module_s = COLLECT_MODULE_S;
+	o->fec_s = COLLECT_FEC_S;
+	o->pma_s = COLLECT_PMA_S;
+	o->quiet_every = COLLECT_QUIET_EVERY;
+	o->info_every = COLLECT_INFO_EVERY;
 	o->roce_tos = -1;
 	health_cfg_defaults(&o->health);
 }

@@ -25,6 +25,7 @@
 #include "health.h"
 #include "jobs.h"
 #include "mono.h"
+#include "opts.h"
 #include "port_reads.h"
 
 #define MODEL_MAX_PORTS		64
@@ -59,31 +60,6 @@ struct port_config {
 	unsigned int mtu;		/* the netdev's MTU; 0 unknown */
 	int roce_v2_gids;		/* RoCE v2 GIDs in the table; -1 unknown */
 };
-
-/* What the collector is told (fabteld's config, fabtop's options). */
-struct collect_opts {
-	char sysfs_root[256];		/* "" = "/"; fixture trees in tests */
-	char proc_root[256];
-	bool bpf;			/* false: never load BPF (bpf = off) */
-	bool wire;			/* false: no wire program (wire = off) */
-	bool want_ko;			/* false: fabtel.ko not expected (fabtel_ko = off) */
-	enum fs_keep keep_files;	/* which files stay open between samples */
-	unsigned int interval_ms;	/* the caller's sampling period, reported */
-	unsigned int job_linger_s;	/* a job without QPs stays this long */
-	unsigned int module_s;		/* module EEPROM and RoCE config read period; 0 off */
-	unsigned int pma_s;		/* plain sysfs: IB port counters' period; 0 each sample */
-	unsigned int fec_s;		/* without fabtel.ko: FEC statistics' period; 0 each sample */
-	unsigned int quiet_every;	/* plain sysfs: a quiet hw_counters file's period, samples */
-	unsigned int info_every;	/* plain sysfs: a moving one that counts no error: period */
-	int roce_tos;			/* the ToS RoCE jobs use (NCCL_IB_TC); -1 unset */
-	struct health_cfg health;
-	const struct job_rule *job_rules;	/* owned by the caller */
-	size_t nr_job_rules;
-	const struct devfilter *devfilter;	/* devices left out (owned by the caller); NULL none */
-};
-
-/* The defaults Documentation/fabteld.rst gives (no job rules). */
-void collect_opts_default(struct collect_opts *o);
 
 enum model_source {
 	SRC_FABTEL_KO,
@@ -340,7 +316,6 @@ struct model {
 	 */
 	void (*on_event)(void *arg, uint64_t next_seq);
 	void *on_event_arg;
-	struct source_bpf *bpf;		/* NULL without BPF */
 	/* the devices the include/exclude lists leave out, as the last walk listed them (devices.c) */
 	struct devfilter_hit excluded[MODEL_MAX_EXCLUDED];
 	unsigned int nr_excluded, excluded_more;

@@ -18,21 +18,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsread.h"
 #include "netdev_bytes.h"
 #include "text.h"
 
 #define ND_RECOUNT	10	/* samples between counts of the list's lines */
-#define ND_MAX		512	/* netdevs the list is parsed for */
 #define ND_SPARE	4	/* lines allowed beyond two a port */
 
-static struct nd_line {
-	char name[IF_NAMESIZE];
-	uint64_t rx, tx;
-} lines[ND_MAX];
-static unsigned int nr_lines;	/* parsed this sample; 0: use the files */
-static bool use_list;		/* the last count found it worth reading */
-static unsigned int age = ND_RECOUNT;	/* samples since the last count */
+void netdev_bytes_init(struct netdev_bytes *nd, const struct collect_opts *o,
+		       struct fs_kept *kept)
+{
+	memset(nd, 0, sizeof(*nd));
+	nd->age = ND_RECOUNT;
+	nd->o = o;
+	nd->kept = kept;
+}
 
 /* one line, "  name: rx_bytes 7 more rx fields tx_bytes ..."; false: not one */
 static bool parse_line(char *s, struct nd_line *l)
@@ -61,48 +60,49 @@ static bool parse_line(char *s, struct nd_line *l)
 	return t != NULL;
 }
 
-static unsigned int parse_list(char *buf)
+static unsigned int parse_list(struct netdev_bytes *nd, char *buf)
 {
 	unsigned int n = 0;
 	char *line, *save = NULL;
 
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (n < ND_MAX && parse_line(line, &lines[n]))
+		if (n < ND_MAX && parse_line(line, &nd->lines[n]))
 			n++;
 	return n;
 }
 
-void netdev_bytes_sample(const struct collect_opts *o, unsigned int ports)
+void netdev_bytes_sample(struct netdev_bytes *nd, unsigned int ports)
 {
-	static char buf[ND_MAX * 160];	/* a line is about 110 characters */
+	char *buf = nd->buf;
 	char path[600];
 	unsigned int n;
 	ssize_t len;
 
-	nr_lines = 0;
-	if (!use_list && ++age < ND_RECOUNT)
+	nd->nr_lines = 0;
+	if (!nd->use_list && ++nd->age < ND_RECOUNT)
 		return;
-	fs_path(o->sysfs_root, path, sizeof(path), "/proc/net/dev");
-	len = fs_read_kept(path, buf, sizeof(buf));
-	n = len > 0 && (size_t)len < sizeof(buf) - 1 ? parse_list(buf) : 0;
-	if (!use_list || age >= ND_RECOUNT) {
-		age = 0;
-		use_list = n && ports && n <= 2 * ports + ND_SPARE;
+	fs_path(nd->o->sysfs_root, path, sizeof(path), "/proc/net/dev");
+	len = fs_read_kept(nd->kept, path, buf, sizeof(nd->buf));
+	n = len > 0 && (size_t)len < sizeof(nd->buf) - 1 ? parse_list(nd, buf) : 0;
+	if (!nd->use_list || nd->age >= ND_RECOUNT) {
+		nd->age = 0;
+		nd->use_list = n && ports && n <= 2 * ports + ND_SPARE;
 	} else {
-		age++;
+		nd->age++;
 	}
-	if (use_list)
-		nr_lines = n;
+	if (nd->use_list)
+		nd->nr_lines = n;
 }
 
-bool netdev_bytes_get(const char *netdev, uint64_t *rx, uint64_t *tx)
+bool netdev_bytes_get(const struct netdev_bytes *nd, const char *netdev, uint64_t *rx,
+		      uint64_t *tx)
 {
 	unsigned int i;
 
-	for (i = 0; i < nr_lines; i++)
-		if (!strcmp(lines[i].name, netdev)) {
-			*rx = lines[i].rx;
-			*tx = lines[i].tx;
+	for (i = 0; i < nd->nr_lines; i++)
+		if (!strcmp(nd->lines[i].name, netdev)) {
+			*rx = nd->lines[i].rx;
+			*tx = nd->lines[i].tx;
 			return true;
 		}
 	return false;

@@ -25,6 +25,7 @@
 
 #include "clock.h"
 #include "fsread.h"
+#include "ko_events.h"
 #include "past.h"
 
 struct past_ev {
@@ -128,28 +129,30 @@ static void signal_jobs(struct model *m, const struct past *ps, const struct raw
 
 void past_restore(struct model *m, const struct raw *r)
 {
-	static struct past ps;		/* collector thread only */
+	struct past *ps = calloc(1, sizeof(*ps));	/* once, at the first pass */
 	uint64_t real_now = clock_ns(CLOCK_REALTIME);
 	struct model_event *ev;
 	char base[800];
 	unsigned int i;
 
-	ps.n = 0;
+	if (!ps)
+		return;
 	for (i = 0; i < r->nr_ports; i++) {
 		fs_path(m->opts.sysfs_root, base, sizeof(base), "/sys/kernel/fabtel/%s/ports/%u",
 			r->ports[i].device, r->ports[i].port);
-		read_history(&ps, base, &r->ports[i]);
-		ko_events_each(base, 0, add_burst, &(struct past_bursts){ &ps, &r->ports[i] });
+		read_history(ps, base, &r->ports[i]);
+		ko_events_each(base, 0, add_burst, &(struct past_bursts){ ps, &r->ports[i] });
 	}
-	qsort(ps.ev, ps.n, sizeof(ps.ev[0]), cmp_at);
+	qsort(ps->ev, ps->n, sizeof(ps->ev[0]), cmp_at);
 	pthread_mutex_lock(&m->lock);
-	for (i = 0; i < ps.n; i++) {
-		ev = model_log_event(m, ps.ev[i].kind, ps.ev[i].rp->device, ps.ev[i].rp->port,
-				     ps.ev[i].at_ns);
+	for (i = 0; i < ps->n; i++) {
+		ev = model_log_event(m, ps->ev[i].kind, ps->ev[i].rp->device, ps->ev[i].rp->port,
+				     ps->ev[i].at_ns);
 		ev->restored = true;
-		snprintf(ev->counter, sizeof(ev->counter), "%s", ps.ev[i].counter);
+		snprintf(ev->counter, sizeof(ev->counter), "%s", ps->ev[i].counter);
 	}
 	for (i = 0; i < r->nr_ports; i++)
-		signal_jobs(m, &ps, &r->ports[i], real_now);
+		signal_jobs(m, ps, &r->ports[i], real_now);
 	pthread_mutex_unlock(&m->lock);
+	free(ps);
 }

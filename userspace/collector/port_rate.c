@@ -12,29 +12,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fsread.h"
-#include "source.h"
+#include "fskept.h"
+#include "port_rate.h"
 #include "sysfs_plan.h"
 #include "text.h"
 
 #define PORT_RATE_TTL	10
-#define PORT_RATE_SLOTS	(2 * MODEL_MAX_PORTS)
 
-struct port_rate {
-	char device[64];
-	uint32_t port;
-	char state[24];
-	uint64_t nd_speed_mbps, flaps;
-	bool have_nd_speed, have_flaps;
-	unsigned int age;		/* samples since the file was read */
-	uint64_t rate_mbps;
-	unsigned int lanes;
-	bool have_rate;
-};
-
-static struct port_rate rates[PORT_RATE_SLOTS];
-static unsigned int next_victim;
-static unsigned int hint;	/* the slot after the last found: the walk's order */
+void port_rate_init(struct port_rates *pr, const struct collect_opts *o, struct fs_kept *kept)
+{
+	memset(pr, 0, sizeof(*pr));
+	pr->o = o;
+	pr->kept = kept;
+}
 
 static bool same_link(const struct port_rate *r, const struct raw_port *p)
 {
@@ -43,44 +33,44 @@ static bool same_link(const struct port_rate *r, const struct raw_port *p)
 	       r->have_flaps == p->have_flaps && r->flaps == p->flaps;
 }
 
-static struct port_rate *find_slot(const struct raw_port *p)
+static struct port_rate *find_slot(struct port_rates *pr, const struct raw_port *p)
 {
 	unsigned int i;
 
-	if (rates[hint].port == p->port && !strcmp(rates[hint].device, p->device))
-		return &rates[hint];
+	if (pr->rates[pr->hint].port == p->port && !strcmp(pr->rates[pr->hint].device, p->device))
+		return &pr->rates[pr->hint];
 	for (i = 0; i < PORT_RATE_SLOTS; i++)
-		if (rates[i].port == p->port && !strcmp(rates[i].device, p->device))
-			return &rates[i];
+		if (pr->rates[i].port == p->port && !strcmp(pr->rates[i].device, p->device))
+			return &pr->rates[i];
 	for (i = 0; i < PORT_RATE_SLOTS; i++)
-		if (!rates[i].device[0])
-			return &rates[i];
-	next_victim = (next_victim + 1) % PORT_RATE_SLOTS;	/* ports came and went */
-	return &rates[next_victim];
+		if (!pr->rates[i].device[0])
+			return &pr->rates[i];
+	pr->next_victim = (pr->next_victim + 1) % PORT_RATE_SLOTS;	/* ports came and went */
+	return &pr->rates[pr->next_victim];
 }
 
-static struct port_rate *slot_of(const struct raw_port *p)
+static struct port_rate *slot_of(struct port_rates *pr, const struct raw_port *p)
 {
-	struct port_rate *r = find_slot(p);
+	struct port_rate *r = find_slot(pr, p);
 
-	hint = (unsigned int)(r - rates + 1) % PORT_RATE_SLOTS;
+	pr->hint = (unsigned int)(r - pr->rates + 1) % PORT_RATE_SLOTS;
 	return r;
 }
 
-static void read_rate(const struct collect_opts *o, struct raw_port *p)
+static void read_rate(struct port_rates *pr, struct raw_port *p)
 {
 	char path[PLAN_BASE_LEN + 16], buf[64];
 
-	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/rate",
+	fs_path(pr->o->sysfs_root, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/rate",
 		p->device, p->port);
-	if (fs_read_kept(path, buf, sizeof(buf)) > 0 &&
-	    !sysfs_parse_rate(buf, &p->rate_mbps, &p->lanes))
+	if (fs_read_kept(pr->kept, path, buf, sizeof(buf)) > 0 &&
+	    !port_rate_parse(buf, &p->rate_mbps, &p->lanes))
 		p->have_rate = true;
 }
 
-void port_rate_read(const struct collect_opts *o, struct raw_port *p)
+void port_rate_read(struct port_rates *pr, struct raw_port *p)
 {
-	struct port_rate *r = slot_of(p);
+	struct port_rate *r = slot_of(pr, p);
 
 	if (r->device[0] && r->port == p->port && !strcmp(r->device, p->device) &&
 	    same_link(r, p) && ++r->age < PORT_RATE_TTL) {
@@ -89,7 +79,7 @@ void port_rate_read(const struct collect_opts *o, struct raw_port *p)
 		p->have_rate = r->have_rate;
 		return;
 	}
-	read_rate(o, p);
+	read_rate(pr, p);
 	text_copy(r->device, sizeof(r->device), p->device);
 	r->port = p->port;
 	text_copy(r->state, sizeof(r->state), p->state);
@@ -101,4 +91,18 @@ void port_rate_read(const struct collect_opts *o, struct raw_port *p)
 	r->rate_mbps = p->rate_mbps;
 	r->lanes = p->lanes;
 	r->have_rate = p->have_rate;
+}
+
+int port_rate_parse(const char *s, uint64_t *mbps, unsigned int *width)
+{
+	double gbps;
+	unsigned int w;
+	char unit[16];
+
+	if (sscanf(s, "%lf %15s (%uX", &gbps, unit, &w) != 3 || strcmp(unit, "Gb/sec") ||
+	    !(gbps > 0 && gbps < 1e6) || !w || w > 64)
+		return -1;
+	*mbps = (uint64_t)(gbps * 1000 + 0.5);
+	*width = w;
+	return 0;
 }

@@ -15,7 +15,8 @@
 #include "model.h"
 #include "port_reads.h"
 
-#define READS_MAX	(MODEL_MAX_PORTS + 16)	/* a few going while others come */
+_Static_assert(READS_MAX == MODEL_MAX_PORTS + 16, "port_reads.h: READS_MAX");
+
 #define READS_IDLE	30
 #define READS_SWEEP	10	/* passes between looks for idle entries */
 
@@ -73,30 +74,17 @@ void port_reads_note(struct port_reads *r, enum port_read rd, const struct backo
 
 /* ---- the clock ----------------------------------------------------------- */
 
-static uint64_t (*clock_fn)(void);
-
-uint64_t port_reads_now(void)
+uint64_t port_reads_now(const struct port_backoffs *pb)
 {
-	return clock_fn ? clock_fn() : clock_ns(CLOCK_MONOTONIC);
+	return pb->clock ? pb->clock() : clock_ns(CLOCK_MONOTONIC);
 }
 
-void port_reads_set_clock(uint64_t (*now)(void))
+void port_reads_set_clock(struct port_backoffs *pb, uint64_t (*now)(void))
 {
-	clock_fn = now;
+	pb->clock = now;
 }
 
 /* ---- fabteld's back-offs, per device and port ------------------------------ */
-
-struct port_entry {
-	uint32_t key;		/* fnv of device and port; 0 a free entry */
-	uint32_t port;
-	unsigned int used;	/* the pass it was last looked up in */
-	char device[64];
-	struct backoff b[PR_NR];
-};
-
-static struct port_entry entries[READS_MAX];
-static unsigned int pass, hint;
 
 static bool entry_is(const struct port_entry *e, uint32_t key, const char *device, uint32_t port)
 {
@@ -104,18 +92,19 @@ static bool entry_is(const struct port_entry *e, uint32_t key, const char *devic
 }
 
 /* a free entry, else the one looked up longest ago, cleared */
-static struct port_entry *entry_new(uint32_t key, const char *device, uint32_t port)
+static struct port_entry *entry_new(struct port_backoffs *pb, uint32_t key, const char *device,
+				    uint32_t port)
 {
 	struct port_entry *e = NULL;
 	unsigned int i;
 
 	for (i = 0; i < READS_MAX; i++) {
-		if (!entries[i].key) {
-			e = &entries[i];
+		if (!pb->entries[i].key) {
+			e = &pb->entries[i];
 			break;
 		}
-		if (!e || entries[i].used < e->used)
-			e = &entries[i];
+		if (!e || pb->entries[i].used < e->used)
+			e = &pb->entries[i];
 	}
 	memset(e, 0, sizeof(*e));
 	e->key = key;
@@ -124,40 +113,40 @@ static struct port_entry *entry_new(uint32_t key, const char *device, uint32_t p
 	return e;
 }
 
-struct backoff *port_backoff(const char *device, uint32_t port, enum port_read rd)
+struct backoff *port_backoff(struct port_backoffs *pb, const char *device, uint32_t port,
+			     enum port_read rd)
 {
 	uint32_t key = fnv1a_u32(fnv1a_str(FNV1A_INIT, device), port) | 1;
 	struct port_entry *e = NULL;
 	unsigned int i, k;
 
 	for (k = 0; k < 2 && !e; k++) {
-		i = (hint + READS_MAX - 1 + k) % READS_MAX;	/* the last found, the next */
-		if (entry_is(&entries[i], key, device, port))
-			e = &entries[i];
+		i = (pb->hint + READS_MAX - 1 + k) % READS_MAX;	/* the last found, the next */
+		if (entry_is(&pb->entries[i], key, device, port))
+			e = &pb->entries[i];
 	}
 	for (i = 0; i < READS_MAX && !e; i++)
-		if (entry_is(&entries[i], key, device, port))
-			e = &entries[i];
+		if (entry_is(&pb->entries[i], key, device, port))
+			e = &pb->entries[i];
 	if (!e)
-		e = entry_new(key, device, port);
-	e->used = pass;
-	hint = (unsigned int)(e - entries + 1) % READS_MAX;
+		e = entry_new(pb, key, device, port);
+	e->used = pb->pass;
+	pb->hint = (unsigned int)(e - pb->entries + 1) % READS_MAX;
 	return &e->b[rd < PR_NR ? rd : 0];
 }
 
-void port_reads_pass(void)
+void port_reads_pass(struct port_backoffs *pb)
 {
 	unsigned int i;
 
-	if (++pass % READS_SWEEP)
+	if (++pb->pass % READS_SWEEP)
 		return;
 	for (i = 0; i < READS_MAX; i++)
-		if (entries[i].key && pass - entries[i].used > READS_IDLE)
-			entries[i].key = 0;
+		if (pb->entries[i].key && pb->pass - pb->entries[i].used > READS_IDLE)
+			pb->entries[i].key = 0;
 }
 
-void port_reads_forget_all(void)
+void port_backoffs_init(struct port_backoffs *pb)
 {
-	memset(entries, 0, sizeof(entries));
-	hint = 0;
+	memset(pb, 0, sizeof(*pb));
 }

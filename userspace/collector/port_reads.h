@@ -48,23 +48,41 @@ const char *port_reader_name(enum port_reader who);
 /* "ok", "unavailable" (failing), "unsupported"; NULL for BACKOFF_UNKNOWN */
 const char *port_read_state_name(enum backoff_state st);
 
+#define READS_MAX	80	/* MODEL_MAX_PORTS + 16: a few going while others come */
+
+struct port_entry {
+	uint32_t key;		/* fnv of device and port; 0 a free entry */
+	uint32_t port;
+	unsigned int used;	/* the pass it was last looked up in */
+	char device[64];
+	struct backoff b[PR_NR];
+};
+
+/* the collector's back-offs, and the clock they count in */
+struct port_backoffs {
+	struct port_entry entries[READS_MAX];
+	unsigned int pass, hint;
+	uint64_t (*clock)(void);	/* NULL: CLOCK_MONOTONIC */
+};
+
 /*
  * fabteld's back-off of read rd on a port, kept per device and port from
  * the first lookup on (the port added) until it was not looked up for a
  * while.  The collector thread's only.
  */
-struct backoff *port_backoff(const char *device, uint32_t port, enum port_read rd);
+struct backoff *port_backoff(struct port_backoffs *pb, const char *device, uint32_t port,
+			     enum port_read rd);
 /* b's state as fabteld's report of read rd */
 void port_reads_note(struct port_reads *r, enum port_read rd, const struct backoff *b);
 /*
  * The time the back-offs count in: CLOCK_MONOTONIC, ns; a test sets its
  * own clock (NULL: the real one again).
  */
-uint64_t port_reads_now(void);
-void port_reads_set_clock(uint64_t (*now)(void));
+uint64_t port_reads_now(const struct port_backoffs *pb);
+void port_reads_set_clock(struct port_backoffs *pb, uint64_t (*now)(void));
 /* after each collector pass: the back-offs of ports gone a while let go */
-void port_reads_pass(void);
-/* every back-off let go (the collector's end, tests) */
-void port_reads_forget_all(void);
+void port_reads_pass(struct port_backoffs *pb);
+/* no back-offs yet (a new collector, tests) */
+void port_backoffs_init(struct port_backoffs *pb);
 
 #endif /* FABTEL_PORT_READS_H */

@@ -8,15 +8,14 @@
 
 #include "source.h"
 
-const char *raw_strerror(int err)
+const char *raw_strerror(struct raw *r, int err)
 {
-	static char unknown[32];	/* the collector thread's only */
 	const char *s = strerrordesc_np(err);
 
 	if (s)
 		return s;
-	snprintf(unknown, sizeof(unknown), "Unknown error %d", err);
-	return unknown;
+	snprintf(r->errtext, sizeof(r->errtext), "Unknown error %d", err);
+	return r->errtext;
 }
 
 void raw_report(struct raw *r, enum model_source s, enum src_state st, const char *fmt, ...)

@@ -7,9 +7,11 @@
  * lock; then it folds the readings into the model under the lock (fold.h).
  * A source is one file with one struct source_ops: open (once, may be
  * NULL), sample (each pass; false when it returned without a system call:
- * on standby, or nothing due), close (may be NULL).  It says how it is
- * (up, standby, unavailable) and why, in the raw readings for the model's
- * source table (or in the model itself at open, for the BPF programs).
+ * on standby, or nothing due), close (may be NULL).  Its own state is
+ * priv_size bytes the collector allocates, zeroed, and passes to each op
+ * (collector.h).  It says how it is (up, standby, unavailable) and why, in
+ * the raw readings for the model's source table (or in the model itself
+ * at open, for the BPF programs).
  *
  * A new source: a new source_<name>.c with its ops, a line in collect.c's
  * table, a SRC_ entry if it has a state of its own (model.h).
@@ -153,6 +155,9 @@ struct raw {
 	bool reported[SRC_NR];
 	enum src_state state[SRC_NR];
 	char why[SRC_NR][160];
+	/* scratch: a port past the table, parsed to be counted; an errno's text */
+	struct raw_port over;
+	char errtext[32];
 };
 
 /* A source's state and reason for this pass. */
@@ -161,16 +166,30 @@ struct raw {
  * it is unavailable (strerror's message catalogue lookup cost more than
  * the rest of the report)
  */
-const char *raw_strerror(int err);
+const char *raw_strerror(struct raw *r, int err);
 void raw_report(struct raw *r, enum model_source s, enum src_state st, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+struct collector;
+
 struct source_ops {
 	const char *name;
-	void (*open)(struct model *m);
+	size_t priv_size;		/* its state's size (0: none, priv NULL) */
+	void (*open)(struct collector *c, void *priv);
 	/* true if it asked the kernel anything (a file, a socket, a map) */
-	bool (*sample)(struct model *m, struct raw *r);
-	void (*close)(struct model *m);
+	bool (*sample)(struct collector *c, void *priv, struct raw *r);
+	void (*close)(struct collector *c, void *priv);
+	/*
+	 * The BPF source's (NULL for the others; collect.h says when):
+	 * attach the wire program; detach it, from any thread; poll events
+	 * in a thread of its own; wait for events; the map entries of gone
+	 * QPs deleted so far (which: 0 rxe, 1 wire).
+	 */
+	void (*attach_wire)(struct collector *c, void *priv);
+	void (*detach_wire)(void *priv);
+	void (*start_events)(void *priv);
+	void (*wait)(void *priv, int ms, int wake_fd);
+	uint64_t (*pruned)(const void *priv, int which);
 };
 
 extern const struct source_ops source_ko;	/* source_ko.c */
@@ -181,42 +200,12 @@ extern const struct source_ops source_ethtool;	/* source_ethtool.c */
 extern const struct source_ops source_ethstats;	/* source_ethstats.c */
 extern const struct source_ops source_config;	/* source_config.c */
 
-/* The BPF source's own calls (collect.h says when). */
 /*
  * What fabtel.ko does not (yet) give, from ib_core's and the netdev's sysfs,
  * for both port sources: the IB port (PMA) counters, the port's rate and
  * width, the netdev's speed.  Absent or unparsable files stay absent.
  */
-void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p);
-/*
- * ko_events_read: after a fabtel.ko snapshot was parsed into p, the new
- * lines of the port's events and link/history (base: its directory) when
- * its events_seq or link_flaps rose since the last call (ko_events.c).
- */
-void ko_events_read(const struct collect_opts *o, const char *base, struct raw_port *p);
-/*
- * ko_events_each: the port's events file (base: its directory), "<seq>
- * <boottime_ns> <counter> <delta>" lines, the boot time made wall time:
- * fn for each one with seq > after (span_ns 0); 0, or -errno if unread.
- */
-int ko_events_each(const char *base, uint64_t after,
-		   void (*fn)(void *ctx, const struct raw_burst *b), void *ctx);
-/*
- * port_rate_read: the port's /sys/class/infiniband/<dev>/ports/<n>/rate
- * into p, whose state, netdev speed and flap count are read already; the
- * last reading again while they are unchanged, up to 10 samples
- * (port_rate.c).
- */
-void port_rate_read(const struct collect_opts *o, struct raw_port *p);
-/* "100 Gb/sec (4X EDR)" -> 100000 Mb/s and 4 lanes; 0, or -1 if not that shape */
-int sysfs_parse_rate(const char *s, uint64_t *mbps, unsigned int *width);
-void source_bpf_attach_wire(struct model *m);
-void source_bpf_detach_wire(struct model *m);
-void source_bpf_start_events(struct model *m);
-void source_bpf_wait(struct model *m, int ms, int wake_fd);
-/* Map entries of gone QPs deleted so far: which 0 rxe, 1 wire. */
-uint64_t source_bpf_pruned(const struct model *m, int which);
-
+void sysfs_read_port_extras(struct collector *c, struct raw_port *p);
 /*
  * The parsers, public for their unit tests and fuzzers.
  *
@@ -237,7 +226,7 @@ int ko_parse_module(char *text, uint8_t pages[5][DDM_PAGE_LEN], struct ddm *out)
  * <dev>/ports/<port>) and its netdev's files into p; 0, or -ENODEV if it
  * is not an Ethernet port or went away.
  */
-int sysfs_read_port(const struct collect_opts *o, const char *base, const char *dev,
+int sysfs_read_port(struct collector *c, const char *base, const char *dev,
 		    const char *port, struct raw_port *p);
 
 /*
@@ -245,7 +234,7 @@ int sysfs_read_port(const struct collect_opts *o, const char *base, const char *
  * throughput of a port whose RDMA device counts no bytes (rxe).  They
  * include the netdev's non-RDMA traffic.
  */
-void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p);
+void sysfs_read_netdev_bytes(struct collector *c, struct raw_port *p);
 
 /*
  * A wire map entry as one sortable key: interface, direction, BTH QP number

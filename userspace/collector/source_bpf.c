@@ -8,7 +8,7 @@
  *
  * Loaded at open if the options allow and we are root (fabteld drops
  * privileges after); each program's state and reason are set then, the
- * wire program's when it is attached (source_bpf_attach_wire).
+ * wire program's when it is attached (its attach_wire op).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,11 +23,13 @@
 
 #include <bpf/libbpf.h>
 #include "fabbpf.h"
+#include "collector.h"
 #include "prune.h"
-#include "source.h"
 #include "wire_loader.h"
 
+/* the collector's priv for this source */
 struct source_bpf {
+	bool loaded;			/* false: no BPF (off, not root, no memory) */
 	struct fabbpf *fb;
 	struct wire_loader *wl;
 	struct model *m;
@@ -35,6 +37,11 @@ struct source_bpf {
 	pthread_t events;		/* polls the ring buffers: flaps logged at once */
 	bool events_running;
 	atomic_bool events_stop;
+	bool known_failed;		/* setting the known QPs failed: said so once */
+	/* a pass's scratch: dead keys and those to delete; the live QPs' keys */
+	uint64_t dead[MODEL_MAX_QPS], out[MODEL_MAX_QPS];
+	uint64_t live[MODEL_MAX_QPS], local[MODEL_MAX_QPS], peer[MODEL_MAX_QPS];
+	struct wire_qp_key keys[2 * MODEL_MAX_QPS + 2];
 };
 
 static void on_flap(const struct flap_event *e, void *ctx)
@@ -108,7 +115,7 @@ static void set_why(struct model *m, enum model_source s, const char *why)
 }
 
 /* the flap, qp and rxe programs, then the wire program's object */
-static void load_programs(struct model *m)
+static void load_programs(struct source_bpf *b, struct model *m)
 {
 	static const enum fabbpf_prog progs[] = { FABBPF_FLAP, FABBPF_QP, FABBPF_RXE };
 	static const enum model_source srcs[] = { SRC_BPF_FLAP, SRC_BPF_QP, SRC_BPF_RXE };
@@ -118,14 +125,11 @@ static void load_programs(struct model *m)
 	int err;
 
 	libbpf_set_print(quiet_print);
-	m->bpf = calloc(1, sizeof(*m->bpf));
-	if (!m->bpf)
-		return;
-	m->bpf->m = m;
-	err = fabbpf_open(&m->bpf->fb, (1u << FABBPF_FLAP) | (1u << FABBPF_QP) |
+	b->loaded = true;
+	err = fabbpf_open(&b->fb, (1u << FABBPF_FLAP) | (1u << FABBPF_QP) |
 			  (1u << FABBPF_RXE), &h);
 	for (i = 0; i < 3; i++) {
-		why = err ? strerror(-err) : fabbpf_unavailable(m->bpf->fb, progs[i]);
+		why = err ? strerror(-err) : fabbpf_unavailable(b->fb, progs[i]);
 		m->src[srcs[i]] = why ? SRC_STATE_UNAVAILABLE : SRC_STATE_UP;
 		if (why)
 			set_why(m, srcs[i], why);
@@ -134,17 +138,20 @@ static void load_programs(struct model *m)
 		set_why(m, SRC_BPF_WIRE, "disabled (wire = off)");
 		return;
 	}
-	err = wire_loader_open(&m->bpf->wl);
+	err = wire_loader_open(&b->wl);
 	if (err)
 		snprintf(m->why[SRC_BPF_WIRE], sizeof(m->why[0]), "loading: %s", strerror(-err));
 	else
 		set_why(m, SRC_BPF_WIRE, "no RoCE netdev to attach to");
 }
 
-static void bpf_open(struct model *m)
+static void bpf_open(struct collector *c, void *priv)
 {
+	struct source_bpf *b = priv;
+	struct model *m = c->m;
 	int s;
 
+	b->m = m;
 	for (s = SRC_BPF_FLAP; s <= SRC_BPF_WIRE; s++)
 		m->src[s] = SRC_STATE_UNAVAILABLE;
 	if (!m->opts.bpf) {
@@ -158,26 +165,30 @@ static void bpf_open(struct model *m)
 				"(it drops privileges after)");
 		return;
 	}
-	load_programs(m);
+	load_programs(b, m);
 }
 
-void source_bpf_detach_wire(struct model *m)
+static void bpf_detach_wire(void *priv)
 {
-	if (m->bpf)
-		wire_loader_detach_all(m->bpf->wl);
+	struct source_bpf *b = priv;
+
+	if (b->loaded)
+		wire_loader_detach_all(b->wl);
 }
 
-void source_bpf_attach_wire(struct model *m)
+static void bpf_attach_wire(struct collector *c, void *priv)
 {
+	struct source_bpf *b = priv;
+	struct model *m = c->m;
 	unsigned int i, ok = 0, bad = 0;
 	int err = 0;
 
-	if (!m->bpf || !m->bpf->wl)
+	if (!b->loaded || !b->wl)
 		return;
 	for (i = 0; i < MODEL_MAX_PORTS; i++) {
 		if (!m->ports[i].present || m->ports[i].ifindex <= 0)
 			continue;
-		err = wire_loader_attach(m->bpf->wl, m->ports[i].ifindex);
+		err = wire_loader_attach(b->wl, m->ports[i].ifindex);
 		if (err) {
 			bad++;
 			snprintf(m->why[SRC_BPF_WIRE], sizeof(m->why[0]), "attaching to %s: %s",
@@ -191,9 +202,11 @@ void source_bpf_attach_wire(struct model *m)
 }
 
 /* any of the programs with a ring buffer up */
-static bool rings_up(const struct model *m)
+static bool rings_up(const struct source_bpf *b)
 {
-	return m->bpf && m->bpf->fb &&
+	const struct model *m = b->m;
+
+	return b->loaded && b->fb &&
 	       (m->src[SRC_BPF_FLAP] == SRC_STATE_UP || m->src[SRC_BPF_QP] == SRC_STATE_UP ||
 		m->src[SRC_BPF_RXE] == SRC_STATE_UP);
 }
@@ -212,21 +225,24 @@ static void *events_thread(void *arg)
 	return NULL;
 }
 
-void source_bpf_start_events(struct model *m)
+static void bpf_start_events(void *priv)
 {
-	if (!rings_up(m) || m->bpf->events_running)
+	struct source_bpf *b = priv;
+
+	if (!rings_up(b) || b->events_running)
 		return;
-	m->bpf->events_running = !pthread_create(&m->bpf->events, NULL, events_thread, m->bpf);
+	b->events_running = !pthread_create(&b->events, NULL, events_thread, b);
 }
 
-void source_bpf_wait(struct model *m, int ms, int wake_fd)
+static void bpf_wait(void *priv, int ms, int wake_fd)
 {
+	struct source_bpf *b = priv;
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 	struct pollfd pfd = { .fd = wake_fd, .events = POLLIN };
 
-	if (rings_up(m) && !m->bpf->events_running) {
+	if (rings_up(b) && !b->events_running) {
 		/* the rings, not wake_fd: a stop is seen within 200 ms */
-		fabbpf_poll(m->bpf->fb, ms < 200 ? ms : 200);
+		fabbpf_poll(b->fb, ms < 200 ? ms : 200);
 		return;
 	}
 	if (wake_fd >= 0)
@@ -235,27 +251,29 @@ void source_bpf_wait(struct model *m, int ms, int wake_fd)
 		nanosleep(&ts, NULL);
 }
 
-static void bpf_close(struct model *m)
+static void bpf_close(struct collector *c, void *priv)
 {
-	if (!m->bpf)
+	struct source_bpf *b = priv;
+
+	(void)c;
+	if (!b->loaded)
 		return;
-	if (m->bpf->events_running) {
-		m->bpf->events_stop = true;
-		pthread_join(m->bpf->events, NULL);
-		m->bpf->events_running = false;
+	if (b->events_running) {
+		b->events_stop = true;
+		pthread_join(b->events, NULL);
+		b->events_running = false;
 	}
-	prune_free(&m->bpf->rxe_prune);
-	prune_free(&m->bpf->wire_prune);
-	wire_loader_close(m->bpf->wl);
-	fabbpf_close(m->bpf->fb);
-	free(m->bpf);
-	m->bpf = NULL;
+	prune_free(&b->rxe_prune);
+	prune_free(&b->wire_prune);
+	wire_loader_close(b->wl);
+	fabbpf_close(b->fb);
+	b->loaded = false;
 }
 
 /* the rxe map entries of dead QPs (keys: device index, QP number) */
 static void prune_rxe(struct source_bpf *b, const struct raw *r, const uint64_t *live)
 {
-	static uint64_t dead[MODEL_MAX_QPS], out[MODEL_MAX_QPS];
+	uint64_t *dead = b->dead, *out = b->out;
 	unsigned int i;
 	size_t n = 0;
 	long k;
@@ -282,7 +300,7 @@ static void prune_rxe(struct source_bpf *b, const struct raw *r, const uint64_t 
 static void prune_wire(struct source_bpf *b, const struct raw *r, const uint64_t *local,
 		       const uint64_t *peer, size_t np)
 {
-	static uint64_t dead[MODEL_MAX_QPS], out[MODEL_MAX_QPS];
+	uint64_t *dead = b->dead, *out = b->out;
 	unsigned int i;
 	size_t n = 0;
 	long k;
@@ -315,7 +333,7 @@ static void prune_wire(struct source_bpf *b, const struct raw *r, const uint64_t
 static void prune_maps(struct source_bpf *b, const struct raw *r)
 {
 	/* the live QPs as sorted keys: (device, QP), local QP, peer's QP */
-	static uint64_t live[MODEL_MAX_QPS], local[MODEL_MAX_QPS], peer[MODEL_MAX_QPS];
+	uint64_t *live = b->live, *local = b->local, *peer = b->peer;
 	unsigned int i;
 	size_t np = 0;
 
@@ -345,10 +363,10 @@ static void prune_maps(struct source_bpf *b, const struct raw *r)
  * list; until the first one, or if setting it fails, every QP is counted.
  * Also what the program did not count per QP.
  */
-static void wire_known_sync(struct wire_loader *wl, struct raw *r)
+static void wire_known_sync(struct source_bpf *b, struct raw *r)
 {
-	static struct wire_qp_key keys[2 * MODEL_MAX_QPS + 2];
-	static bool failed;		/* said so once; collector thread only */
+	struct wire_loader *wl = b->wl;
+	struct wire_qp_key *keys = b->keys;
 	__u64 st[WIRE_NR_STATS];
 	int err;
 	unsigned int i;
@@ -371,47 +389,55 @@ static void wire_known_sync(struct wire_loader *wl, struct raw *r)
 							  .dir = WIRE_DIR_EGRESS };
 	}
 	err = wire_loader_set_known(wl, keys, n);
-	if (err && !failed)
+	if (err && !b->known_failed)
 		fprintf(stderr, "fabteld: wire: cannot set the known QPs (%s); counting every QP\n",
 			strerror(-err));
-	failed = err != 0;
+	b->known_failed = err != 0;
 }
 
 /* after the QP source: pruning needs this pass's QP list; the rings' losses */
-static bool bpf_sample(struct model *m, struct raw *r)
+static bool bpf_sample(struct collector *c, void *priv, struct raw *r)
 {
+	struct source_bpf *b = priv;
+	struct model *m = c->m;
 	bool rxe = m->src[SRC_BPF_RXE] == SRC_STATE_UP;
 	bool wire = m->src[SRC_BPF_WIRE] == SRC_STATE_UP;
 	struct fabbpf_drops d;
 
-	r->have_ring_drops = m->bpf && m->bpf->fb;
+	r->have_ring_drops = b->loaded && b->fb;
 	if (r->have_ring_drops) {
-		fabbpf_drops(m->bpf->fb, &d);
+		fabbpf_drops(b->fb, &d);
 		r->ring_drops[0] = d.flap;
 		r->ring_drops[1] = d.qp;
 		r->ring_drops[2] = d.rxe;
 	}
 	r->nr_rxe = r->nr_wire = 0;
 	/* a walk cut off at the array's size (cb's 1) is as partial as a failed one */
-	r->rxe_err = rxe && fabbpf_for_each_rxe_qp(m->bpf->fb, rxe_cb, r) != 0;
-	r->wire_err = wire && wire_loader_for_each_qp(m->bpf->wl, wire_cb, r) != 0;
+	r->rxe_err = rxe && fabbpf_for_each_rxe_qp(b->fb, rxe_cb, r) != 0;
+	r->wire_err = wire && wire_loader_for_each_qp(b->wl, wire_cb, r) != 0;
 	if (rxe || wire)
-		prune_maps(m->bpf, r);
+		prune_maps(b, r);
 	if (wire)			/* after the pruning: it recounts the entries */
-		wire_known_sync(m->bpf->wl, r);
+		wire_known_sync(b, r);
 	return r->have_ring_drops || rxe || wire;
+}
+
+static uint64_t bpf_pruned(const void *priv, int which)
+{
+	const struct source_bpf *b = priv;
+
+	return which ? b->wire_prune.removed : b->rxe_prune.removed;
 }
 
 const struct source_ops source_bpf = {
 	.name = "bpf",
+	.priv_size = sizeof(struct source_bpf),
 	.open = bpf_open,
 	.sample = bpf_sample,
 	.close = bpf_close,
+	.attach_wire = bpf_attach_wire,
+	.detach_wire = bpf_detach_wire,
+	.start_events = bpf_start_events,
+	.wait = bpf_wait,
+	.pruned = bpf_pruned,
 };
-
-uint64_t source_bpf_pruned(const struct model *m, int which)
-{
-	if (!m->bpf)
-		return 0;
-	return which ? m->bpf->wire_prune.removed : m->bpf->rxe_prune.removed;
-}

@@ -17,17 +17,26 @@
 
 #include "clock.h"
 #include "dcbnl.h"
+#include "collector.h"
 #include "fsread.h"
 #include "netdev_slot.h"
-#include "source.h"
 
 #define DSCP_SELECTOR	5	/* IEEE_8021QAZ_APP_SEL_DSCP */
 
-static struct dcbnl *dcb;	/* the collector thread's */
+struct gid_walk {
+	unsigned int readings;
+	int high;		/* the highest used index seen (a whole walk resets it); -1 none */
+};
 
-/* the last reading of each netdev, at its slot's index */
-static struct netdev_slot slots[MODEL_MAX_PORTS];
-static struct port_config cfgs[MODEL_MAX_PORTS];
+/* the collector's priv for this source */
+struct source_config {
+	struct collector *c;
+	struct dcbnl *dcb;
+	/* the last reading of each netdev, at its slot's index */
+	struct netdev_slot slots[MODEL_MAX_PORTS];
+	struct port_config cfgs[MODEL_MAX_PORTS];
+	struct gid_walk gid_walks[MODEL_MAX_PORTS];
+};
 
 /*
  * The netdev's DCB state (the driver's PFC, ETS and APP ops) under
@@ -37,14 +46,14 @@ static struct port_config cfgs[MODEL_MAX_PORTS];
  * (had_pfc), or whose absence is what backs off, missing now is the
  * driver failing its PFC query (-ENODATA).
  */
-static void read_dcb(const struct collect_opts *o, const struct raw_port *p,
+static void read_dcb(struct source_config *s, const struct raw_port *p,
 		     struct port_config *cfg, bool had_pfc, uint64_t now)
 {
-	struct backoff *b = port_backoff(p->device, p->port, PR_DCB);
+	struct backoff *b = port_backoff(&s->c->backoffs, p->device, p->port, PR_DCB);
 	struct dcbnl_cfg d;
 	unsigned int i;
 
-	if (!dcb) {
+	if (!s->dcb) {
 		cfg->dcb_err = -ENOTCONN;
 		return;
 	}
@@ -52,12 +61,12 @@ static void read_dcb(const struct collect_opts *o, const struct raw_port *p,
 		cfg->dcb_err = b->err;
 		return;
 	}
-	cfg->dcb_err = dcbnl_get(dcb, p->netdev, &d);
+	cfg->dcb_err = dcbnl_get(s->dcb, p->netdev, &d);
 	if (!cfg->dcb_err && !d.have_pfc &&
 	    (had_pfc || (b->state == BACKOFF_FAILING && b->err == -ENODATA)))
 		cfg->dcb_err = -ENODATA;
 	if (cfg->dcb_err != -ENODEV)	/* the netdev went away mid-pass: nothing asked */
-		backoff_done(b, cfg->dcb_err, now, o->module_s * 1000);
+		backoff_done(b, cfg->dcb_err, now, s->c->o->module_s * 1000);
 	if (cfg->dcb_err)
 		return;
 	cfg->have_pfc = d.have_pfc;
@@ -109,10 +118,6 @@ static void read_tos(const struct collect_opts *o, const struct raw_port *p,
 #define GID_GAP		16
 #define GID_WALK_EVERY	60
 
-static struct gid_walk {
-	unsigned int readings;
-	int high;		/* the highest used index seen (a whole walk resets it); -1 none */
-} gid_walks[MODEL_MAX_PORTS];
 
 /* a GID entry's type into buf: 1, 0 for an empty entry, -1 past the table (or none) */
 static int gid_type(const char *path, char *buf, size_t len)
@@ -148,16 +153,17 @@ static int count_v2_gids(const char *dir, struct gid_walk *gw)
 	return n;
 }
 
-static void read_port(const struct collect_opts *o, const struct raw_port *p,
+static void read_port(struct source_config *s, const struct raw_port *p,
 		      struct port_config *cfg, struct gid_walk *gw, uint64_t now)
 {
+	const struct collect_opts *o = s->c->o;
 	bool had_pfc = cfg->have_pfc;
 	char path[600], buf[32];
 	unsigned int dscp;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->read = true;
-	read_dcb(o, p, cfg, had_pfc, now);
+	read_dcb(s, p, cfg, had_pfc, now);
 	read_tos(o, p, cfg);
 	cfg->tos_prio = -1;
 	dscp = cfg->tos >= 0 ? (unsigned int)cfg->tos >> 2 : 0;
@@ -172,22 +178,29 @@ static void read_port(const struct collect_opts *o, const struct raw_port *p,
 	cfg->roce_v2_gids = count_v2_gids(path, gw);
 }
 
-static void config_open(struct model *m)
+static void config_open(struct collector *c, void *priv)
 {
-	if (!m->opts.sysfs_root[0] && dcbnl_open(&dcb))
-		dcb = NULL;	/* every port then says why (dcb_err) */
+	struct source_config *s = priv;
+
+	s->c = c;
+	if (!c->o->sysfs_root[0] && dcbnl_open(&s->dcb))
+		s->dcb = NULL;	/* every port then says why (dcb_err) */
 }
 
-static void config_close(struct model *m)
+static void config_close(struct collector *c, void *priv)
 {
-	(void)m;
-	dcbnl_close(dcb);
-	dcb = NULL;
+	struct source_config *s = priv;
+
+	(void)c;
+	dcbnl_close(s->dcb);
+	s->dcb = NULL;
 }
 
-static bool config_sample(struct model *m, struct raw *r)
+static bool config_sample(struct collector *c, void *priv, struct raw *r)
 {
-	uint64_t now = port_reads_now();
+	struct source_config *s = priv;
+	struct model *m = c->m;
+	uint64_t now = port_reads_now(&c->backoffs);
 	struct raw_port *p;
 	unsigned int i, k;
 
@@ -200,18 +213,19 @@ static bool config_sample(struct model *m, struct raw *r)
 		p = &r->ports[i];
 		if (!p->netdev[0])
 			continue;
-		k = netdev_slot_get(slots, MODEL_MAX_PORTS, p->netdev);
-		if (!slots[k].at_ns) {	/* a netdev new to its slot: a whole walk first */
-			gid_walks[k].readings = 0;
-			cfgs[k].have_pfc = false;	/* not its PFC */
+		k = netdev_slot_get(s->slots, MODEL_MAX_PORTS, p->netdev);
+		if (!s->slots[k].at_ns) {	/* a netdev new to its slot: a whole walk first */
+			s->gid_walks[k].readings = 0;
+			s->cfgs[k].have_pfc = false;	/* not its PFC */
 		}
-		if (netdev_slot_due(&slots[k], now, m->opts.module_s))
-			read_port(&m->opts, p, &cfgs[k], &gid_walks[k], now);
-		p->cfg = cfgs[k];
-		if (dcb)
-			port_reads_note(&p->reads, PR_DCB, port_backoff(p->device, p->port, PR_DCB));
+		if (netdev_slot_due(&s->slots[k], now, m->opts.module_s))
+			read_port(s, p, &s->cfgs[k], &s->gid_walks[k], now);
+		p->cfg = s->cfgs[k];
+		if (s->dcb)
+			port_reads_note(&p->reads, PR_DCB,
+					port_backoff(&c->backoffs, p->device, p->port, PR_DCB));
 	}
-	if (dcb)
+	if (s->dcb)
 		raw_report(r, SRC_CONFIG, SRC_STATE_UP, "%s", "");
 	else
 		raw_report(r, SRC_CONFIG, SRC_STATE_UNAVAILABLE, "%s", "rtnetlink socket: no DCB state");
@@ -220,6 +234,7 @@ static bool config_sample(struct model *m, struct raw *r)
 
 const struct source_ops source_config = {
 	.name = "roce_config",
+	.priv_size = sizeof(struct source_config),
 	.open = config_open,
 	.sample = config_sample,
 	.close = config_close,

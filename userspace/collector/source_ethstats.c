@@ -23,7 +23,7 @@
 #include "clock.h"
 #include "ethstats.h"
 #include "netdev_slot.h"
-#include "source.h"
+#include "collector.h"
 
 #define ES_MAX_NAMES	8192	/* a big mlx5e netdev lists a few thousand */
 
@@ -109,12 +109,17 @@ struct es_layout {
 	struct es_slot_idx *to;		/* ... and where it goes */
 };
 
-static int fd = -1;
-static struct netdev_slot slots[MODEL_MAX_PORTS];
-static struct es_layout layouts[MODEL_MAX_PORTS];
-static ethstats_name names[ES_MAX_NAMES];	/* the collector thread's */
-static uint64_t vals[ES_MAX_NAMES];
-static bool nonzero[MODEL_MAX_PORTS];	/* the slot's netdev had a statistic not 0 */
+/* the collector's priv for this source */
+struct source_ethstats {
+	struct collector *c;
+	int fd;				/* the ethtool ioctl socket; -1 none yet */
+	struct netdev_slot slots[MODEL_MAX_PORTS];
+	struct es_layout layouts[MODEL_MAX_PORTS];
+	ethstats_name names[ES_MAX_NAMES];
+	uint64_t vals[ES_MAX_NAMES];
+	bool nonzero[MODEL_MAX_PORTS];	/* the slot's netdev had a statistic not 0 */
+};
+
 
 static void layout_reset(struct es_layout *l)
 {
@@ -125,14 +130,15 @@ static void layout_reset(struct es_layout *l)
 }
 
 /* Read the names, pick the vendor whose map names the most, keep its entries. */
-static void layout_read(const char *ifname, struct es_layout *l, uint8_t pfc_mask)
+static void layout_read(struct source_ethstats *s, const char *ifname, struct es_layout *l,
+			uint8_t pfc_mask)
 {
 	unsigned int v, i, hits, best = 0, n;
 	int count, prio, k;
 
 	layout_reset(l);
 	l->pfc_mask = pfc_mask;
-	count = ethstats_names(fd, ifname, names, ES_MAX_NAMES);
+	count = ethstats_names(s->fd, ifname, s->names, ES_MAX_NAMES);
 	if (count < 0) {
 		l->err = count;
 		return;
@@ -141,7 +147,7 @@ static void layout_read(const char *ifname, struct es_layout *l, uint8_t pfc_mas
 	n = l->n < ES_MAX_NAMES ? l->n : ES_MAX_NAMES;
 	for (v = 0; v < NR_VENDORS; v++) {
 		for (hits = 0, i = 0; i < n; i++)
-			hits += es_lookup(v, names[i], &prio) >= 0;
+			hits += es_lookup(v, s->names[i], &prio) >= 0;
 		if (hits > best) {
 			best = hits;
 			l->vendor = (int)v;
@@ -157,7 +163,7 @@ static void layout_read(const char *ifname, struct es_layout *l, uint8_t pfc_mas
 		return;
 	}
 	for (i = 0; i < n && l->nr_used < best; i++) {
-		k = es_lookup((unsigned int)l->vendor, names[i], &prio);
+		k = es_lookup((unsigned int)l->vendor, s->names[i], &prio);
 		if (k < 0)
 			continue;
 		l->idx[l->nr_used] = i;
@@ -170,7 +176,7 @@ static void layout_read(const char *ifname, struct es_layout *l, uint8_t pfc_mas
 
 /* ---- the source ------------------------------------------------------------- */
 
-static void es_fill(struct raw_port *p, const struct es_layout *l)
+static void es_fill(struct source_ethstats *s, struct raw_port *p, const struct es_layout *l)
 {
 	unsigned int i;
 
@@ -178,10 +184,10 @@ static void es_fill(struct raw_port *p, const struct es_layout *l)
 		const struct es_slot_idx *t = &l->to[i];
 
 		if (t->prio >= 0) {
-			p->es_prio[t->stat][t->prio] = vals[l->idx[i]];
+			p->es_prio[t->stat][t->prio] = s->vals[l->idx[i]];
 			p->have_es_prio[t->stat][t->prio] = true;
 		} else {
-			p->es_port[t->stat] = vals[l->idx[i]];
+			p->es_port[t->stat] = s->vals[l->idx[i]];
 			p->have_es_port[t->stat] = true;
 		}
 	}
@@ -205,50 +211,52 @@ static bool all_zero(const uint64_t *v, unsigned int n)
  * zeroed buffer, so every statistic 0 where one was not before (or
  * zeros_fail: while that backs off) is its failure, -ENODATA.
  */
-static int es_read(const struct collect_opts *o, struct raw_port *p, uint64_t now,
+static int es_read(struct source_ethstats *s, struct raw_port *p, uint64_t now,
 		   bool zeros_fail)
 {
-	unsigned int k = netdev_slot_get(slots, MODEL_MAX_PORTS, p->netdev);
-	struct es_layout *l = &layouts[k];
+	const struct collect_opts *o = s->c->o;
+	unsigned int k = netdev_slot_get(s->slots, MODEL_MAX_PORTS, p->netdev);
+	struct es_layout *l = &s->layouts[k];
 	uint8_t pfc = p->pfc_read ? p->pfc_mask : p->cfg.have_pfc ? p->cfg.pfc_en : 0;
 	int err, tries;
 
-	if (!slots[k].at_ns)
-		nonzero[k] = false;	/* a netdev new to its slot */
+	if (!s->slots[k].at_ns)
+		s->nonzero[k] = false;	/* a netdev new to its slot */
 	for (tries = 0; tries < 2; tries++) {
-		if (netdev_slot_due(&slots[k], now, o->module_s ? o->module_s : 10) ||
+		if (netdev_slot_due(&s->slots[k], now, o->module_s ? o->module_s : 10) ||
 		    pfc != l->pfc_mask || tries || (l->err && l->err != -EOPNOTSUPP))
-			layout_read(p->netdev, l, pfc);
+			layout_read(s, p->netdev, l, pfc);
 		if (!l->err && l->vendor < 0)
 			return -EOPNOTSUPP;
 		if (l->err)
 			return l->err;
-		err = ethstats_values(fd, p->netdev, vals, l->n);
+		err = ethstats_values(s->fd, p->netdev, s->vals, l->n);
 		if (err == -ESTALE)
 			continue;	/* the driver's count changed: names again */
 		if (err)
 			return err;
-		if (all_zero(vals, l->n < ES_MAX_NAMES ? l->n : ES_MAX_NAMES)) {
-			if (nonzero[k] || zeros_fail)
+		if (all_zero(s->vals, l->n < ES_MAX_NAMES ? l->n : ES_MAX_NAMES)) {
+			if (s->nonzero[k] || zeros_fail)
 				return -ENODATA;
 		} else {
-			nonzero[k] = true;
+			s->nonzero[k] = true;
 		}
-		es_fill(p, l);
+		es_fill(s, p, l);
 		return 0;
 	}
 	return -ESTALE;
 }
 
 /* es_read under fabteld's back-off of the port's ethtool_stats: the back-off's state after */
-static const struct backoff *es_port(const struct collect_opts *o, struct raw_port *p,
+static const struct backoff *es_port(struct source_ethstats *s, struct raw_port *p,
 				     uint64_t now)
 {
-	struct backoff *b = port_backoff(p->device, p->port, PR_ETHTOOL_STATS);
+	const struct collect_opts *o = s->c->o;
+	struct backoff *b = port_backoff(&s->c->backoffs, p->device, p->port, PR_ETHTOOL_STATS);
 	int err;
 
 	if (backoff_due(b, now)) {
-		err = es_read(o, p, now, b->state == BACKOFF_FAILING && b->err == -ENODATA);
+		err = es_read(s, p, now, b->state == BACKOFF_FAILING && b->err == -ENODATA);
 		if (err != -ENODEV)	/* gone mid-pass: nothing asked */
 			backoff_done(b, err, now, o->interval_ms);
 	}
@@ -256,28 +264,37 @@ static const struct backoff *es_port(const struct collect_opts *o, struct raw_po
 	return b;
 }
 
-static bool ethstats_sample(struct model *m, struct raw *r)
+static void ethstats_open(struct collector *c, void *priv)
 {
-	uint64_t now = port_reads_now();
+	struct source_ethstats *s = priv;
+
+	s->c = c;
+	s->fd = -1;
+}
+
+static bool ethstats_sample(struct collector *c, void *priv, struct raw *r)
+{
+	struct source_ethstats *s = priv;
+	uint64_t now = port_reads_now(&c->backoffs);
 	const struct backoff *b;
 	unsigned int i, failed = 0;
 	int last = 0;
 
-	if (m->opts.sysfs_root[0]) {
+	if (c->o->sysfs_root[0]) {
 		raw_report(r, SRC_ETHSTATS, SRC_STATE_STANDBY, "%s", "fixture tree: no netdev to ask");
 		return false;
 	}
-	if (fd < 0) {
-		fd = ethstats_socket();
-		if (fd < 0) {
-			raw_report(r, SRC_ETHSTATS, SRC_STATE_UNAVAILABLE, "socket: %s", raw_strerror(-fd));
+	if (s->fd < 0) {
+		s->fd = ethstats_socket();
+		if (s->fd < 0) {
+			raw_report(r, SRC_ETHSTATS, SRC_STATE_UNAVAILABLE, "socket: %s", raw_strerror(r, -s->fd));
 			return true;
 		}
 	}
 	for (i = 0; i < r->nr_ports; i++) {
 		if (!r->ports[i].netdev[0])
 			continue;
-		b = es_port(&m->opts, &r->ports[i], now);
+		b = es_port(s, &r->ports[i], now);
 		if (b->state == BACKOFF_FAILING) {
 			failed++;
 			last = b->err;
@@ -286,26 +303,29 @@ static bool ethstats_sample(struct model *m, struct raw *r)
 	if (failed)
 		raw_report(r, SRC_ETHSTATS, SRC_STATE_UNAVAILABLE,
 			   "driver statistics unreadable on %u port(s), backing off: %s", failed,
-			   raw_strerror(-last));
+			   raw_strerror(r, -last));
 	else
 		raw_report(r, SRC_ETHSTATS, SRC_STATE_UP, "%s", "");
 	return true;
 }
 
-static void ethstats_close(struct model *m)
+static void ethstats_close(struct collector *c, void *priv)
 {
+	struct source_ethstats *s = priv;
 	unsigned int i;
 
-	(void)m;
+	(void)c;
 	for (i = 0; i < MODEL_MAX_PORTS; i++)
-		layout_reset(&layouts[i]);
-	if (fd >= 0)
-		close(fd);
-	fd = -1;
+		layout_reset(&s->layouts[i]);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
 }
 
 const struct source_ops source_ethstats = {
 	.name = "ethtool_stats",
+	.priv_size = sizeof(struct source_ethstats),
+	.open = ethstats_open,
 	.sample = ethstats_sample,
 	.close = ethstats_close,
 };

@@ -12,12 +12,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "devices.h"
-#include "fsread.h"
-#include "source.h"
+#include "collector.h"
 
 struct ko_walk {
-	const struct collect_opts *o;
+	struct collector *c;
 	struct raw *r;
 	bool bad;
 	char why[160];
@@ -25,16 +23,15 @@ struct ko_walk {
 
 static int read_ko_port(void *ctx, const char *base, const char *dev, const char *port)
 {
-	static struct raw_port over;	/* a port past the table: parsed, counted */
 	struct ko_walk *w = ctx;
 	bool full = w->r->nr_ports == MODEL_MAX_PORTS;
-	struct raw_port *p = full ? &over : &w->r->ports[w->r->nr_ports];
+	struct raw_port *p = full ? &w->r->over : &w->r->ports[w->r->nr_ports];
 	char path[1000], buf[8192];
 
 	(void)dev;
 	(void)port;
 	fs_put(path, sizeof(path), fs_put(path, sizeof(path), 0, base), "/snapshot");
-	if (fs_read_kept(path, buf, sizeof(buf)) < 0)
+	if (fs_read_kept(&w->c->kept, path, buf, sizeof(buf)) < 0)
 		return 0;	/* device removed mid-read */
 	memset(p, 0, sizeof(*p));
 	if (ko_parse_snapshot(buf, p)) {
@@ -46,9 +43,9 @@ static int read_ko_port(void *ctx, const char *base, const char *dev, const char
 		w->r->ports_over++;
 		return 0;
 	}
-	ko_events_read(w->o, base, p);
-	sysfs_read_netdev_bytes(w->o, p);
-	sysfs_read_port_extras(w->o, p);
+	ko_events_read(&w->c->ko_events, base, p);
+	sysfs_read_netdev_bytes(w->c, p);
+	sysfs_read_port_extras(w->c, p);
 	w->r->nr_ports++;
 	return 0;
 }
@@ -67,10 +64,15 @@ static int read_ko_port(void *ctx, const char *base, const char *dev, const char
  * fabtel_ko = off: not looked for at all (the host runs without it by
  * choice, and the ports are plain sysfs's even if it is loaded later).
  */
-static bool ko_sample(struct model *m, struct raw *r)
+struct source_ko {
+	unsigned int skip;		/* passes left before the next look */
+};
+
+static bool ko_sample(struct collector *c, void *priv, struct raw *r)
 {
-	static unsigned int skip;	/* collector thread only */
-	struct ko_walk w = { .o = &m->opts, .r = r };
+	struct source_ko *ko = priv;
+	struct model *m = c->m;
+	struct ko_walk w = { .c = c, .r = r };
 	char dir[600];
 	int err;
 
@@ -81,19 +83,20 @@ static bool ko_sample(struct model *m, struct raw *r)
 			   "not looked for (fabtel_ko = off)");
 		return false;
 	}
-	if (skip) {
-		skip--;
+	if (ko->skip) {
+		ko->skip--;
 		return false;
 	}
 	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/kernel/fabtel");
-	err = devices_walk_ports(&m->opts, dir, true, read_ko_port, &w);
-	if (err == -ENOENT && fs_kept_kernel_path(m->opts.sysfs_root[0] ? m->opts.sysfs_root : "/sys"))
-		skip = KO_ABSENT_EVERY - 1;
+	err = devices_walk_ports(&c->devs, dir, true, read_ko_port, &w);
+	if (err == -ENOENT &&
+	    fs_kept_kernel_path(&c->kept, m->opts.sysfs_root[0] ? m->opts.sysfs_root : "/sys"))
+		ko->skip = KO_ABSENT_EVERY - 1;
 	r->ports_mono = clock_ns(CLOCK_MONOTONIC);
 	r->ko = !err;
 	if (err)
 		raw_report(r, SRC_FABTEL_KO, SRC_STATE_UNAVAILABLE,
-			   "fabtel.ko not loaded (%s: %s)", dir, raw_strerror(-err));
+			   "fabtel.ko not loaded (%s: %s)", dir, raw_strerror(r, -err));
 	else if (w.bad)
 		raw_report(r, SRC_FABTEL_KO, SRC_STATE_UNAVAILABLE, "%s", w.why);
 	else
@@ -103,6 +106,7 @@ static bool ko_sample(struct model *m, struct raw *r)
 
 const struct source_ops source_ko = {
 	.name = "fabtel_ko",
+	.priv_size = sizeof(struct source_ko),
 	.sample = ko_sample,
 };
 

@@ -14,14 +14,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "devices.h"
+#include "collector.h"
 #include "fsread.h"
-#include "source.h"
 
 #define NL_ABSENT_RETRY	10
 
-static int nl_fd = -1;
-static unsigned int nl_absent;	/* passes left before RDMA netlink is asked again */
+/* the collector's priv for this source */
+struct source_qps {
+	int nl_fd;			/* RDMA netlink's socket; -1 none yet */
+	unsigned int nl_absent;		/* passes left before RDMA netlink is asked again */
+};
 
 static int qp_cb(const struct rdmanl_qp *qp, void *ctx)
 {
@@ -77,14 +79,15 @@ static void qp_owner(const struct collect_opts *o, struct raw_qp *q)
 }
 
 /* the QPs of the devices left out (devices.h) dropped, as their ports are */
-static void drop_excluded(const struct collect_opts *o, struct raw *r)
+static void drop_excluded(struct collector *c, struct raw *r)
 {
+	const struct collect_opts *o = c->o;
 	unsigned int i, n = 0;
 
 	if (!devfilter_active(o->devfilter))
 		return;
 	for (i = 0; i < r->nr_qps; i++) {
-		if (devices_excluded(o, r->qps[i].nl.dev_name))
+		if (devices_excluded(&c->devs, r->qps[i].nl.dev_name))
 			continue;
 		if (n != i)
 			r->qps[n].nl = r->qps[i].nl;
@@ -93,22 +96,31 @@ static void drop_excluded(const struct collect_opts *o, struct raw *r)
 	r->nr_qps = n;
 }
 
-static bool qps_sample(struct model *m, struct raw *r)
+static void qps_open(struct collector *c, void *priv)
 {
+	struct source_qps *s = priv;
+
+	(void)c;
+	s->nl_fd = -1;
+}
+
+static bool qps_sample(struct collector *c, void *priv, struct raw *r)
+{
+	struct source_qps *s = priv;
 	unsigned int i, k;
-	bool asked = !nl_absent;
+	bool asked = !s->nl_absent;
 
 	r->nr_qps = 0;
 	r->qps_over = 0;
-	if (nl_absent) {
-		nl_absent--;
+	if (s->nl_absent) {
+		s->nl_absent--;
 		r->nl_err = -EPROTONOSUPPORT;	/* what the last asking said */
 	} else {
-		r->nl_err = rdmanl_for_each_qp(&nl_fd, qp_cb, r);
+		r->nl_err = rdmanl_for_each_qp(&s->nl_fd, qp_cb, r);
 		if (r->nl_err == -EPROTONOSUPPORT)
-			nl_absent = NL_ABSENT_RETRY - 1;
+			s->nl_absent = NL_ABSENT_RETRY - 1;
 	}
-	drop_excluded(&m->opts, r);
+	drop_excluded(c, r);
 	for (i = 0; i < r->nr_qps; i++) {
 		/* a process's QPs are listed together: read its /proc files once */
 		for (k = i < 8 ? 0 : i - 8; k < i && r->qps[k].nl.pid != r->qps[i].nl.pid; k++)
@@ -119,26 +131,31 @@ static bool qps_sample(struct model *m, struct raw *r)
 			r->qps[i].job = r->qps[k].job;
 			r->qps[i].has_job = r->qps[k].has_job;
 		} else {
-			qp_owner(&m->opts, &r->qps[i]);
+			qp_owner(c->o, &r->qps[i]);
 		}
 	}
 	if (r->nl_err)
-		raw_report(r, SRC_RDMA_NETLINK, SRC_STATE_UNAVAILABLE, "%s", raw_strerror(-r->nl_err));
+		raw_report(r, SRC_RDMA_NETLINK, SRC_STATE_UNAVAILABLE, "%s",
+			   raw_strerror(r, -r->nl_err));
 	else
 		raw_report(r, SRC_RDMA_NETLINK, SRC_STATE_UP, "%s", "");
 	return asked;
 }
 
-static void qps_close(struct model *m)
+static void qps_close(struct collector *c, void *priv)
 {
-	(void)m;
-	if (nl_fd >= 0)
-		close(nl_fd);
-	nl_fd = -1;
+	struct source_qps *s = priv;
+
+	(void)c;
+	if (s->nl_fd >= 0)
+		close(s->nl_fd);
+	s->nl_fd = -1;
 }
 
 const struct source_ops source_qps = {
 	.name = "rdma_netlink",
+	.priv_size = sizeof(struct source_qps),
+	.open = qps_open,
 	.sample = qps_sample,
 	.close = qps_close,
 };

@@ -29,30 +29,26 @@
 #include <string.h>
 
 #include "clock.h"
-#include "devices.h"
-#include "fsread.h"
-#include "netdev_bytes.h"
+#include "collector.h"
 #include "schema.h"
-#include "source.h"
-#include "sysfs_plan.h"
 #include "text.h"
 
 #define LINK_TTL	10	/* samples a steady link's files are not read again */
 #define QUIET_AFTER	10	/* reads of one value in a row: a quiet hw_counters file */
 
-void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p)
+void sysfs_read_netdev_bytes(struct collector *c, struct raw_port *p)
 {
 	char path[600];
 
 	if (!p->netdev[0] || p->nd_by_ko)
 		return;
-	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/statistics/rx_bytes",
+	fs_path(c->o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/statistics/rx_bytes",
 		p->netdev);
-	if (fs_read_u64_kept(path, &p->nd_rx_bytes))
+	if (fs_read_u64_kept(&c->kept, path, &p->nd_rx_bytes))
 		return;
-	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/statistics/tx_bytes",
+	fs_path(c->o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/statistics/tx_bytes",
 		p->netdev);
-	p->have_nd = !fs_read_u64_kept(path, &p->nd_tx_bytes);
+	p->have_nd = !fs_read_u64_kept(&c->kept, path, &p->nd_tx_bytes);
 }
 
 /*
@@ -71,15 +67,15 @@ void sysfs_read_netdev_bytes(const struct collect_opts *o, struct raw_port *p)
  * counter alone, and what else it moves is seen at its first sample.
  * quiet_every and info_every 1: every file each sample.
  */
-static unsigned int hw_period(const struct collect_opts *o, const struct port_plan *pl,
+static unsigned int hw_period(struct collector *c, const struct port_plan *pl,
 			      unsigned int i)
 {
 	unsigned int every;
 
 	if (pl->hw[i].still >= QUIET_AFTER)
-		every = o->quiet_every;
+		every = c->o->quiet_every;
 	else
-		every = schema_ctr_is_error(pl->hw[i].k) ? 1 : o->info_every;
+		every = schema_ctr_is_error(pl->hw[i].k) ? 1 : c->o->info_every;
 	return every ? every : 1;
 }
 
@@ -95,7 +91,7 @@ static bool read_gone(int err)
 }
 
 /* the hw_counters files due (all if moved); 0, or the driver's error (the rest not asked) */
-static int read_hw_files(const struct collect_opts *o, struct port_plan *pl,
+static int read_hw_files(struct collector *c, struct port_plan *pl,
 			 struct raw_port *p, bool moved)
 {
 	bool woke = false;
@@ -106,10 +102,10 @@ static int read_hw_files(const struct collect_opts *o, struct port_plan *pl,
 	pl->tick++;
 	for (i = 0; i < pl->nr_hw; i++) {
 		k = pl->hw[i].k;
-		if (pl->hw[i].known && !moved && (pl->tick + i) % hw_period(o, pl, i)) {
+		if (pl->hw[i].known && !moved && (pl->tick + i) % hw_period(c, pl, i)) {
 			v = pl->hw[i].last;
 			p->held |= 1u << k;
-		} else if ((err = fs_held_read_u64(&pl->hw[i].fd, pl->base, pl->hw[i].file, &v))) {
+		} else if ((err = fs_held_read_u64(&c->kept, &pl->hw[i].fd, pl->base, pl->hw[i].file, &v))) {
 			if (!read_gone(err))
 				return err;
 			pl->stale = true;	/* list it again next time */
@@ -139,17 +135,17 @@ static int read_hw_files(const struct collect_opts *o, struct port_plan *pl,
  * the read: none of its counters this pass nor until the back-off is due,
  * then every file is read (what was held is as old as the failure).
  */
-static void read_hw_counters(const struct collect_opts *o, struct port_plan *pl,
+static void read_hw_counters(struct collector *c, struct port_plan *pl,
 			     struct raw_port *p, bool moved, uint64_t now)
 {
-	struct backoff *b = port_backoff(p->device, p->port, PR_HW_COUNTERS);
+	struct backoff *b = port_backoff(&c->backoffs, p->device, p->port, PR_HW_COUNTERS);
 	int err;
 
 	p->soft_roce = pl->soft_roce;
 	if (!pl->nr_hw) {
 		backoff_unsupported(b);
 	} else if (backoff_due(b, now)) {
-		err = read_hw_files(o, pl, p, moved || b->state == BACKOFF_FAILING);
+		err = read_hw_files(c, pl, p, moved || b->state == BACKOFF_FAILING);
 		if (err) {
 			backoff_fail(b, err, now, 0);
 			memset(p->ctr, 0, sizeof(p->ctr));
@@ -174,17 +170,18 @@ static void read_hw_counters(const struct collect_opts *o, struct port_plan *pl,
  * turns the carrier off on close); where it is not (virtio_net), the state
  * read with the link files every LINK_TTL samples finds it.
  */
-static void read_netdev_held(const struct collect_opts *o, struct port_plan *pl,
+static void read_netdev_held(struct collector *c, struct port_plan *pl,
 			     struct raw_port *p)
 {
 	unsigned long long opens;
 	uint64_t v, changes = 0;
 	bool have_changes;
 
-	sysfs_plan_netdev(pl, o->sysfs_root, p->netdev);
-	opens = fs_kept_opens();
-	have_changes = !fs_held_read_u64(&pl->nd_fd[4], pl->nd_dir, "carrier_changes", &changes) &&
-		       fs_kept_opens() == opens;
+	sysfs_plan_netdev(&c->plans, pl, c->o->sysfs_root, p->netdev);
+	opens = fs_kept_opens(&c->kept);
+	have_changes = !fs_held_read_u64(&c->kept, &pl->nd_fd[4], pl->nd_dir, "carrier_changes",
+					  &changes) &&
+		       fs_kept_opens(&c->kept) == opens;
 	if (have_changes && pl->have_changes && changes == pl->changes && pl->carrier == 1 &&
 	    !strcmp(pl->state, "ACTIVE")) {
 		p->carrier = pl->carrier;
@@ -192,54 +189,40 @@ static void read_netdev_held(const struct collect_opts *o, struct port_plan *pl,
 		p->have_flaps = pl->have_flaps;
 		return;
 	}
-	if (!fs_held_read_u64(&pl->nd_fd[0], pl->nd_dir, "carrier", &v) && v <= 1)
+	if (!fs_held_read_u64(&c->kept, &pl->nd_fd[0], pl->nd_dir, "carrier", &v) && v <= 1)
 		p->carrier = (int)v;
-	if (!fs_held_read_u64(&pl->nd_fd[1], pl->nd_dir, "carrier_down_count", &v)) {
+	if (!fs_held_read_u64(&c->kept, &pl->nd_fd[1], pl->nd_dir, "carrier_down_count", &v)) {
 		p->flaps = v;
 		p->have_flaps = true;
 	}
 	pl->changes = changes;
-	pl->have_changes = !fs_held_read_u64(&pl->nd_fd[4], pl->nd_dir, "carrier_changes", &v) &&
+	pl->have_changes = !fs_held_read_u64(&c->kept, &pl->nd_fd[4], pl->nd_dir, "carrier_changes", &v) &&
 			   v == changes;
 }
 
-static void read_bytes_held(struct port_plan *pl, struct raw_port *p)
+static void read_bytes_held(struct collector *c, struct port_plan *pl, struct raw_port *p)
 {
-	if (p->netdev[0] && netdev_bytes_get(p->netdev, &p->nd_rx_bytes, &p->nd_tx_bytes)) {
+	if (p->netdev[0] && netdev_bytes_get(&c->nd, p->netdev, &p->nd_rx_bytes, &p->nd_tx_bytes)) {
 		p->have_nd = true;
 		return;
 	}
 	if (!p->netdev[0] ||
-	    fs_held_read_u64(&pl->nd_fd[2], pl->nd_dir, "statistics/rx_bytes", &p->nd_rx_bytes))
+	    fs_held_read_u64(&c->kept, &pl->nd_fd[2], pl->nd_dir, "statistics/rx_bytes", &p->nd_rx_bytes))
 		return;
-	p->have_nd = !fs_held_read_u64(&pl->nd_fd[3], pl->nd_dir, "statistics/tx_bytes",
+	p->have_nd = !fs_held_read_u64(&c->kept, &pl->nd_fd[3], pl->nd_dir, "statistics/tx_bytes",
 				       &p->nd_tx_bytes);
 }
 
-int sysfs_parse_rate(const char *s, uint64_t *mbps, unsigned int *width)
-{
-	double gbps;
-	unsigned int w;
-	char unit[16];
-
-	if (sscanf(s, "%lf %15s (%uX", &gbps, unit, &w) != 3 || strcmp(unit, "Gb/sec") ||
-	    !(gbps > 0 && gbps < 1e6) || !w || w > 64)
-		return -1;
-	*mbps = (uint64_t)(gbps * 1000 + 0.5);
-	*width = w;
-	return 0;
-}
-
 /* the netdev's speed file: Mb/s, "-1" or EINVAL when unknown (down, virtio) */
-static bool read_netdev_speed(const struct collect_opts *o, const char *netdev, uint64_t *mbps)
+static bool read_netdev_speed(struct collector *c, const char *netdev, uint64_t *mbps)
 {
 	char path[600], buf[32], *end;
 	long v;
 
 	if (!netdev[0])
 		return false;
-	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/speed", netdev);
-	if (fs_read_kept(path, buf, sizeof(buf)) <= 0)
+	fs_path(c->o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/speed", netdev);
+	if (fs_read_kept(&c->kept, path, buf, sizeof(buf)) <= 0)
 		return false;
 	v = strtol(buf, &end, 10);
 	if (*end || v <= 0)
@@ -249,15 +232,15 @@ static bool read_netdev_speed(const struct collect_opts *o, const char *netdev, 
 }
 
 /* the netdev's ifindex, so the fold need not ask SIOCGIFINDEX each sample; 0 unknown */
-static int read_netdev_ifindex(const struct collect_opts *o, const char *netdev)
+static int read_netdev_ifindex(struct collector *c, const char *netdev)
 {
 	char path[600];
 	uint64_t v;
 
 	if (!netdev[0])
 		return 0;
-	fs_path(o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/ifindex", netdev);
-	return fs_read_u64_kept(path, &v) || !v || v > INT32_MAX ? 0 : (int)v;
+	fs_path(c->o->sysfs_root, path, sizeof(path), "/sys/class/net/%s/ifindex", netdev);
+	return fs_read_u64_kept(&c->kept, path, &v) || !v || v > INT32_MAX ? 0 : (int)v;
 }
 
 /*
@@ -266,26 +249,27 @@ static int read_netdev_ifindex(const struct collect_opts *o, const char *netdev)
  * back-off: none while it holds; one that fails fails the read (the rest
  * not asked, none given).  period_ms: how often they are read (0 each pass).
  */
-static void read_pma(struct port_plan *pl, struct raw_port *p, uint64_t now, uint32_t period_ms)
+static void read_pma(struct collector *c, struct port_plan *pl, struct raw_port *p, uint64_t now,
+		     uint32_t period_ms)
 {
-	struct backoff *b = port_backoff(p->device, p->port, PR_PMA);
-	unsigned int i, c;
+	struct backoff *b = port_backoff(&c->backoffs, p->device, p->port, PR_PMA);
+	unsigned int i, k;
 	uint64_t v;
 	int err = 0;
 
-	sysfs_plan_pma(pl);
+	sysfs_plan_pma(&c->plans, pl);
 	if (!pl->nr_pma) {
 		backoff_unsupported(b);
 	} else if (backoff_due(b, now)) {
 		for (i = 0; i < pl->nr_pma && !err; i++) {
-			err = fs_held_read_u64(&pl->pma[i].fd, pl->base, pl->pma[i].file, &v);
+			err = fs_held_read_u64(&c->kept, &pl->pma[i].fd, pl->base, pl->pma[i].file, &v);
 			if (err && read_gone(err)) {
 				pl->stale = true;
 				err = 0;
 			} else if (!err) {
-				c = pl->pma[i].c;
-				p->pma[c] = v * schema_pma_scale(c);
-				p->have_pma[c] = true;
+				k = pl->pma[i].c;
+				p->pma[k] = v * schema_pma_scale(k);
+				p->have_pma[k] = true;
 			}
 		}
 		if (err) {
@@ -303,18 +287,18 @@ static void read_pma(struct port_plan *pl, struct raw_port *p, uint64_t now, uin
  * when the link moved, else the last reading's (none if it failed).  Half
  * a sample's slack, so a 10 s period is 10 samples of 1 s, not 11.
  */
-static void read_pma_due(const struct collect_opts *o, struct port_plan *pl,
+static void read_pma_due(struct collector *c, struct port_plan *pl,
 			 struct raw_port *p, bool moved, uint64_t now)
 {
-	uint64_t period = (uint64_t)o->pma_s * NS_PER_S, slack = o->interval_ms * 1000000ULL / 2;
+	uint64_t period = (uint64_t)c->o->pma_s * NS_PER_S, slack = c->o->interval_ms * 1000000ULL / 2;
 
-	if (pl->pma_ns && !moved && o->pma_s && now - pl->pma_ns + slack < period) {
+	if (pl->pma_ns && !moved && c->o->pma_s && now - pl->pma_ns + slack < period) {
 		memcpy(p->pma, pl->pma_val, sizeof(p->pma));
 		memcpy(p->have_pma, pl->have_pma, sizeof(p->have_pma));
-		port_reads_note(&p->reads, PR_PMA, port_backoff(p->device, p->port, PR_PMA));
+		port_reads_note(&p->reads, PR_PMA, port_backoff(&c->backoffs, p->device, p->port, PR_PMA));
 		return;
 	}
-	read_pma(pl, p, now, o->pma_s * 1000);
+	read_pma(c, pl, p, now, c->o->pma_s * 1000);
 	pl->pma_ns = now ? now : 1;
 	memcpy(pl->pma_val, p->pma, sizeof(p->pma));
 	memcpy(pl->have_pma, p->have_pma, sizeof(p->have_pma));
@@ -327,44 +311,44 @@ static void read_pma_due(const struct collect_opts *o, struct port_plan *pl,
  * counters_ext/ of older kernels adds (listed once per port, not a failed
  * open per counter where there are none, as on rxe).
  */
-void sysfs_read_port_extras(const struct collect_opts *o, struct raw_port *p)
+void sysfs_read_port_extras(struct collector *c, struct raw_port *p)
 {
 	char base[PLAN_BASE_LEN];
 	struct port_plan *pl;
 
 	if (!p->speed_by_ko)
-		p->have_nd_speed = read_netdev_speed(o, p->netdev, &p->nd_speed_mbps);
-	port_rate_read(o, p);
+		p->have_nd_speed = read_netdev_speed(c, p->netdev, &p->nd_speed_mbps);
+	port_rate_read(&c->rates, p);
 	if (p->pma_known)
 		return;		/* fabtel.ko's snapshot had them, or said there are none */
-	fs_path(o->sysfs_root, base, sizeof(base), "/sys/class/infiniband/%s/ports/%u", p->device,
+	fs_path(c->o->sysfs_root, base, sizeof(base), "/sys/class/infiniband/%s/ports/%u", p->device,
 		p->port);
-	pl = sysfs_plan_get(base, false);
+	pl = sysfs_plan_get(&c->plans, base, false);
 	if (pl)
-		read_pma(pl, p, port_reads_now(), 0);
+		read_pma(c, pl, p, port_reads_now(&c->backoffs), 0);
 }
 
 /* link_layer, state, the netdev's name and speed into the plan; -ENODEV if not Ethernet */
-static int read_link_files(const struct collect_opts *o, struct port_plan *pl)
+static int read_link_files(struct collector *c, struct port_plan *pl)
 {
 	char path[PLAN_BASE_LEN + 32], buf[256];
 
 	pl->link_read = true;
 	pl->link_age = 0;
 	snprintf(path, sizeof(path), "%s/link_layer", pl->base);
-	pl->ethernet = fs_read_kept(path, buf, sizeof(buf)) >= 0 && !strcmp(buf, "Ethernet");
+	pl->ethernet = fs_read_kept(&c->kept, path, buf, sizeof(buf)) >= 0 && !strcmp(buf, "Ethernet");
 	if (!pl->ethernet)
 		return -ENODEV;
 	pl->state[0] = pl->netdev[0] = '\0';
 	snprintf(path, sizeof(path), "%s/state", pl->base);
-	if (fs_read_kept(path, buf, sizeof(buf)) > 0)	/* "4: ACTIVE" */
+	if (fs_read_kept(&c->kept, path, buf, sizeof(buf)) > 0)	/* "4: ACTIVE" */
 		snprintf(pl->state, sizeof(pl->state), "%s",
 			 strchr(buf, ' ') ? strchr(buf, ' ') + 1 : buf);
 	snprintf(path, sizeof(path), "%s/gid_attrs/ndevs/0", pl->base);
-	if (fs_read_kept(path, buf, sizeof(buf)) > 0 && strlen(buf) < sizeof(pl->netdev))
+	if (fs_read_kept(&c->kept, path, buf, sizeof(buf)) > 0 && strlen(buf) < sizeof(pl->netdev))
 		text_copy(pl->netdev, sizeof(pl->netdev), buf);
-	pl->have_nd_speed = read_netdev_speed(o, pl->netdev, &pl->nd_speed_mbps);
-	pl->ifindex = read_netdev_ifindex(o, pl->netdev);
+	pl->have_nd_speed = read_netdev_speed(c, pl->netdev, &pl->nd_speed_mbps);
+	pl->ifindex = read_netdev_ifindex(c, pl->netdev);
 	return 0;
 }
 
@@ -382,26 +366,26 @@ static void give_link(const struct port_plan *pl, struct raw_port *p)
  * and flap count; the files again when those moved or the port is not up.
  * Whether the link moved since the last sample.
  */
-static bool read_link(const struct collect_opts *o, struct port_plan *pl, struct raw_port *p)
+static bool read_link(struct collector *c, struct port_plan *pl, struct raw_port *p)
 {
 	bool fresh = pl->link_age == 0, moved;
 	char netdev[IF_NAMESIZE];
 
 	give_link(pl, p);
 	if (p->netdev[0])
-		read_netdev_held(o, pl, p);
+		read_netdev_held(c, pl, p);
 	moved = p->carrier != pl->carrier || p->have_flaps != pl->have_flaps ||
 		p->flaps != pl->flaps;
 	if (!fresh && (moved || p->carrier != 1 || strcmp(p->state, "ACTIVE"))) {
 		text_copy(netdev, sizeof(netdev), pl->netdev);
-		if (read_link_files(o, pl))
+		if (read_link_files(c, pl))
 			return moved;
 		give_link(pl, p);
 		if (strcmp(netdev, pl->netdev)) {	/* renamed, or another */
 			p->carrier = -1;
 			p->have_flaps = false;
 			if (p->netdev[0])
-				read_netdev_held(o, pl, p);
+				read_netdev_held(c, pl, p);
 		}
 	}
 	pl->carrier = p->carrier;
@@ -410,17 +394,17 @@ static bool read_link(const struct collect_opts *o, struct port_plan *pl, struct
 	return moved;
 }
 
-int sysfs_read_port(const struct collect_opts *o, const char *base, const char *dev,
+int sysfs_read_port(struct collector *c, const char *base, const char *dev,
 		    const char *port, struct raw_port *p)
 {
-	struct port_plan *pl = sysfs_plan_get(base, true);
-	uint64_t now = port_reads_now();
+	struct port_plan *pl = sysfs_plan_get(&c->plans, base, true);
+	uint64_t now = port_reads_now(&c->backoffs);
 	bool moved;
 
 	if (!pl)
 		return -ENAMETOOLONG;
 	if (!pl->link_read || ++pl->link_age >= LINK_TTL) {
-		if (read_link_files(o, pl))
+		if (read_link_files(c, pl))
 			return -ENODEV;
 	} else if (!pl->ethernet) {
 		return -ENODEV;
@@ -430,26 +414,25 @@ int sysfs_read_port(const struct collect_opts *o, const char *base, const char *
 	p->port = (uint32_t)strtoul(port, NULL, 10);
 	p->carrier = -1;
 	text_copy(p->driver, sizeof(p->driver), "-");
-	moved = read_link(o, pl, p);
-	read_hw_counters(o, pl, p, moved, now);
-	port_rate_read(o, p);
-	read_pma_due(o, pl, p, moved, now);
-	read_bytes_held(pl, p);
+	moved = read_link(c, pl, p);
+	read_hw_counters(c, pl, p, moved, now);
+	port_rate_read(&c->rates, p);
+	read_pma_due(c, pl, p, moved, now);
+	read_bytes_held(c, pl, p);
 	return 0;
 }
 
 struct sysfs_walk {
-	const struct collect_opts *o;
+	struct collector *c;
 	struct raw *r;
 };
 
 static int read_sysfs_port(void *ctx, const char *base, const char *dev, const char *port)
 {
-	static struct raw_port over;	/* a port past the table: parsed, counted */
 	struct sysfs_walk *w = ctx;
 	bool full = w->r->nr_ports == MODEL_MAX_PORTS;
 
-	if (sysfs_read_port(w->o, base, dev, port, full ? &over : &w->r->ports[w->r->nr_ports]))
+	if (sysfs_read_port(w->c, base, dev, port, full ? &w->r->over : &w->r->ports[w->r->nr_ports]))
 		return 0;
 	if (full)
 		w->r->ports_over++;
@@ -458,10 +441,15 @@ static int read_sysfs_port(void *ctx, const char *base, const char *dev, const c
 	return 0;
 }
 
-static bool sysfs_sample(struct model *m, struct raw *r)
+struct source_sysfs {
+	unsigned int ports;		/* the last sample's */
+};
+
+static bool sysfs_sample(struct collector *c, void *priv, struct raw *r)
 {
-	static unsigned int ports;	/* the last sample's (collector thread only) */
-	struct sysfs_walk w = { .o = &m->opts, .r = r };
+	struct source_sysfs *s = priv;
+	struct model *m = c->m;
+	struct sysfs_walk w = { .c = c, .r = r };
 	char dir[600];
 	int err;
 
@@ -470,13 +458,13 @@ static bool sysfs_sample(struct model *m, struct raw *r)
 		return false;
 	}
 	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/class/infiniband");
-	netdev_bytes_sample(&m->opts, ports);
-	err = devices_walk_ports(&m->opts, dir, false, read_sysfs_port, &w);
-	ports = r->nr_ports;
+	netdev_bytes_sample(&c->nd, s->ports);
+	err = devices_walk_ports(&c->devs, dir, false, read_sysfs_port, &w);
+	s->ports = r->nr_ports;
 	r->ports_mono = clock_ns(CLOCK_MONOTONIC);
 	if (err)
 		raw_report(r, SRC_SYSFS, SRC_STATE_UNAVAILABLE, "no RDMA devices (%s: %s)", dir,
-			   raw_strerror(-err));
+			   raw_strerror(r, -err));
 	else
 		raw_report(r, SRC_SYSFS, SRC_STATE_UP, "%s", "");
 	return true;
@@ -484,5 +472,6 @@ static bool sysfs_sample(struct model *m, struct raw *r)
 
 const struct source_ops source_sysfs = {
 	.name = "sysfs",
+	.priv_size = sizeof(struct source_sysfs),
 	.sample = sysfs_sample,
 };

@@ -13,60 +13,48 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fsread.h"
+#include "fskept.h"
 #include "schema.h"
 #include "sysfs_plan.h"
 
-#define PLAN_MAX	(MODEL_MAX_PORTS + 16)	/* a few going while others come */
 #define PLAN_IDLE	30
 #define PLAN_SWEEP	10	/* passes between looks for idle plans */
-#define HW_LIST_MAX	256	/* hw_counters files of one port looked at */
 
-static struct port_plan plans[PLAN_MAX];
-static unsigned int pass;
-/*
- * Where the next lookup looks first: the plan after the last one found.
- * The walk goes over the ports in the same order each pass and their plans
- * were made in it, so a lookup is one compare, not one per plan before it
- * (each in a page of its own: a plan is 13 KiB).
- */
-static unsigned int hint;
+void sysfs_plan_init(struct sysfs_plans *ps, struct fs_kept *kept)
+{
+	memset(ps, 0, sizeof(*ps));
+	ps->kept = kept;
+}
 
 /* the files a plan holds open, by group (the fds become -1) */
-static void close_hw(struct port_plan *pl)
+static void close_hw(struct sysfs_plans *ps, struct port_plan *pl)
 {
 	unsigned int i;
 
 	for (i = 0; i < pl->nr_hw; i++)
-		fs_held_close(&pl->hw[i].fd);
+		fs_held_close(ps->kept, &pl->hw[i].fd);
 }
 
-static void close_pma(struct port_plan *pl)
+static void close_pma(struct sysfs_plans *ps, struct port_plan *pl)
 {
 	unsigned int i;
 
 	for (i = 0; i < pl->nr_pma; i++)
-		fs_held_close(&pl->pma[i].fd);
+		fs_held_close(ps->kept, &pl->pma[i].fd);
 }
 
-static void close_netdev(struct port_plan *pl)
+static void close_netdev(struct sysfs_plans *ps, struct port_plan *pl)
 {
 	unsigned int i;
 
 	for (i = 0; i < PLAN_ND_FILES; i++)
-		fs_held_close(&pl->nd_fd[i]);
+		fs_held_close(ps->kept, &pl->nd_fd[i]);
 	pl->have_changes = false;
 }
 
-struct hw_names {
-	char name[HW_LIST_MAX][64];
-	const char *ptr[HW_LIST_MAX];
-	unsigned int n;
-};
-
 static int add_hw_name(void *ctx, const char *name)
 {
-	struct hw_names *l = ctx;
+	struct sysfs_hw_names *l = ctx;
 
 	if (l->n < HW_LIST_MAX && strlen(name) < sizeof(l->name[0])) {
 		snprintf(l->name[l->n], sizeof(l->name[0]), "%s", name);
@@ -81,24 +69,24 @@ static int add_hw_name(void *ctx, const char *name)
  * sysfs does not say which driver it is), else any vendor's, taken as 32
  * bits wide where any vendor's is (it may wrap).
  */
-static void list_hw(struct port_plan *pl)
+static void list_hw(struct sysfs_plans *ps, struct port_plan *pl)
 {
-	static struct hw_names l;
+	struct sysfs_hw_names *l = &ps->hw_names;
 	const char *vendor;
 	char path[PLAN_BASE_LEN + 16];
 	unsigned int i, width;
 	int k;
 
-	l.n = 0;
-	close_hw(pl);
+	l->n = 0;
+	close_hw(ps, pl);
 	pl->nr_hw = 0;
 	snprintf(path, sizeof(path), "%s/hw_counters", pl->base);
-	fs_list(path, add_hw_name, &l);
-	vendor = schema_vendor_guess(l.ptr, l.n);
+	fs_list(path, add_hw_name, l);
+	vendor = schema_vendor_guess(l->ptr, l->n);
 	pl->soft_roce = vendor && !strcmp(vendor, "rxe");
-	for (i = 0; i < l.n && pl->nr_hw < PLAN_HW_MAX; i++) {
-		k = schema_hw_lookup(vendor, l.name[i], &width);
-		if (k < 0 || strlen(l.name[i]) >= sizeof(pl->hw[0].file) - sizeof("hw_counters/"))
+	for (i = 0; i < l->n && pl->nr_hw < PLAN_HW_MAX; i++) {
+		k = schema_hw_lookup(vendor, l->name[i], &width);
+		if (k < 0 || strlen(l->name[i]) >= sizeof(pl->hw[0].file) - sizeof("hw_counters/"))
 			continue;
 		pl->hw[pl->nr_hw].k = k;
 		pl->hw[pl->nr_hw].width = (uint8_t)width;
@@ -107,7 +95,7 @@ static void list_hw(struct port_plan *pl)
 		pl->hw[pl->nr_hw].known = false;
 		pl->hw[pl->nr_hw].last = 0;
 		snprintf(pl->hw[pl->nr_hw].file, sizeof(pl->hw[0].file), "hw_counters/%s",
-			 l.name[i]);
+			 l->name[i]);
 		pl->nr_hw++;
 	}
 }
@@ -153,12 +141,12 @@ static int add_pma_file(void *ctx, const char *name)
 }
 
 /* counters/, then what counters_ext/ of older kernels adds (64-bit totals) */
-static void list_pma(struct port_plan *pl)
+static void list_pma(struct sysfs_plans *ps, struct port_plan *pl)
 {
 	struct pma_list d = { .pl = pl };
 	char path[PLAN_BASE_LEN + 16];
 
-	close_pma(pl);
+	close_pma(ps, pl);
 	pl->nr_pma = 0;
 	snprintf(path, sizeof(path), "%s/counters", pl->base);
 	fs_list(path, add_pma_file, &d);
@@ -169,53 +157,54 @@ static void list_pma(struct port_plan *pl)
 }
 
 /* the files the plan holds, closed; the plan free */
-static void plan_free(struct port_plan *pl)
+static void plan_free(struct sysfs_plans *ps, struct port_plan *pl)
 {
 	if (!pl->base[0])
 		return;		/* free already (or never used: its fds are not -1) */
-	close_hw(pl);
-	close_pma(pl);
-	close_netdev(pl);
+	close_hw(ps, pl);
+	close_pma(ps, pl);
+	close_netdev(ps, pl);
 	pl->base[0] = '\0';
 }
 
 /* the plan's netdev files for NETDEV: the held ones while it is the same (the root is the plan's) */
-void sysfs_plan_netdev(struct port_plan *pl, const char *root, const char *netdev)
+void sysfs_plan_netdev(struct sysfs_plans *ps, struct port_plan *pl, const char *root,
+		       const char *netdev)
 {
 	if (pl->nd_dir[0] && !strcmp(netdev, pl->nd_name))
 		return;
-	close_netdev(pl);
+	close_netdev(ps, pl);
 	snprintf(pl->nd_dir, sizeof(pl->nd_dir), "%s/sys/class/net/%s", root, netdev);
 	snprintf(pl->nd_name, sizeof(pl->nd_name), "%s", netdev);
 }
 
-struct port_plan *sysfs_plan_get(const char *base, bool hw)
+struct port_plan *sysfs_plan_get(struct sysfs_plans *ps, const char *base, bool hw)
 {
 	struct port_plan *pl = NULL, *free_pl = NULL, *oldest = NULL;
 	unsigned int i;
 
 	if (strlen(base) >= PLAN_BASE_LEN)
 		return NULL;
-	if (plans[hint].base[0] && !strcmp(plans[hint].base, base))
-		pl = &plans[hint];
+	if (ps->plans[ps->hint].base[0] && !strcmp(ps->plans[ps->hint].base, base))
+		pl = &ps->plans[ps->hint];
 	for (i = 0; i < PLAN_MAX && !pl; i++) {
-		if (plans[i].base[0] && !strcmp(plans[i].base, base)) {
-			pl = &plans[i];
+		if (ps->plans[i].base[0] && !strcmp(ps->plans[i].base, base)) {
+			pl = &ps->plans[i];
 			break;
 		}
-		if (!plans[i].base[0] && !free_pl)
-			free_pl = &plans[i];
-		if (plans[i].base[0] && (!oldest || plans[i].used < oldest->used))
-			oldest = &plans[i];
+		if (!ps->plans[i].base[0] && !free_pl)
+			free_pl = &ps->plans[i];
+		if (ps->plans[i].base[0] && (!oldest || ps->plans[i].used < oldest->used))
+			oldest = &ps->plans[i];
 	}
 	if (!pl) {
 		pl = free_pl ? free_pl : oldest;
-		plan_free(pl);
+		plan_free(ps, pl);
 		memset(pl, 0, sizeof(*pl));
 		for (i = 0; i < PLAN_ND_FILES; i++)
 			pl->nd_fd[i] = -1;
 		snprintf(pl->base, sizeof(pl->base), "%s", base);
-		pl->kernel = fs_kept_kernel_path(base);
+		pl->kernel = fs_kept_kernel_path(ps->kept, base);
 	}
 	if (pl->stale || !pl->kernel) {	/* all of it read again */
 		pl->hw_listed = pl->pma_listed = pl->link_read = false;
@@ -223,36 +212,36 @@ struct port_plan *sysfs_plan_get(const char *base, bool hw)
 		pl->stale = false;
 	}
 	if (hw && !pl->hw_listed) {
-		list_hw(pl);
+		list_hw(ps, pl);
 		pl->hw_listed = true;
 	}
-	pl->used = pass;
-	hint = (unsigned int)(pl - plans + 1) % PLAN_MAX;
+	pl->used = ps->pass;
+	ps->hint = (unsigned int)(pl - ps->plans + 1) % PLAN_MAX;
 	return pl;
 }
 
-void sysfs_plan_pma(struct port_plan *pl)
+void sysfs_plan_pma(struct sysfs_plans *ps, struct port_plan *pl)
 {
 	if (!pl->pma_listed)
-		list_pma(pl);
+		list_pma(ps, pl);
 }
 
 /* plans unused for PLAN_IDLE passes let go, looked for every PLAN_SWEEP */
-void sysfs_plan_pass(void)
+void sysfs_plan_pass(struct sysfs_plans *ps)
 {
 	unsigned int i;
 
-	if (++pass % PLAN_SWEEP)
+	if (++ps->pass % PLAN_SWEEP)
 		return;
 	for (i = 0; i < PLAN_MAX; i++)
-		if (plans[i].base[0] && pass - plans[i].used > PLAN_IDLE)
-			plan_free(&plans[i]);
+		if (ps->plans[i].base[0] && ps->pass - ps->plans[i].used > PLAN_IDLE)
+			plan_free(ps, &ps->plans[i]);
 }
 
-void sysfs_plan_close_all(void)
+void sysfs_plan_fini(struct sysfs_plans *ps)
 {
 	unsigned int i;
 
 	for (i = 0; i < PLAN_MAX; i++)
-		plan_free(&plans[i]);
+		plan_free(ps, &ps->plans[i]);
 }

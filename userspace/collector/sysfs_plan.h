@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <net/if.h>
 
+#include "fskept.h"
 #include "model.h"
 
 #define PLAN_BASE_LEN	384
@@ -65,15 +66,43 @@ struct port_plan {
 	bool have_pma[FABTEL_NR_PMA];
 };
 
+#define PLAN_MAX	(MODEL_MAX_PORTS + 16)	/* a few going while others come */
+#define HW_LIST_MAX	256	/* hw_counters files of one port looked at */
+
+/* a port's hw_counters/ listing (scratch of list_hw) */
+struct sysfs_hw_names {
+	char name[HW_LIST_MAX][64];
+	const char *ptr[HW_LIST_MAX];
+	unsigned int n;
+};
+
+/* the collector's plans */
+struct sysfs_plans {
+	struct port_plan plans[PLAN_MAX];
+	unsigned int pass;
+	/*
+	 * Where the next lookup looks first: the plan after the last one
+	 * found.  The walk goes over the ports in the same order each pass
+	 * and their plans were made in it, so a lookup is one compare, not
+	 * one per plan before it (each in a page of its own: a plan is 13 KiB).
+	 */
+	unsigned int hint;
+	struct fs_kept *kept;		/* the collector's: the plans' held files */
+	struct sysfs_hw_names hw_names;
+};
+
+/* no plans yet; their files held through kept */
+void sysfs_plan_init(struct sysfs_plans *ps, struct fs_kept *kept);
 /* base's plan, its hw_counters listed if hw and not yet; NULL if base is too long */
-struct port_plan *sysfs_plan_get(const char *base, bool hw);
+struct port_plan *sysfs_plan_get(struct sysfs_plans *ps, const char *base, bool hw);
 /* list its counters/ and counters_ext/ if not yet */
-void sysfs_plan_pma(struct port_plan *pl);
+void sysfs_plan_pma(struct sysfs_plans *ps, struct port_plan *pl);
 /* the port's netdev is now netdev (under root): its held files closed if it changed */
-void sysfs_plan_netdev(struct port_plan *pl, const char *root, const char *netdev);
+void sysfs_plan_netdev(struct sysfs_plans *ps, struct port_plan *pl, const char *root,
+		       const char *netdev);
 /* after each collector pass: plans not used for a while let go */
-void sysfs_plan_pass(void);
+void sysfs_plan_pass(struct sysfs_plans *ps);
 /* every plan let go, its files closed (the collector's end, tests) */
-void sysfs_plan_close_all(void);
+void sysfs_plan_fini(struct sysfs_plans *ps);
 
 #endif /* FABTEL_SYSFS_PLAN_H */

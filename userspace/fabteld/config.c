@@ -2,7 +2,6 @@
 /*
  * config.c - fabteld's config file (see config.h, Documentation/fabteld.rst).
  */
-#include <ctype.h>
 #include <errno.h>
 #include <netdb.h>
 #include <pwd.h>
@@ -11,35 +10,41 @@
 #include <string.h>
 
 #include "config.h"
+#include "settings.h"
 #include "text.h"
 
+/*
+ * What no key's default gives (roce_tos unset, host_name the host's name:
+ * probe_cfg_defaults), then each key's default from the table: the
+ * collector's own for the numbers it takes as they are, the table's for
+ * the rest.  A default the parser refuses is settings.c's bug: abort
+ * (test_config finds it).
+ */
 void config_defaults(struct config *c)
 {
+	struct collect_opts o;
+	char err[512];
+	size_t i;
+
 	memset(c, 0, sizeof(*c));
-	snprintf(c->listen_addr, sizeof(c->listen_addr), "127.0.0.1");
-	c->listen_port = 9465;
-	c->interval_ms = 1000;
-	snprintf(c->user, sizeof(c->user), "nobody");
-	c->bpf = CONFIG_AUTO;
-	c->wire = CONFIG_AUTO;
-	c->fabtel_ko = CONFIG_AUTO;
-	c->keep_files = CONFIG_AUTO;
-	c->max_connections = 64;
-	c->response_timeout_s = 30;
-	c->job_linger_s = 300;
-	c->module_s = 10;
-	c->fec_s = 10;
-	c->pma_s = 10;
-	c->quiet_every = 4;
-	c->info_every = 2;
-	c->roce_tos = 256;
-	c->probe = CONFIG_AUTO;
+	c->roce_tos = CONFIG_TOS_UNSET;
 	probe_cfg_defaults(&c->probe_cfg);
-	health_cfg_defaults(&c->health);
+	collect_opts_default(&o);
+	for (i = 0; i < settings_count; i++) {
+		const struct setting *s = &settings[i];
+
+		if (s->to_opts)
+			memcpy((char *)c + s->off, (const char *)&o + s->opts_off,
+			       sizeof(unsigned int));
+		else if (s->def && config_set(c, s->key, s->def, err, sizeof(err)))
+			abort();
+	}
 }
 
 void config_collect_opts(const struct config *c, struct collect_opts *o)
 {
+	size_t i;
+
 	collect_opts_default(o);
 	snprintf(o->sysfs_root, sizeof(o->sysfs_root), "%s", c->sysfs_root);
 	snprintf(o->proc_root, sizeof(o->proc_root), "%s", c->proc_root);
@@ -48,46 +53,15 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	o->want_ko = c->fabtel_ko != CONFIG_OFF;
 	o->keep_files = c->keep_files == CONFIG_ON ? FS_KEEP_ALL :
 			c->keep_files == CONFIG_OFF ? FS_KEEP_NONE : FS_KEEP_AUTO;
-	o->interval_ms = c->interval_ms;
-	o->job_linger_s = c->job_linger_s;
-	o->module_s = c->module_s;
-	o->fec_s = c->fec_s;
-	o->pma_s = c->pma_s;
-	o->quiet_every = c->quiet_every;
-	o->info_every = c->info_every;
-	o->roce_tos = c->roce_tos < 256 ? (int)c->roce_tos : -1;
-	o->health = c->health;
+	o->roce_tos = c->roce_tos != CONFIG_TOS_UNSET ? (int)c->roce_tos : -1;
+	/* the numbers it takes as they are: the table says which */
+	for (i = 0; i < settings_count; i++)
+		if (settings[i].to_opts)
+			memcpy((char *)o + settings[i].opts_off, (const char *)c + settings[i].off,
+			       sizeof(unsigned int));
 	o->job_rules = c->job_rules;
 	o->nr_job_rules = c->nr_job_rules;
 	o->devfilter = &c->devfilter;
-}
-
-int config_parse_uint(const char *v, unsigned int lo, unsigned int hi, bool hex, unsigned int *out)
-{
-	unsigned long n;
-	char *end;
-
-	if (!isdigit((unsigned char)*v))
-		return -1;
-	errno = 0;
-	n = strtoul(v, &end, hex && v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 16 : 10);
-	if (errno || *end || n < lo || n > hi)
-		return -1;
-	*out = (unsigned int)n;
-	return 0;
-}
-
-static int parse_tristate(const char *v, enum config_tristate *out)
-{
-	if (!strcmp(v, "auto"))
-		*out = CONFIG_AUTO;
-	else if (!strcmp(v, "on"))
-		*out = CONFIG_ON;
-	else if (!strcmp(v, "off"))
-		*out = CONFIG_OFF;
-	else
-		return -1;
-	return 0;
 }
 
 int config_set_listen(struct config *c, const char *v)
@@ -115,50 +89,6 @@ int config_set_listen(struct config *c, const char *v)
 	return 0;
 }
 
-struct uint_key {
-	const char *key;
-	size_t off;
-	unsigned int lo, hi;
-	bool hex;			/* 0x... taken too */
-};
-
-#define UK(k, field, l, h) { k, offsetof(struct config, field), l, h, false }
-#define UKX(k, field, l, h) { k, offsetof(struct config, field), l, h, true }
-
-static const struct uint_key uint_keys[] = {
-	UK("info_every", info_every, 1, 10),
-	UK("interval_ms", interval_ms, 100, 60000),
-	UK("max_connections", max_connections, 1, 4096),
-	UK("response_timeout_s", response_timeout_s, 1, 3600),
-	UK("job_linger_s", job_linger_s, 0, 86400),
-	UK("module_s", module_s, 0, 86400),
-	UK("fec_s", fec_s, 0, 3600),
-	UK("pma_s", pma_s, 0, 3600),
-	UK("quiet_every", quiet_every, 1, 10),
-	UK("roce_tos", roce_tos, 0, 255),
-	UK("window_s", health.window_s, 1, 86400),
-	UK("hold_s", health.hold_s, 1, 86400),
-	UK("oos_events", health.oos_events, 1, 1000000000),
-	UK("ack_timeouts", health.ack_timeouts, 1, 1000000000),
-	UK("rnr_naks", health.rnr_naks, 1, 1000000000),
-	UK("link_errors", health.link_errors, 1, 1000000000),
-	/* the prober's (config_probe.c has its other keys) */
-	UK("probe_rate", probe_cfg.rate, 1, 1000),
-	UK("probe_timeout_ms", probe_cfg.timeout_ms, 10, 10000),
-	UK("probe_window_s", probe_cfg.window_s, 1, PROBE_WINDOW_MAX_S),
-	UK("probe_max_peers", probe_cfg.max_peers, 1, PROBE_MAX_PEERS),
-	UK("probe_refresh_s", probe_cfg.refresh_s, 2, 3600),
-	UK("probe_peer_ttl_s", probe_cfg.peer_ttl_s, 5, 86400),
-	UK("probe_reply_rate", probe_cfg.reply_rate, 1, 100000),
-	UK("probe_reply_rate_source", probe_cfg.reply_rate_source, 1, 100000),
-	/* the high bit makes a controlled Q_Key, which unprivileged QPs may not use */
-	UKX("probe_qkey", probe_cfg.qkey, 0, 0x7fffffff),
-	UK("probe_sl", probe_cfg.sl, 0, 15),
-	UK("probe_loss_pct", probe_cfg.loss_pct, 1, 100),
-	UK("probe_rtt_us", probe_cfg.rtt_us, 1, 10000000),
-	UK("probe_flows", probe_cfg.flows, 1, PROBE_MAX_FLOWS),
-};
-
 /* basic_auth_user = NAME:BCRYPT_HASH (htpasswd -nbB NAME PASSWORD gives it) */
 static int config_add_user(struct config *c, const char *value, char *err, size_t errlen)
 {
@@ -184,22 +114,12 @@ static int config_add_user(struct config *c, const char *value, char *err, size_
 	return 0;
 }
 
-int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen)
+/* A key of the table's SETTING_TEXT (settings.c): 0, or -1 with err. */
+static int set_text(struct config *c, const char *key, const char *value, char *err,
+		    size_t errlen)
 {
-	size_t i;
 	int r;
 
-	for (i = 0; i < sizeof(uint_keys) / sizeof(uint_keys[0]); i++) {
-		if (strcmp(key, uint_keys[i].key))
-			continue;
-		if (config_parse_uint(value, uint_keys[i].lo, uint_keys[i].hi, uint_keys[i].hex,
-				      (unsigned int *)((char *)c + uint_keys[i].off))) {
-			snprintf(err, errlen, "%s wants a whole number %u..%u, not '%s'",
-				 key, uint_keys[i].lo, uint_keys[i].hi, value);
-			return -1;
-		}
-		return 0;
-	}
 	r = config_probe_set(&c->probe_cfg, key, value, err, errlen);
 	if (r <= 0)
 		return r;
@@ -227,15 +147,6 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 			return -1;
 		}
 		snprintf(c->user, sizeof(c->user), "%s", value);
-	} else if (!strcmp(key, "bpf") || !strcmp(key, "wire") || !strcmp(key, "probe") ||
-		   !strcmp(key, "fabtel_ko") || !strcmp(key, "keep_files")) {
-		if (parse_tristate(value, !strcmp(key, "bpf") ? &c->bpf :
-				   !strcmp(key, "wire") ? &c->wire :
-				   !strcmp(key, "probe") ? &c->probe :
-				   !strcmp(key, "keep_files") ? &c->keep_files : &c->fabtel_ko)) {
-			snprintf(err, errlen, "%s wants auto, on or off, not '%s'", key, value);
-			return -1;
-		}
 	} else if (!strcmp(key, "job")) {
 		if (c->nr_job_rules == CONFIG_MAX_JOB_RULES) {
 			snprintf(err, errlen, "more than %d job rules", CONFIG_MAX_JOB_RULES);
@@ -265,6 +176,36 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
 		return -1;
 	}
 	return 0;
+}
+
+int config_set(struct config *c, const char *key, const char *value, char *err, size_t errlen)
+{
+	const struct setting *st = settings_find(key);
+	void *field;
+
+	if (!st) {
+		snprintf(err, errlen, "unknown key '%s'", key);
+		return -1;
+	}
+	field = (char *)c + st->off;
+	switch (st->type) {
+	case SETTING_UINT:
+		if (config_parse_uint(value, st->lo, st->hi, st->hex, field)) {
+			snprintf(err, errlen, "%s wants a whole number %u..%u, not '%s'",
+				 key, st->lo, st->hi, value);
+			return -1;
+		}
+		return 0;
+	case SETTING_TRISTATE:
+		if (config_parse_tristate(value, field)) {
+			snprintf(err, errlen, "%s wants auto, on or off, not '%s'", key, value);
+			return -1;
+		}
+		return 0;
+	case SETTING_TEXT:
+		break;
+	}
+	return set_text(c, key, value, err, errlen);
 }
 
 /* Where a line's key was set, for the checks start makes later. */

@@ -2,7 +2,8 @@
 /*
  * config.h - fabteld's settings: defaults, the config file, then the
  * command line (which wins).  The file format is in Documentation/fabteld.rst:
- * "key = value" lines, '#' comments, "job = NAME=GLOB" repeatable.
+ * "key = value" lines, '#' comments, "job = NAME=GLOB" repeatable.  The keys,
+ * their ranges and their defaults are settings.c's table.
  */
 #ifndef FABTELD_CONFIG_H
 #define FABTELD_CONFIG_H
@@ -10,40 +11,38 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "config_probe.h"
+#include "config_value.h"
 #include "health.h"
 #include "jobs.h"
-#include "model.h"
+#include "opts.h"
 #include "prober.h"
 
 #define CONFIG_MAX_JOB_RULES	64
 #define CONFIG_MAX_WIRE_IFACES	16
 #define CONFIG_MAX_USERS	16	/* basic_auth_user lines */
 #define CONFIG_MAX_LINE		1022	/* bytes of one line of the file, newline not counted */
+#define CONFIG_TOS_UNSET	256	/* roce_tos not set */
 
-enum config_tristate {
-	CONFIG_AUTO,
-	CONFIG_ON,
-	CONFIG_OFF,
-};
-
+/* Each key's default and meaning: settings.c. */
 struct config {
-	char listen_addr[64];		/* default 127.0.0.1 */
-	unsigned int listen_port;	/* default 9465 */
-	unsigned int interval_ms;	/* sampling period, default 1000 */
+	char listen_addr[64];
+	unsigned int listen_port;
+	unsigned int interval_ms;	/* sampling period */
 	char user[64];			/* drop to this user after loading BPF */
 	enum config_tristate bpf;	/* auto: if root */
 	enum config_tristate wire;	/* auto: with bpf, on RoCE netdevs */
 	enum config_tristate fabtel_ko;	/* off: not expected on this host */
 	enum config_tristate keep_files;	/* sysfs files kept open: auto, on (any), off */
-	unsigned int max_connections;	/* default 64 */
-	unsigned int response_timeout_s;	/* HTTP: an answer not sent whole by then is cut off, 30 */
-	unsigned int job_linger_s;
+	unsigned int max_connections;
+	unsigned int response_timeout_s;	/* HTTP: an answer not sent whole by then is cut off */
+	unsigned int job_linger_s;	/* a job without QPs stays this long */
 	unsigned int module_s;		/* module EEPROM read period, s; 0 off */
 	unsigned int fec_s;		/* FEC statistics read period (no fabtel.ko), s; 0 each pass */
 	unsigned int quiet_every;	/* plain sysfs: quiet hw_counters read every N samples */
 	unsigned int info_every;	/* plain sysfs: counters of no error, moving, every N */
 	unsigned int pma_s;		/* plain sysfs: IB port counters period, s; 0 each sample */
-	unsigned int roce_tos;		/* 0..255; 256: unset */	/* a job without QPs stays this long */
+	unsigned int roce_tos;		/* 0..255; CONFIG_TOS_UNSET: unset */
 	char sysfs_root[256];		/* "" = "/"; for tests */
 	char proc_root[256];
 	struct health_cfg health;
@@ -63,6 +62,7 @@ struct config {
 	char listen_from[300], user_from[300];
 };
 
+/* Every key at its default (settings.c), host_name this host's name. */
 void config_defaults(struct config *c);
 /* The collector's part of the settings (points into c: keep c alive). */
 void config_collect_opts(const struct config *c, struct collect_opts *o);
@@ -87,26 +87,6 @@ int config_set(struct config *c, const char *key, const char *value, char *err, 
  * from.
  */
 int config_check_host(const struct config *c, char *err, size_t errlen);
-
-/*
- * A probe_* key that is not a number, or host_name (config_probe.c): 0, -1
- * with err if the value is bad, 1 if key is not one of them.
- */
-int config_probe_set(struct probe_cfg *p, const char *key, const char *value, char *err,
-		     size_t errlen);
-
-/*
- * The prober's settings that go together (probe_auth_user with
- * probe_auth_password_file): 0, or -1 with err.
- */
-int config_probe_check(const struct probe_cfg *p, char *err, size_t errlen);
-
-/*
- * v as a whole number in lo..hi (decimal; with hex, 0x... too) into *out:
- * 0, or -1 if it is not one.
- */
-int config_parse_uint(const char *v, unsigned int lo, unsigned int hi, bool hex,
-		      unsigned int *out);
 
 /* "ADDR:PORT", "[V6]:PORT" or ":PORT" into c; -1 if bad. */
 int config_set_listen(struct config *c, const char *v);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * config_probe.c - the prober's settings that are not whole numbers (those
- * are in config.c's table): peers, the peers file, ToS rules, matching,
+ * are in settings.c's table): peers, the peers file, ToS rules, matching,
  * host_name, how the peers' documents are fetched (HTTPS, basic auth)
- * (Documentation/probes.rst "Settings"); and their defaults.
+ * (Documentation/probes.rst "Settings").  It knows no other key: config.c
+ * hands it the keys it is given.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "config_probe.h"
+#include "config_value.h"
 
 /* "TOS" (every port) or "DEVICE/PORT=TOS" */
 static int set_tos(struct probe_cfg *p, const char *v, char *err, size_t errlen)
@@ -246,24 +248,15 @@ int config_probe_set(struct probe_cfg *p, const char *key, const char *v, char *
 	return 0;
 }
 
+/*
+ * What no key's default gives: the host's name (host_name) and the ToS
+ * unset (probe_tos).  config_defaults() sets each key's default from
+ * settings.c's table after this.
+ */
 void probe_cfg_defaults(struct probe_cfg *c)
 {
 	memset(c, 0, sizeof(*c));
 	if (gethostname(c->host, sizeof(c->host)) || !probe_name_ok(c->host, sizeof(c->host)))
 		snprintf(c->host, sizeof(c->host), "localhost");
-	c->rate = 10;
-	c->timeout_ms = 500;
-	c->window_s = 10;
-	c->max_peers = PROBE_MAX_PEERS;
-	c->refresh_s = 10;
-	c->peer_ttl_s = 60;
-	c->reply_rate = 1000;
-	c->reply_rate_source = 100;
-	c->qkey = 0x0fab7e11;
 	c->tos = -1;
-	c->loss_pct = 2;
-	c->tls_verify_host = true;
-	c->rtt_us = 1000;
-	c->flows = 8;
-	c->flow_mode = PROBE_FLOWS_AUTO;
 }

@@ -24,6 +24,7 @@
 #include "prober.h"
 #include "render.h"
 #include "render_probes.h"
+#include "settings.h"
 #include "stop.h"
 
 #ifndef FABTEL_VERSION
@@ -33,6 +34,7 @@
 static struct config cfg;
 static struct collect_opts copts;
 static struct model model;
+static struct collector *col;	/* model's (collect.h) */
 static struct web web;		/* HTTPS and basic auth (http_web.c) */
 static volatile sig_atomic_t stop;
 
@@ -55,7 +57,7 @@ static const char doc[] =
 	"--config FILE, then the command line.  Documentation/fabteld.rst has the file "
 	"format, the health rules and every metric.";
 
-enum { OPT_CHECK = 1000, OPT_ONCE, OPT_SET };
+enum { OPT_CHECK = 1000, OPT_ONCE, OPT_SET, OPT_PRINT_SETTINGS };
 
 static const struct argp_option options[] = {
 	{ "config", 'c', "FILE", 0, "Read settings from FILE", 0 },
@@ -66,6 +68,7 @@ static const struct argp_option options[] = {
 	{ "interval-ms", 'i', "MS", 0, "Sampling period (default 1000)", 0 },
 	{ "set", OPT_SET, "KEY=VALUE", 0, "Any config file setting", 0 },
 	{ "check-config", OPT_CHECK, NULL, 0, "Check the settings and exit", 0 },
+	{ "print-settings", OPT_PRINT_SETTINGS, "WHAT", 0, "Print the settings table as deploy/fabteld.conf (conf) or Documentation/fabteld.rst's option table (rst), or check the defaults against it (check), exit", 0 },
 	{ "once", OPT_ONCE, "WHAT", 0, "Sample once, print metrics|snapshot|jobs (or probe for probe_window_s and print the probe matrix: probes), exit", 0 },
 	/* -h as well as --help and -?, as every fabtel tool */
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Give this help list", -1 },
@@ -117,6 +120,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_CHECK:
 		opt.check_config = true;
 		break;
+	case OPT_PRINT_SETTINGS:
+		if (strcmp(arg, "conf") && strcmp(arg, "rst") && strcmp(arg, "check"))
+			argp_error(state, "--print-settings wants conf, rst or check, not '%s'", arg);
+		exit(settings_print(arg, stdout));
 	case OPT_ONCE:
 		if (strcmp(arg, "metrics") && strcmp(arg, "snapshot") && strcmp(arg, "jobs") &&
 		    strcmp(arg, "probes"))
@@ -143,7 +150,7 @@ static uint64_t mono_ms(void)
 /* SIGTERM came and a source read is blocked: leave no filter behind */
 static void last_words(void *arg)
 {
-	collect_detach_wire(arg);
+	collect_detach_wire(*(struct collector **)arg);
 }
 
 static int print_once(void)
@@ -202,9 +209,9 @@ static int once_probes(struct prober *pr)
 	uint64_t end = mono_ms() + cfg.probe_cfg.window_s * 1000ULL;
 
 	while (pr && mono_ms() < end && !stop) {
-		collect_sample(&model);
+		collect_sample(col);
 		prober_sync(pr, &model);
-		collect_wait(&model, (int)cfg.interval_ms, -1);
+		collect_wait(col, (int)cfg.interval_ms, -1);
 	}
 	o = render_probes(pr);
 	print_probes(o, stdout);
@@ -319,11 +326,15 @@ int main(int argc, char **argv)
 	 * RSS jumps by megabytes at random (Documentation/performance.rst).
 	 */
 	prctl(PR_SET_THP_DISABLE, 1, 0, 0, 0);
-	if (stop_init(&stop, last_words, &model))
+	if (stop_init(&stop, last_words, &col))
 		return 1;
 
 	config_collect_opts(&cfg, &copts);
-	collect_init(&model, &copts);
+	col = collect_init(&model, &copts);
+	if (!col) {
+		fprintf(stderr, "fabteld: out of memory\n");
+		goto fini;
+	}
 	for (s = SRC_BPF_FLAP; s <= SRC_BPF_RXE; s++) {
 		if (model.src[s] == SRC_STATE_UNAVAILABLE && cfg.bpf == CONFIG_ON) {
 			fprintf(stderr, "fabteld: bpf = on, but %s: %s\n", model_source_name(s),
@@ -331,10 +342,10 @@ int main(int argc, char **argv)
 			goto fini;
 		}
 	}
-	collect_sample(&model);
-	collect_attach_wire(&model);
+	collect_sample(col);
+	collect_attach_wire(col);
 	if (opt.once && strcmp(opt.once, "probes")) {
-		collect_sample(&model);
+		collect_sample(col);
 		ret = print_once();
 		goto fini;
 	}
@@ -357,12 +368,12 @@ int main(int argc, char **argv)
 		goto fini;
 	}
 	say_started(pr);
-	collect_start_events(&model);
+	collect_start_events(col);
 	next = mono_ms() + cfg.interval_ms;
 	while (!stop) {
 		now = mono_ms();
 		if (now >= next) {
-			collect_sample(&model);
+			collect_sample(col);
 			say_excluded();
 			if (pr)
 				prober_sync(pr, &model);
@@ -370,14 +381,14 @@ int main(int argc, char **argv)
 							      now + cfg.interval_ms;
 			continue;
 		}
-		collect_wait(&model, (int)(next - now), stop_wake_fd());
+		collect_wait(col, (int)(next - now), stop_wake_fd());
 	}
 	http_stop(h);
 	ret = 0;
 fini:
 	web_free(&web);
 	prober_stop(pr);
-	collect_fini(&model);
+	collect_fini(col);
 	for (i = 0; i < opt.nr_sets; i++) {
 		free(opt.sets[i][0]);
 		free(opt.sets[i][1]);

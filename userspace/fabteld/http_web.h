@@ -2,8 +2,7 @@
 /*
  * http_web.h - HTTPS and basic auth for fabteld's endpoint, configured as
  * Prometheus exporters' web config is: a certificate and key (PEM) and
- * users with bcrypt hashes (Documentation/fabteld.rst, "HTTPS and basic
- * auth").
+ * users with bcrypt hashes (Documentation/fabteld.rst, "HTTP").
  */
 #ifndef FABTELD_HTTP_WEB_H
 #define FABTELD_HTTP_WEB_H

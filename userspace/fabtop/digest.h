@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * digest.h - fabteld's JSON (snapshot, jobs, events) into what fabtop shows.
+ * digest.h - fabteld's JSON (snapshot, jobs, events, history) into what
+ * fabtop shows.
  *
- * A digest is fed every fetch, in the fetcher thread.  It keeps what only a
- * series of snapshots tells: rates (when fabteld does not send "rates",
- * counter deltas over sample_time deltas of two distinct samples), the time
- * of the last flap, and the events log (from /api/v1/events when fabteld
- * has it, else derived by comparing successive samples).  Each call yields
- * an immutable frame: the JSON it came from plus the panes as tables
+ * The JSON is the collector's: fabteld's over HTTP, or, standalone, the
+ * renderers' over the collector run in-process (feed.c).  Rates, flaps,
+ * storms, bursts and every event are what the collector folded; a digest
+ * detects nothing.  It keeps only what it was given over time: the events
+ * log (from /api/v1/events, only what is newer) and the ports' rate history
+ * (hist.c).  A digest is fed every fetch, in the fetcher thread; each call
+ * yields an immutable frame: the JSON it came from plus the panes as tables
  * (panes.h).
  */
 #ifndef FABTOP_DIGEST_H
@@ -27,7 +29,7 @@ enum { TAB_NICS, TAB_JOBS, TAB_EVENTS, TAB_NR };
 enum { DTAB_REASONS, DTAB_HISTORY, DTAB_QPS, DTAB_EVENTS, DTAB_NR };
 
 struct event {
-	uint64_t seq;			/* fabteld's, or fabtop's own when derived */
+	uint64_t seq;			/* fabteld's */
 	double time;			/* Unix s */
 	char kind[24];			/* link_flap, pause_storm, qp_error, ... */
 	char device[64];
@@ -48,8 +50,7 @@ struct frame {
 	uint64_t gen;
 	double sample_time;		/* the snapshot's (Unix s), 0 if none */
 	double fetched;			/* when it arrived (Unix s) */
-	const char *rates_from;		/* "fabteld", "fabtop" or NULL (none yet) */
-	double basis[2];		/* fabtop's rates: the two sample_times */
+	const char *rates_from;		/* "fabteld" or NULL (none yet) */
 	struct json_object *snapshot, *jobs, *events, *rows;
 	struct json_object *probes;	/* /api/v1/probes; NULL: none (standalone, older fabteld) */
 	struct table tab[TAB_NR];
@@ -58,15 +59,11 @@ struct frame {
 };
 
 struct digest {
-	struct json_object *prev;	/* the last distinct sample */
-	struct json_object *state;	/* "dev/port" -> rates, pfc rates, last flap */
-	double basis[2];
 	struct event ring[EVENT_RING];
 	unsigned int head, count;	/* head: next slot */
-	uint64_t own_seq;		/* derived events */
 	uint64_t api_seq;		/* newest fabteld event seen */
 	double log_started;		/* which fabteld log api_seq is in, 0 unknown */
-	bool from_api;
+	bool have_log;			/* an events answer came: its log is shown */
 	struct hist *hist;		/* the ports' rate history (hist.c) */
 };
 
@@ -82,7 +79,7 @@ uint64_t digest_events_since(const struct digest *d);
 
 /*
  * One fetch: snap (required), jobs and events (an /api/v1/events answer, or
- * NULL to derive events from successive snapshots).  Takes the references.
+ * NULL: none this time, the log stays as it is).  Takes the references.
  * NULL when out of memory.
  */
 struct frame *digest_frame(struct digest *d, struct json_object *snap, struct json_object *jobs,

@@ -210,7 +210,7 @@ static struct json_object *display_rows(const struct table *t)
 static void print_json(const struct frame *f, const struct feed_status *st)
 {
 	struct json_object *o = json_object_new_object(), *src = json_object_new_object();
-	struct json_object *disp = json_object_new_object(), *basis = NULL;
+	struct json_object *disp = json_object_new_object();
 	unsigned int i;
 
 	json_object_object_add(src, "mode", json_object_new_string(opt.feed.standalone ?
@@ -226,12 +226,6 @@ static void print_json(const struct frame *f, const struct feed_status *st)
 		f->sample_time > 0 ? feed_now() - f->sample_time : 0));
 	json_object_object_add(src, "rates_from", f->rates_from ?
 			       json_object_new_string(f->rates_from) : NULL);
-	if (f->basis[1] > 0) {
-		basis = json_object_new_array();
-		json_object_array_add(basis, json_object_new_double(f->basis[0]));
-		json_object_array_add(basis, json_object_new_double(f->basis[1]));
-	}
-	json_object_object_add(src, "rates_basis", basis);
 	json_object_object_add(o, "source", src);
 	json_object_object_add(o, "snapshot", json_object_get(f->snapshot));
 	json_object_object_add(o, "jobs", json_object_get(f->jobs));
@@ -255,8 +249,9 @@ static void sleep_s(double s)
 }
 
 /*
- * Rates need two samples: with fabteld, wait (polling) for its next one
- * unless it sends rates itself; standalone, sample again after -d.
+ * The collector's rates need two of its samples: with fabteld, wait
+ * (polling) for its next one unless it sends rates already; standalone,
+ * sample again after -d.
  */
 static struct frame *second_sample(struct feed *feed, struct frame *f, struct feed_status *st)
 {

@@ -5,7 +5,7 @@
  * HTTP (feed_http.c): GET /api/v1/snapshot, /api/v1/jobs and /api/v1/events?since=SEQ
  * with one keep-alive curl handle, 2 s to connect and 2 s in all per
  * request.  An fabteld without /api/v1/events (404) is asked again every
- * EVENTS_RETRY fetches, the events meanwhile derived from the snapshots.
+ * EVENTS_RETRY fetches; meanwhile the events log stays as it is.
  *
  * Events do not wait for the next fetch: a watcher thread long-polls
  * /api/v1/events?since=SEQ&wait=WATCH_WAIT_S with a handle of its own (curl
@@ -45,11 +45,15 @@ const char *feed_source(const struct feed *f)
 
 /* ---- standalone ------------------------------------------------------------- */
 
+/*
+ * One pass of the collector in-process, rendered as fabteld answers it: the
+ * same JSON from the same folds, so both modes show the same events and rates.
+ */
 static struct frame *fetch_standalone(struct feed *f)
 {
 	struct json_object *snap, *jobs, *events, *hist;
 
-	collect_sample(f->model);
+	collect_sample(f->col);
 	pthread_mutex_lock(&f->model->lock);
 	snap = render_snapshot(f->model);
 	jobs = render_jobs(f->model);
@@ -80,7 +84,11 @@ static int standalone_init(struct feed *f, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	collect_init(f->model, &f->copts);
+	f->col = collect_init(f->model, &f->copts);
+	if (!f->col) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -399,7 +407,7 @@ void feed_free(struct feed *f)
 	free(f->jobs_body);
 	json_object_put(f->pending);
 	if (f->model) {
-		collect_fini(f->model);
+		collect_fini(f->col);
 		free(f->model);
 	}
 	digest_fini(&f->dg);

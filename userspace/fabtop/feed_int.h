@@ -40,6 +40,7 @@ struct feed {
 	struct conn fetch;
 	char *snap_body, *jobs_body;	/* the last fetch's, for frames between fetches */
 	struct model *model;		/* standalone */
+	struct collector *col;		/* ... and its collector */
 	struct collect_opts copts;	/* --standalone: the collector's */
 	struct digest dg;
 	int events_api;			/* -1 unknown, 0 none (404), 1 there */

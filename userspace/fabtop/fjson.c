@@ -92,35 +92,6 @@ void fj_port_key(char *buf, size_t len, struct json_object *p)
 	snprintf(buf, len, "%s/%lld", dev ? dev : "?", port);
 }
 
-struct json_object *fj_find_port(struct json_object *snap, const char *key)
-{
-	struct json_object *ports = fj_get(snap, "ports"), *p;
-	char k[96];
-	size_t i;
-
-	for (i = 0; i < fj_len(ports); i++) {
-		p = json_object_array_get_idx(ports, i);
-		fj_port_key(k, sizeof(k), p);
-		if (!strcmp(k, key))
-			return p;
-	}
-	return NULL;
-}
-
-struct json_object *fj_find_prio(struct json_object *port, long long prio)
-{
-	struct json_object *pfc = fj_get(port, "pfc"), *e;
-	long long p;
-	size_t i;
-
-	for (i = 0; i < fj_len(pfc); i++) {
-		e = json_object_array_get_idx(pfc, i);
-		if (fj_int(e, "priority", &p) && p == prio)
-			return e;
-	}
-	return NULL;
-}
-
 struct json_object *fj_double_or_null(bool valid, double v)
 {
 	return valid ? json_object_new_double(v) : NULL;

@@ -36,8 +36,5 @@ struct json_object *fj_double_or_null(bool valid, double v);
 
 /* "mlx5_0/1": how fabtop names a port (and a QP's port) */
 void fj_port_key(char *buf, size_t len, struct json_object *p);
-/* a snapshot's port by that name, a port's PFC priority: NULL if none */
-struct json_object *fj_find_port(struct json_object *snap, const char *key);
-struct json_object *fj_find_prio(struct json_object *port, long long prio);
 
 #endif /* FABTOP_FJSON_H */

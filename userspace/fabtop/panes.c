@@ -119,7 +119,7 @@ static void build_jobs(struct frame *f)
 void panes_build(const struct digest *d, struct frame *f)
 {
 	f->rows = json_object_new_object();
-	panes_build_nics(d, f);
+	panes_build_nics(f);
 	build_jobs(f);
 	panes_build_events(d, f);
 }

@@ -214,8 +214,7 @@ void panes_build_events(const struct digest *d, struct frame *f)
 
 	table_init(t, "Events", event_cols, E_NR, E_TIME);
 	snprintf(t->empty, sizeof(t->empty), "%s",
-		 d->from_api ? "no events (from fabteld)" :
-			       "no events yet (derived from successive samples)");
+		 d->have_log ? "no events (from fabteld)" : "no events (fabteld sends none)");
 	/* newest first (ties in time stay newest first); runs fold */
 	for (i = d->count; i-- > 0;) {
 		for (from = i; from > 0 && same_event(digest_event(d, from - 1),

@@ -25,7 +25,7 @@ enum row_color verdict_color(const char *v);
 double verdict_rank(const char *v);
 
 /* The NICs pane of f (panes_nics.c). */
-void panes_build_nics(const struct digest *d, struct frame *f);
+void panes_build_nics(struct frame *f);
 /* The Events pane of f (panes_events.c). */
 void panes_build_events(const struct digest *d, struct frame *f);
 

@@ -2,7 +2,8 @@
 /*
  * panes_nics.c - the NICs pane: a row per RoCE port (link, flaps, rates of
  * the normalized counters, PFC pause and storms) and why a source is
- * missing.  Unknown is "-", never 0.
+ * missing.  Rates, last flap and storms are the collector's, as the JSON
+ * has them; unknown is "-", never 0.
  */
 #include <math.h>
 #include <stdio.h>
@@ -67,7 +68,7 @@ static int ctr_index(const char *name)
 }
 
 /* Throughput: the RDMA byte counters where the NIC has them, else the netdev's. */
-static void nic_bps(struct json_object *st, struct json_object *p, struct nic_vals *v)
+static void nic_bps(struct json_object *p, struct nic_vals *v)
 {
 	struct json_object *nd = fj_get(p, "netdev_stats");
 	char k[24];
@@ -85,49 +86,27 @@ static void nic_bps(struct json_object *st, struct json_object *p, struct nic_va
 			continue;
 		v->bps_netdev = true;
 		snprintf(k, sizeof(k), "%s_rate", fj_nd_names[i]);
-		v->have_bps[i] = fj_num(nd, k, &v->bps[i]) ||
-				 fj_num(fj_get(st, "netdev"), fj_nd_names[i], &v->bps[i]);
+		v->have_bps[i] = fj_num(nd, k, &v->bps[i]);
 	}
 }
 
-/* the rates to show: fabteld's where it sent them, else ours */
-static void nic_vals(struct frame *f, struct json_object *st, struct json_object *p,
-		     struct nic_vals *v)
+/* the rates to show: the collector's, as fabteld sent them; none is unknown */
+static void nic_vals(struct frame *f, struct json_object *p, struct nic_vals *v)
 {
-	struct json_object *theirs = fj_get(p, "rates"), *ours = fj_get(st, "rates");
-	bool any_theirs = false, any_ours = false;
+	struct json_object *rates = fj_get(p, "rates");
 	size_t i;
 
 	memset(v, 0, sizeof(*v));
 	for (i = 0; i < FJ_NR_CTRS; i++) {
-		if (fj_num(theirs, fj_ctr_names[i], &v->rate[i])) {
-			v->have[i] = any_theirs = true;
-		} else if (fj_num(ours, fj_ctr_names[i], &v->rate[i])) {
-			v->have[i] = any_ours = true;
+		if (fj_num(rates, fj_ctr_names[i], &v->rate[i])) {
+			v->have[i] = true;
+			f->rates_from = "fabteld";
 		}
 	}
-	if (any_theirs)
-		f->rates_from = "fabteld";
-	else if (any_ours && !f->rates_from)
-		f->rates_from = "fabtop";
-	v->have_last_flap = fj_num(p, "last_flap", &v->last_flap) ||
-			    fj_num(st, "last_flap", &v->last_flap);
-	nic_bps(st, p, v);
+	v->have_last_flap = fj_num(p, "last_flap", &v->last_flap);
+	nic_bps(p, v);
 }
 
-static bool pause_rate(struct json_object *st, struct json_object *e, const char *dir,
-		       double *out)
-{
-	char k[24];
-	long long prio = -1;
-
-	snprintf(k, sizeof(k), "%s_rate", dir);
-	if (fj_get(e, k))
-		return fj_num(e, k, out);
-	fj_int(e, "priority", &prio);
-	snprintf(k, sizeof(k), "%lld", prio);
-	return fj_num(fj_get(st, dir), k, out);
-}
 
 static void nic_link(struct row *r, struct json_object *p)
 {
@@ -155,8 +134,7 @@ static void nic_link(struct row *r, struct json_object *p)
 }
 
 /* "3:1.2k/0 4:0/0" (tx/rx per enabled priority) and the storm marker */
-static void nic_pfc(struct row *r, struct json_object *st, struct json_object *p,
-		    struct json_object *jrow)
+static void nic_pfc(struct row *r, struct json_object *p, struct json_object *jrow)
 {
 	struct json_object *pfc = fj_get(p, "pfc"), *e, *a = json_object_new_array(), *o;
 	char text[256] = "", storm[64] = "", tx[16], rx[16];
@@ -172,8 +150,8 @@ static void nic_pfc(struct row *r, struct json_object *st, struct json_object *p
 		if (fj_bool(e, "storm") == 1 && sat < sizeof(storm))
 			sat += (size_t)snprintf(storm + sat, sizeof(storm) - sat, "%sp%lld",
 						sat ? "," : "", prio);
-		ht = pause_rate(st, e, "pause_tx", &vt);
-		hr = pause_rate(st, e, "pause_rx", &vr);
+		ht = fj_num(e, "pause_tx_rate", &vt);
+		hr = fj_num(e, "pause_rx_rate", &vr);
 		o = json_object_new_object();
 		json_object_object_add(o, "priority", json_object_new_int((int)prio));
 		json_object_object_add(o, "enabled", json_object_new_boolean(fj_bool(e, "enabled") == 1));
@@ -310,11 +288,10 @@ static void nic_spark_cell(struct row *r, unsigned int c, const struct hist_port
 	json_object_object_add(jhist, jname, fj_double_or_null(!isnan(last), last));
 }
 
-static void nic_row(const struct digest *d, struct frame *f, struct json_object *p,
-		    struct json_object *jrows)
+static void nic_row(struct frame *f, struct json_object *p, struct json_object *jrows)
 {
 	struct json_object *jrow = json_object_new_object(), *rates = json_object_new_object();
-	struct json_object *st, *jhist = json_object_new_object();
+	struct json_object *jhist = json_object_new_object();
 	const struct hist_port *hist;
 	struct nic_vals v;
 	const char *netdev = fj_str(p, "netdev");
@@ -325,8 +302,7 @@ static void nic_row(const struct digest *d, struct frame *f, struct json_object 
 	size_t i;
 
 	fj_port_key(key, sizeof(key), p);
-	st = fj_get(d->state, key);
-	nic_vals(f, st, p, &v);
+	nic_vals(f, p, &v);
 	if (!r) {
 		json_object_put(jrow);
 		json_object_put(rates);
@@ -349,7 +325,7 @@ static void nic_row(const struct digest *d, struct frame *f, struct json_object 
 	nic_rate_cell(r, N_RETRY, &v, "retry_exceeded", NULL);
 	nic_rate_cell(r, N_CNP, &v, "cnp_handled", "cnp_sent");
 	nic_rate_cell(r, N_ECN, &v, "ecn_marked_rx", NULL);
-	nic_pfc(r, st, p, jrow);
+	nic_pfc(r, p, jrow);
 	nic_issues(r, p, jrow);
 	hist = hist_find(f->hist, key);
 	nic_spark_cell(r, N_TRAFFIC, hist, HIST_TRAFFIC, jhist, "traffic_gbps");
@@ -397,7 +373,7 @@ static void sources_why(struct frame *f, struct json_object *snap)
 	ascii_copy(s, len, s);
 }
 
-void panes_build_nics(const struct digest *d, struct frame *f)
+void panes_build_nics(struct frame *f)
 {
 	struct json_object *ports = fj_get(f->snapshot, "ports");
 	struct json_object *rows = json_object_new_array();
@@ -406,6 +382,6 @@ void panes_build_nics(const struct digest *d, struct frame *f)
 	table_init(&f->tab[TAB_NICS], "NICs", nic_cols, N_NR, N_NIC);
 	sources_why(f, f->snapshot);
 	for (i = 0; i < fj_len(ports); i++)
-		nic_row(d, f, json_object_array_get_idx(ports, i), rows);
+		nic_row(f, json_object_array_get_idx(ports, i), rows);
 	json_object_object_add(f->rows, "nics", rows);
 }

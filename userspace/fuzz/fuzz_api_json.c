@@ -6,8 +6,8 @@
  * (/api/v1/snapshot), jobs (/api/v1/jobs), events (/api/v1/events) and the
  * rates' history (/api/v1/history), as fabtop fetches them from a daemon
  * it does not control.  They go through
- * digest_frame twice (the second time with rates and events against the
- * first), then every pane is sorted, filtered, fitted to a narrow and a wide
+ * digest_frame twice (the second time over the events log and history the
+ * first left), then every pane is sorted, filtered, fitted to a narrow and a wide
  * terminal and laid out line by line, and each job's drill-down is built.
  * Lines must fit the width they were fitted to.
  */

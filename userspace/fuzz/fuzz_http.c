@@ -35,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static struct config cfg;
 static struct collect_opts copts;
 static struct model model;
+static struct collector *col;
 static struct http *http;
 static struct sockaddr_in addr;
 
@@ -78,8 +79,10 @@ static void setup(void)
 	cfg.max_connections = 4096;	/* unfinished requests linger 10 s */
 	snprintf(cfg.listen_addr, sizeof(cfg.listen_addr), "127.0.0.1");
 	config_collect_opts(&cfg, &copts);
-	collect_init(&model, &copts);
-	collect_sample(&model);
+	col = collect_init(&model, &copts);
+	if (!col)
+		abort();
+	collect_sample(col);
 
 	/* a job on rxa/1 with a flap and a storm in its window */
 	now = realtime_ns();

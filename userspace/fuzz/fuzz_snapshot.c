@@ -32,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static struct model model;
 static struct raw raw;
 static bool ready;
+static struct fold fold = { .sock = -1 };
 
 /* name{label="value",...} value: the shape a Prometheus scraper takes. */
 static bool sample_line_ok(const char *l, size_t n)
@@ -134,7 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	raw.ko = true;
 	raw.nr_ports = !err;
 	raw.ports_mono += 1000000000ULL;
-	fold_ports(&model, &raw, 1790000000000000000ULL + raw.ports_mono);
+	fold_ports(&fold, &model, &raw, 1790000000000000000ULL + raw.ports_mono);
 	model.samples++;
 	check_render();
 	return 0;

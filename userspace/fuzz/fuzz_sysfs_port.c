@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collector.h"
 #include "fold.h"
 #include "memfs.h"
 #include "source.h"
@@ -48,11 +49,18 @@ static void check_port(const struct raw_port *p)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool ready;
+	static struct collector *c;
+	static void *priv;
+	static struct fold fold = { .sock = -1 };
 	unsigned int i;
 
 	if (!ready) {
 		collect_opts_default(&model.opts);
 		model.opts.bpf = model.opts.wire = false;
+		c = collector_new(&model, &model.opts);
+		priv = calloc(1, source_sysfs.priv_size);
+		if (!c || !priv)
+			abort();
 		ready = true;
 	}
 	memfs_init(&fs);
@@ -60,14 +68,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fs_set_backend(&fs.be);
 	raw.ko = false;
 	raw.nr_ports = 0;
-	source_sysfs.sample(&model, &raw);
+	source_sysfs.sample(c, priv, &raw);
 	fs_set_backend(NULL);
 	if (raw.nr_ports > MODEL_MAX_PORTS)
 		abort();
 	for (i = 0; i < raw.nr_ports; i++)
 		check_port(&raw.ports[i]);
 	raw.ports_mono += 1000000000ULL;
-	fold_ports(&model, &raw, 1790000000000000000ULL + raw.ports_mono);
+	fold_ports(&fold, &model, &raw, 1790000000000000000ULL + raw.ports_mono);
 	model.samples++;
 	return 0;
 }

@@ -4,7 +4,7 @@
  * rather than linked.  Its dependencies (libssh2 with OpenSSL's libcrypto,
  * Kerberos, LDAP, SASL, RTMP, ...) cost a fabteld that never probes about
  * 3 MiB of resident pages for their relocations alone
- * (Documentation/performance.rst "Memory"); opened, they cost that only
+ * (Documentation/performance.rst "Active probes"); opened, they cost that only
  * where probing is configured.
  *
  * libssh2 is opened first and set up without crypto: libcurl's own set-up

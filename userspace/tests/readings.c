@@ -30,15 +30,15 @@ void readings_rxa_job7(struct model *m, struct raw *r)
 
 void readings_pass(struct model *m, struct raw *r, uint64_t t)
 {
-	static struct fold_prev prev;
+	static struct fold f = { .sock = -1 };
 	uint64_t now = (1790000000 + t) * NS_PER_S;
 
 	r->ports_mono = t * NS_PER_S;
-	fold_prev_take(m, &prev);
-	fold_ports(m, r, now);
+	fold_prev_take(m, &f.prev);
+	fold_ports(&f, m, r, now);
 	fold_qps(m, r, now);
-	fold_bpf(m, r, now);
-	fold_jobs(m, now, &prev);
+	fold_bpf(&f, m, r, now);
+	fold_jobs(m, now, &f.prev);
 	m->samples++;
 }
 

@@ -2,7 +2,7 @@
 /*
  * test_backoff - the back-off of a read that fails (backoff.h), on a clock
  * the test moves: 1 s, doubled up to 300 s (the schedule of
- * kmod/fabtel_backoff.c), a period longer than 1 s its first step, a
+ * kmod/fabtel/fabtel_backoff.c), a period longer than 1 s its first step, a
  * success ending it; at most 12 failing calls an hour once at the cap.
  * Then fabteld's table of them per device and port (port_reads.h): one
  * state per port and read, kept while looked up, let go after.
@@ -18,6 +18,8 @@
 
 #include "backoff.h"
 #include "port_reads.h"
+
+static struct port_backoffs pb;	/* the table under test */
 
 #define S	1000000000ULL
 
@@ -163,22 +165,22 @@ static void per_port_table(void **state)
 	char dev[16];
 
 	(void)state;
-	port_reads_forget_all();
-	a = port_backoff("mlx5_0", 1, PR_PMA);
+	port_backoffs_init(&pb);
+	a = port_backoff(&pb, "mlx5_0", 1, PR_PMA);
 	backoff_fail(a, -EIO, 0, 0);
-	assert_ptr_equal(port_backoff("mlx5_0", 1, PR_PMA), a);
-	assert_ptr_not_equal(port_backoff("mlx5_0", 1, PR_HW_COUNTERS), a);
-	b = port_backoff("mlx5_0", 2, PR_PMA);
+	assert_ptr_equal(port_backoff(&pb, "mlx5_0", 1, PR_PMA), a);
+	assert_ptr_not_equal(port_backoff(&pb, "mlx5_0", 1, PR_HW_COUNTERS), a);
+	b = port_backoff(&pb, "mlx5_0", 2, PR_PMA);
 	assert_ptr_not_equal(b, a);
 	assert_int_equal(b->failures, 0);
-	assert_ptr_not_equal(port_backoff("mlx5_1", 1, PR_PMA), a);
+	assert_ptr_not_equal(port_backoff(&pb, "mlx5_1", 1, PR_PMA), a);
 	/* more ports than the table: the one looked up longest ago goes */
 	for (i = 0; i < 100; i++) {
 		snprintf(dev, sizeof(dev), "x%u", i);
-		port_backoff(dev, 1, PR_PMA);
-		port_reads_pass();
+		port_backoff(&pb, dev, 1, PR_PMA);
+		port_reads_pass(&pb);
 	}
-	a = port_backoff("mlx5_0", 1, PR_PMA);
+	a = port_backoff(&pb, "mlx5_0", 1, PR_PMA);
 	assert_int_equal(a->failures, 0);	/* a port added anew */
 	backoff_fail(a, -EIO, 0, 0);
 	memset(&r, 0, sizeof(r));
@@ -193,9 +195,9 @@ static void per_port_table(void **state)
 	assert_int_equal(r.s[READER_FABTELD][PR_PMA].retry_ms, 0);
 	/* not looked up for over 30 passes: let go at the sweep */
 	for (i = 0; i < 50; i++)
-		port_reads_pass();
-	assert_int_equal(port_backoff("mlx5_0", 1, PR_PMA)->failures, 0);
-	port_reads_forget_all();
+		port_reads_pass(&pb);
+	assert_int_equal(port_backoff(&pb, "mlx5_0", 1, PR_PMA)->failures, 0);
+	port_backoffs_init(&pb);
 }
 
 static uint64_t fake_now;
@@ -209,10 +211,10 @@ static void clock_injected(void **state)
 {
 	(void)state;
 	fake_now = 42;
-	port_reads_set_clock(fake_clock);
-	assert_int_equal(port_reads_now(), 42);
-	port_reads_set_clock(NULL);
-	assert_true(port_reads_now() != 42);
+	port_reads_set_clock(&pb, fake_clock);
+	assert_int_equal(port_reads_now(&pb), 42);
+	port_reads_set_clock(&pb, NULL);
+	assert_true(port_reads_now(&pb) != 42);
 }
 
 int main(void)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "settings.h"
 
 static char path[64];
 static char err[1024];
@@ -532,6 +533,43 @@ static void probe_fetch_settings(void **state)
 	unlink(ca);
 }
 
+/*
+ * The settings table (settings.c): the defaults config_defaults() sets are
+ * the table's and the collector's (fabteld --print-settings check); every
+ * key's default is taken by the parser; a number's range is the table's.
+ */
+static void settings_table(void **state)
+{
+	char e[512], buf[64], want[128];
+	const char *d;
+	FILE *f = fopen("/dev/null", "w");
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(settings_print("check", f), 0);
+	assert_int_equal(settings_print("nonsense", f), -1);
+	fclose(f);
+	for (size_t i = 0; i < settings_count; i++) {
+		const struct setting *s = &settings[i];
+
+		assert_ptr_equal(settings_find(s->key), s);
+		assert_non_null(s->help);
+		d = settings_default(s, buf, sizeof(buf));
+		if (!d && s->type == SETTING_TEXT)
+			assert_non_null(s->example);
+		if (d && config_set(&cfg, s->key, d, e, sizeof(e)))
+			fail_msg("%s = %s: %s", s->key, d, e);
+		if (s->type != SETTING_UINT || s->hi == 0xffffffff)
+			continue;
+		snprintf(buf, sizeof(buf), "%u", s->hi + 1);
+		assert_int_equal(config_set(&cfg, s->key, buf, e, sizeof(e)), -1);
+		snprintf(want, sizeof(want), "%s wants a whole number %u..%u, not '%s'", s->key,
+			 s->lo, s->hi, buf);
+		assert_string_equal(e, want);
+	}
+	assert_null(settings_find("bogus"));
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -555,6 +593,7 @@ int main(void)
 		T(device_lists),
 		T(probe_settings),
 		T(probe_fetch_settings),
+		T(settings_table),
 	};
 
 	return cmocka_run_group_tests_name("config", tests, NULL, NULL);

@@ -27,6 +27,11 @@
 
 static char root[64];
 static struct devfilter df;
+/* the devices under test, and what they walk with */
+static struct fs_kept kept;
+static struct fs_walk walk;
+static struct devices devs;
+static struct model m;
 static char err[256];
 
 /* ---- the lists -------------------------------------------------------- */
@@ -198,7 +203,7 @@ static int setup(void **state)
 		return -1;
 	make_host();
 	memset(&df, 0, sizeof(df));
-	devices_reset();
+	devices_init(&devs, &m.opts, &kept, &walk);
 	return 0;
 }
 
@@ -207,7 +212,7 @@ static int teardown(void **state)
 	char cmd[128];
 
 	(void)state;
-	devices_reset();
+	devices_init(&devs, &m.opts, &kept, &walk);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	return system(cmd);
 }
@@ -271,7 +276,6 @@ static void shapes(void **state)
 
 /* ---- the walk ------------------------------------------------------------ */
 
-static struct model m;
 
 static int name_port(void *ctx, const char *base, const char *dev, const char *port)
 {
@@ -290,7 +294,7 @@ static const char *walk_names(void)
 
 	names[0] = '\0';
 	snprintf(dir, sizeof(dir), "%s/sys/class/infiniband", root);
-	assert_int_equal(devices_walk_ports(&m.opts, dir, false, name_port, names), 0);
+	assert_int_equal(devices_walk_ports(&devs, dir, false, name_port, names), 0);
 	return names;
 }
 
@@ -320,16 +324,16 @@ static void walk_leaves_out(void **state)
 	assert_string_equal(walk_names(),
 			    "fakeroce0,irdma0,mgmt_0,mlx5_bond_0,rocep8s0f0,rocep8s0f0v0,rocep8s0f0v1,rxe0,");
 	assert_int_equal(devfilter_set(&df, "exclude_devices", "mgmt_*", err, sizeof(err)), 0);
-	devices_reset();
+	devices_init(&devs, &m.opts, &kept, &walk);
 	assert_string_equal(walk_names(),
 			    "fakeroce0,irdma0,mlx5_bond_0,rocep8s0f0,rocep8s0f0v0,rocep8s0f0v1,rxe0,");
-	assert_true(devices_excluded(&m.opts, "mgmt_0"));
-	assert_false(devices_excluded(&m.opts, "rocep8s0f0"));
-	assert_true(devices_excluded(&m.opts, "mgmt_9"));	/* never listed: by its name */
+	assert_true(devices_excluded(&devs, "mgmt_0"));
+	assert_false(devices_excluded(&devs, "rocep8s0f0"));
+	assert_true(devices_excluded(&devs, "mgmt_9"));	/* never listed: by its name */
 	port(0, "rocep8s0f0v1", "ens8f0v1");
 	port(1, "mlx5_bond_0", "bond0");
 	port(2, "rocep8s0f0", "ens8f0np0");
-	devices_fold(&m);
+	devices_fold(&devs, &m);
 	assert_int_equal(m.nr_excluded, 1);
 	assert_string_equal(m.excluded[0].device, "mgmt_0");
 	assert_string_equal(m.excluded[0].driver, "");		/* by its name: nothing read */
@@ -343,18 +347,18 @@ static void walk_leaves_out(void **state)
 	/* by driver; the include list */
 	memset(&df, 0, sizeof(df));
 	assert_int_equal(devfilter_set(&df, "exclude_drivers", "bnxt_re", err, sizeof(err)), 0);
-	devices_reset();
+	devices_init(&devs, &m.opts, &kept, &walk);
 	assert_string_equal(walk_names(),
 			    "fakeroce0,irdma0,mlx5_bond_0,rocep8s0f0,rocep8s0f0v0,rocep8s0f0v1,rxe0,");
-	devices_fold(&m);
+	devices_fold(&devs, &m);
 	assert_int_equal(m.nr_excluded, 1);
 	assert_string_equal(m.excluded[0].driver, "bnxt_re");
 	assert_int_equal(m.excluded[0].rule, DF_EXCLUDE_DRIVERS);
 	memset(&df, 0, sizeof(df));
 	assert_int_equal(devfilter_set(&df, "include_devices", "rocep*", err, sizeof(err)), 0);
-	devices_reset();
+	devices_init(&devs, &m.opts, &kept, &walk);
 	assert_string_equal(walk_names(), "rocep8s0f0,rocep8s0f0v0,rocep8s0f0v1,");
-	devices_fold(&m);
+	devices_fold(&devs, &m);
 	assert_int_equal(m.nr_excluded, 5);
 	assert_string_equal(m.excluded[0].device, "fakeroce0");
 	assert_string_equal(m.excluded[4].device, "rxe0");
@@ -376,21 +380,21 @@ static void read_again_when_the_list_changes(void **state)
 	m.opts.devfilter = &df;
 	port(0, "rocep8s0f0", "ens8f0np0");
 	walk_names();
-	devices_fold(&m);
+	devices_fold(&devs, &m);
 	assert_int_equal(m.ports[0].shape.vfs, 2);
 	put("3", "%s/sys/devices/pci0000:00/0000:08:00.0/sriov_numvfs", root);
 	walk_names();
-	devices_fold(&m);
+	devices_fold(&devs, &m);
 	assert_int_equal(m.ports[0].shape.vfs, 2);	/* not read again: same devices */
 	device("rocep8s0f0v2", "0000:08:00.4", "mlx5_core", "ens8f0v2");
 	link_to("../0000:08:00.0", "sys/devices/pci0000:00/0000:08:00.4/physfn");
 	assert_non_null(strstr(walk_names(), "rocep8s0f0v2,"));
 	walk_names();
-	devices_fold(&m);
+	devices_fold(&devs, &m);
 	assert_int_equal(m.ports[0].shape.vfs, 3);
 	/* nothing set: no list, and the model's is not touched */
 	before = m.excluded_gen;
-	devices_fold(&m);
+	devices_fold(&devs, &m);
 	assert_int_equal(m.excluded_gen, before);
 	assert_int_equal(m.nr_excluded, 0);
 }

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The Prometheus text writer (render/expo.c): families, samples, escaping,
+ * names it refuses.
+ */
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -16,6 +16,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "collector.h"
 #include "fold.h"
 #include "memfs.h"
 #include "readings.h"
@@ -514,11 +515,14 @@ static void narrow_counter_wraps(void **state)
 static void widths_from_the_driver(void **state)
 {
 	struct collect_opts o;
+	struct collector *c;
 	struct memfs fs;
 	struct raw_port p;
 
 	(void)state;
 	collect_opts_default(&o);
+	c = collector_new(NULL, &o);
+	assert_non_null(c);
 	memfs_init(&fs);
 	fs_set_backend(&fs.be);
 	memfs_put(&fs, P "/link_layer", "Ethernet");
@@ -527,7 +531,7 @@ static void widths_from_the_driver(void **state)
 	memfs_put(&fs, P "/hw_counters/out_of_seq_request", "1");
 	memfs_put(&fs, P "/hw_counters/duplicate_request", "1");
 	memfs_put(&fs, P "/hw_counters/rcvd_pkts", "1");
-	assert_int_equal(sysfs_read_port(&o, P, "x0", "1", &p), 0);
+	assert_int_equal(sysfs_read_port(c, P, "x0", "1", &p), 0);
 	assert_int_equal(p.width[FABTEL_NAK_SEQ_ERR_RCVD], 64);
 	assert_int_equal(p.width[FABTEL_DUPLICATE_REQUEST], 64);
 	/* mlx5's: its Q counters are 32 bits, its CNP counters 64 */
@@ -537,7 +541,7 @@ static void widths_from_the_driver(void **state)
 	memfs_put(&fs, P "/hw_counters/packet_seq_err", "1");
 	memfs_put(&fs, P "/hw_counters/duplicate_request", "1");
 	memfs_put(&fs, P "/hw_counters/np_cnp_sent", "1");
-	assert_int_equal(sysfs_read_port(&o, P, "x0", "1", &p), 0);
+	assert_int_equal(sysfs_read_port(c, P, "x0", "1", &p), 0);
 	assert_int_equal(p.width[FABTEL_OUT_OF_SEQUENCE], 32);
 	assert_int_equal(p.width[FABTEL_DUPLICATE_REQUEST], 32);
 	assert_int_equal(p.width[FABTEL_CNP_SENT], 64);
@@ -545,9 +549,10 @@ static void widths_from_the_driver(void **state)
 	memfs_init(&fs);
 	memfs_put(&fs, P "/link_layer", "Ethernet");
 	memfs_put(&fs, P "/hw_counters/duplicate_request", "1");
-	assert_int_equal(sysfs_read_port(&o, P, "x0", "1", &p), 0);
+	assert_int_equal(sysfs_read_port(c, P, "x0", "1", &p), 0);
 	assert_int_equal(p.width[FABTEL_DUPLICATE_REQUEST], 32);
 	fs_set_backend(NULL);
+	collector_free(c);
 }
 
 int main(void)

@@ -17,12 +17,14 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "fsread.h"
+#include "fskept.h"
+
+static struct fs_kept kept;	/* the table under test */
 
 static void reset(void)
 {
-	fs_kept_close_all();
-	assert_int_equal(fs_kept_count(), 0);
+	fs_kept_fini(&kept);
+	assert_int_equal(fs_kept_count(&kept), 0);
 }
 
 /* path's text is now text (the file made if need be) */
@@ -58,15 +60,15 @@ static void kept_and_read_anew(void **state)
 
 	(void)state;
 	reset();
-	o0 = fs_kept_opens();
+	o0 = fs_kept_opens(&kept);
 	/* schedstat's first field, this process's CPU time, moves: burn a
 	 * little between the reads */
-	assert_true(fs_read_kept("/proc/self/schedstat", a, sizeof(a)) > 0);
+	assert_true(fs_read_kept(&kept, "/proc/self/schedstat", a, sizeof(a)) > 0);
 	for (volatile unsigned long i = 0; i < 20000000; i++)
 		;
-	assert_true(fs_read_kept("/proc/self/schedstat", b, sizeof(b)) > 0);
-	assert_int_equal(fs_kept_opens() - o0, 1);
-	assert_int_equal(fs_kept_count(), 1);
+	assert_true(fs_read_kept(&kept, "/proc/self/schedstat", b, sizeof(b)) > 0);
+	assert_int_equal(fs_kept_opens(&kept) - o0, 1);
+	assert_int_equal(fs_kept_count(&kept), 1);
 	assert_int_equal(sscanf(a, "%" SCNu64, &s0), 1);
 	assert_int_equal(sscanf(b, "%" SCNu64, &s1), 1);
 	assert_true(s1 > s0);
@@ -81,16 +83,16 @@ static void regular_file_not_kept(void **state)
 	(void)state;
 	reset();
 	new_file(tmpl, "1\n");
-	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), 1);
-	assert_int_equal(fs_kept_count(), 0);
+	assert_int_equal(fs_read_kept(&kept, tmpl, buf, sizeof(buf)), 1);
+	assert_int_equal(fs_kept_count(&kept), 0);
 	/* replaced by rename: the new file's value */
 	snprintf(path, sizeof(path), "%s.new", tmpl);
 	put_file(path, "2\n");
 	assert_int_equal(rename(path, tmpl), 0);
-	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), 1);
+	assert_int_equal(fs_read_kept(&kept, tmpl, buf, sizeof(buf)), 1);
 	assert_string_equal(buf, "2");
 	unlink(tmpl);
-	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), -1);
+	assert_int_equal(fs_read_kept(&kept, tmpl, buf, sizeof(buf)), -1);
 }
 
 /* many files: the ones not read for 30 passes go (looked for every 8
@@ -111,23 +113,23 @@ static void idle_ones_close(void **state)
 		if (d->d_type != DT_REG)
 			continue;
 		snprintf(names[n], sizeof(names[0]), "/proc/sys/kernel/%s", d->d_name);
-		if (fs_read_kept(names[n], buf, sizeof(buf)) >= 0)
+		if (fs_read_kept(&kept, names[n], buf, sizeof(buf)) >= 0)
 			n++;
 	}
 	closedir(dp);
 	assert_true(n > 40);
-	assert_int_equal(fs_kept_count(), n);
+	assert_int_equal(fs_kept_count(&kept), n);
 	/* the even ones read at every pass, the odd ones never again */
 	for (p = 0; p < 38; p++) {
 		for (i = 0; i < n; i += 2)
-			assert_true(fs_read_kept(names[i], buf, sizeof(buf)) >= 0);
-		fs_kept_pass();
+			assert_true(fs_read_kept(&kept, names[i], buf, sizeof(buf)) >= 0);
+		fs_kept_pass(&kept);
 	}
-	assert_int_equal(fs_kept_count(), (n + 1) / 2);
-	o = fs_kept_opens();
+	assert_int_equal(fs_kept_count(&kept), (n + 1) / 2);
+	o = fs_kept_opens(&kept);
 	for (i = 0; i < n; i += 2)
-		assert_true(fs_read_kept(names[i], buf, sizeof(buf)) >= 0);
-	assert_int_equal(fs_kept_opens(), o);	/* every even one still kept */
+		assert_true(fs_read_kept(&kept, names[i], buf, sizeof(buf)) >= 0);
+	assert_int_equal(fs_kept_opens(&kept), o);	/* every even one still kept */
 	reset();
 }
 
@@ -145,48 +147,48 @@ static void held_file(void **state)
 
 	(void)state;
 	reset();
-	o = fs_kept_opens();
-	assert_int_equal(fs_held_read_u64(&fd, "/proc/sys/kernel", "pid_max", &v), 0);
+	o = fs_kept_opens(&kept);
+	assert_int_equal(fs_held_read_u64(&kept, &fd, "/proc/sys/kernel", "pid_max", &v), 0);
 	assert_true(fd >= 0 && v > 0);
-	assert_int_equal(fs_kept_count(), 1);
-	assert_int_equal(fs_held_read_u64(&fd, "/proc/sys/kernel", "pid_max", &v2), 0);
+	assert_int_equal(fs_kept_count(&kept), 1);
+	assert_int_equal(fs_held_read_u64(&kept, &fd, "/proc/sys/kernel", "pid_max", &v2), 0);
 	assert_int_equal(v2, v);
-	assert_int_equal(fs_kept_opens() - o, 1);	/* one open, two reads */
-	fs_held_close(&fd);
+	assert_int_equal(fs_kept_opens(&kept) - o, 1);	/* one open, two reads */
+	fs_held_close(&kept, &fd);
 	assert_int_equal(fd, -1);
-	assert_int_equal(fs_kept_count(), 0);
+	assert_int_equal(fs_kept_count(&kept), 0);
 
 	/* not kernel files under keep auto: read by path, never held */
 	new_file(tmpl, "41\n");
 	snprintf(dir, sizeof(dir), "%s", tmpl);
 	slash = strrchr(dir, '/');
 	*slash = '\0';
-	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), 0);
+	assert_int_equal(fs_held_read_u64(&kept, &fd, dir, slash + 1, &v), 0);
 	assert_int_equal(v, 41);
 	assert_int_equal(fd, -1);
-	assert_int_equal(fs_kept_count(), 0);
+	assert_int_equal(fs_kept_count(&kept), 0);
 	/* keep on: held, and rewritten in place its new value is read */
-	fs_kept_root("", FS_KEEP_ALL);
-	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), 0);
+	fs_kept_root(&kept, "", FS_KEEP_ALL);
+	assert_int_equal(fs_held_read_u64(&kept, &fd, dir, slash + 1, &v), 0);
 	assert_true(fd >= 0);
 	put_file(tmpl, "42\n");
-	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), 0);
+	assert_int_equal(fs_held_read_u64(&kept, &fd, dir, slash + 1, &v), 0);
 	assert_int_equal(v, 42);
-	assert_int_equal(fs_kept_count(), 1);
+	assert_int_equal(fs_kept_count(&kept), 1);
 	/* replaced by another file of that name: the held one is read until closed */
 	unlink(tmpl);
 	put_file(tmpl, "43\n");
-	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), 0);
+	assert_int_equal(fs_held_read_u64(&kept, &fd, dir, slash + 1, &v), 0);
 	assert_int_equal(v, 42);
-	fs_held_close(&fd);
-	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), 0);
+	fs_held_close(&kept, &fd);
+	assert_int_equal(fs_held_read_u64(&kept, &fd, dir, slash + 1, &v), 0);
 	assert_int_equal(v, 43);
-	fs_held_close(&fd);
+	fs_held_close(&kept, &fd);
 	unlink(tmpl);
-	assert_int_equal(fs_held_read_u64(&fd, dir, slash + 1, &v), -ENOENT);
+	assert_int_equal(fs_held_read_u64(&kept, &fd, dir, slash + 1, &v), -ENOENT);
 	assert_int_equal(fd, -1);
-	assert_int_equal(fs_kept_count(), 0);
-	fs_kept_root("", FS_KEEP_AUTO);
+	assert_int_equal(fs_kept_count(&kept), 0);
+	fs_kept_root(&kept, "", FS_KEEP_AUTO);
 	reset();
 }
 
@@ -200,28 +202,28 @@ static void keep_on_and_off(void **state)
 	(void)state;
 	reset();
 	new_file(tmpl, "1\n");
-	fs_kept_root("", FS_KEEP_ALL);
-	o = fs_kept_opens();
-	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), 1);
-	assert_int_equal(fs_kept_count(), 1);
-	assert_true(fs_kept_kernel_path(tmpl));
+	fs_kept_root(&kept, "", FS_KEEP_ALL);
+	o = fs_kept_opens(&kept);
+	assert_int_equal(fs_read_kept(&kept, tmpl, buf, sizeof(buf)), 1);
+	assert_int_equal(fs_kept_count(&kept), 1);
+	assert_true(fs_kept_kernel_path(&kept, tmpl));
 	put_file(tmpl, "7\n");		/* in place: same file, new value */
-	assert_int_equal(fs_read_kept(tmpl, buf, sizeof(buf)), 1);
+	assert_int_equal(fs_read_kept(&kept, tmpl, buf, sizeof(buf)), 1);
 	assert_string_equal(buf, "7");
-	assert_int_equal(fs_kept_opens() - o, 1);
+	assert_int_equal(fs_kept_opens(&kept) - o, 1);
 	reset();
 	unlink(tmpl);
 
-	fs_kept_root("", FS_KEEP_NONE);
-	o = fs_kept_opens();
-	assert_true(fs_read_kept("/proc/self/schedstat", buf, sizeof(buf)) > 0);
-	assert_true(fs_read_kept("/proc/self/schedstat", buf, sizeof(buf)) > 0);
-	assert_int_equal(fs_kept_opens() - o, 2);
-	assert_int_equal(fs_kept_count(), 0);
-	assert_false(fs_kept_kernel_path("/proc/self/schedstat"));
-	fs_kept_root("", FS_KEEP_AUTO);
-	assert_true(fs_kept_kernel_path("/proc/self/schedstat"));
-	assert_false(fs_kept_kernel_path("/tmp"));
+	fs_kept_root(&kept, "", FS_KEEP_NONE);
+	o = fs_kept_opens(&kept);
+	assert_true(fs_read_kept(&kept, "/proc/self/schedstat", buf, sizeof(buf)) > 0);
+	assert_true(fs_read_kept(&kept, "/proc/self/schedstat", buf, sizeof(buf)) > 0);
+	assert_int_equal(fs_kept_opens(&kept) - o, 2);
+	assert_int_equal(fs_kept_count(&kept), 0);
+	assert_false(fs_kept_kernel_path(&kept, "/proc/self/schedstat"));
+	fs_kept_root(&kept, "", FS_KEEP_AUTO);
+	assert_true(fs_kept_kernel_path(&kept, "/proc/self/schedstat"));
+	assert_false(fs_kept_kernel_path(&kept, "/tmp"));
 }
 
 /* a file that went: -1, and nothing kept for it */
@@ -231,8 +233,8 @@ static void gone_is_minus_one(void **state)
 
 	(void)state;
 	reset();
-	assert_int_equal(fs_read_kept("/proc/self/no-such-file", buf, sizeof(buf)), -1);
-	assert_int_equal(fs_kept_count(), 0);
+	assert_int_equal(fs_read_kept(&kept, "/proc/self/no-such-file", buf, sizeof(buf)), -1);
+	assert_int_equal(fs_kept_count(&kept), 0);
 }
 
 /* fs_read_entry: a file's text; -ENOENT when it does not open; -EIO when

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fswalk: the port walk's device listings kept from one walk to the next
- * (fsread.c device_names) under keep all, as on sysfs.  A device added
+ * (fswalk.c device_names) under keep all, as on sysfs.  A device added
  * where its directory's link count and mtime do not move (a symlink, as
  * in /sys/class/infiniband, the mtime set back) is not seen while the
  * listing is kept; that shows which walks listed the directory again.
@@ -21,10 +21,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "fsread.h"
-#include "source.h"
+#include "collector.h"
 
 static char root[64];
+static struct model m;
+static struct collector *c;	/* the walks' and the fabtel.ko source's */
+static void *ko_priv;
 
 static void mkdirs(const char *fmt, const char *dev)
 {
@@ -56,7 +58,7 @@ static int walk(const char *sub)
 	int n = 0, err;
 
 	snprintf(dir, sizeof(dir), "%s/%s", root, sub);
-	err = fs_walk_ports(dir, count_port, &n);
+	err = fs_walk_ports(&c->walk, &c->kept, dir, count_port, &n);
 	return err ? err : n;
 }
 
@@ -82,7 +84,11 @@ static int setup(void **state)
 	snprintf(root, sizeof(root), "/tmp/test_fswalk.XXXXXX");
 	if (!mkdtemp(root))
 		return -1;
-	fs_kept_root(root, FS_KEEP_ALL);
+	c = collector_new(&m, &m.opts);
+	ko_priv = calloc(1, source_ko.priv_size);
+	if (!c || !ko_priv)
+		return -1;
+	fs_kept_root(&c->kept, root, FS_KEEP_ALL);
 	return 0;
 }
 
@@ -91,8 +97,8 @@ static int teardown(void **state)
 	char cmd[128];
 
 	(void)state;
-	fs_kept_close_all();
-	fs_kept_root("", FS_KEEP_AUTO);
+	collector_free(c);
+	free(ko_priv);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	return system(cmd);
 }
@@ -143,7 +149,7 @@ static const char *dev0_ports(void)
 
 	names[0] = '\0';
 	snprintf(dir, sizeof(dir), "%s/ib", root);
-	assert_int_equal(fs_walk_ports(dir, name_port, names), 0);
+	assert_int_equal(fs_walk_ports(&c->walk, &c->kept, dir, name_port, names), 0);
 	return names;
 }
 
@@ -180,7 +186,6 @@ static void kept_port_names_checked(void **state)
 	assert_in_range(walks_until("3,4,"), 1, 10);
 }
 
-static struct model m;
 static struct raw r;
 
 /*
@@ -193,7 +198,7 @@ static struct raw r;
 static int ko_up(bool looks)
 {
 	memset(&r, 0, sizeof(r));
-	assert_int_equal(source_ko.sample(&m, &r), looks);
+	assert_int_equal(source_ko.sample(c, ko_priv, &r), looks);
 	assert_int_equal(r.reported[SRC_FABTEL_KO], looks);
 	if (!looks)
 		return 0;
@@ -246,7 +251,7 @@ static void ko_off_not_looked_for(void **state)
 	m.opts.want_ko = false;
 	for (i = 0; i < 4; i++) {
 		memset(&r, 0, sizeof(r));
-		assert_false(source_ko.sample(&m, &r));
+		assert_false(source_ko.sample(c, ko_priv, &r));
 		assert_true(r.reported[SRC_FABTEL_KO]);
 		assert_int_equal(r.state[SRC_FABTEL_KO], SRC_STATE_UNAVAILABLE);
 		assert_non_null(strstr(r.why[SRC_FABTEL_KO], "fabtel_ko = off"));

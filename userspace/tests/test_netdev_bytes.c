@@ -22,6 +22,8 @@
 
 static char root[64];
 static struct collect_opts o;
+static struct fs_kept kept;
+static struct netdev_bytes nd;	/* the list under test */
 
 static const char *const head =
 	"Inter-|   Receive                                                |  Transmit\n"
@@ -46,7 +48,7 @@ static const char *got(const char *name)
 	static char s[64];
 	uint64_t rx, tx;
 
-	if (!netdev_bytes_get(name, &rx, &tx))
+	if (!netdev_bytes_get(&nd, name, &rx, &tx))
 		return "files";
 	snprintf(s, sizeof(s), "%llu %llu", (unsigned long long)rx, (unsigned long long)tx);
 	return s;
@@ -64,6 +66,7 @@ static int setup(void **state)
 	snprintf(path, sizeof(path), "%s/proc/net", root);
 	assert_int_equal(mkdir(path, 0755), 0);
 	snprintf(o.sysfs_root, sizeof(o.sysfs_root), "%s", root);
+	netdev_bytes_init(&nd, &o, &kept);
 	return 0;
 }
 
@@ -88,7 +91,7 @@ static void list_and_rule(void **state)
 		 "  ens2f0np0: 123456789012 1 0 0 0 0 0 0 987654321098 1 0 0 0 0 0 0\n"
 		 "  broken: 12 nope\n");
 	/* two ports, four lines: read, parsed */
-	netdev_bytes_sample(&o, 2);
+	netdev_bytes_sample(&nd, 2);
 	assert_string_equal(got("ens2f0np0"), "123456789012 987654321098");
 	assert_string_equal(got("ens1f0np0"), "18446744073709551615 42");
 	assert_string_equal(got("lo"), "1000 1000");
@@ -96,7 +99,7 @@ static void list_and_rule(void **state)
 	assert_string_equal(got("ens3f0np0"), "files");	/* not listed */
 	/* the list is read each sample: a new value shows in the next */
 	put_list("  ens2f0np0: 2 1 0 0 0 0 0 0 3 1 0 0 0 0 0 0\n");
-	netdev_bytes_sample(&o, 2);
+	netdev_bytes_sample(&nd, 2);
 	assert_string_equal(got("ens2f0np0"), "2 3");
 	/* 30 netdevs (containers' veths came) for 2 ports (8 at most): within 10 samples, the files */
 	{
@@ -109,15 +112,15 @@ static void list_and_rule(void **state)
 		put_list(body);
 	}
 	for (i = 0; i < 10; i++)
-		netdev_bytes_sample(&o, 2);
+		netdev_bytes_sample(&nd, 2);
 	assert_string_equal(got("veth3"), "files");
 	/* they went: the list again at the next count, 10 samples on */
 	put_list("  ens2f0np0: 4 1 0 0 0 0 0 0 5 1 0 0 0 0 0 0\n");
 	for (i = 0; i < 9; i++) {
-		netdev_bytes_sample(&o, 2);
+		netdev_bytes_sample(&nd, 2);
 		assert_string_equal(got("ens2f0np0"), "files");
 	}
-	netdev_bytes_sample(&o, 2);
+	netdev_bytes_sample(&nd, 2);
 	assert_string_equal(got("ens2f0np0"), "4 5");
 }
 
@@ -132,7 +135,7 @@ static void no_list(void **state)
 	unlink(path);
 	snprintf(o.sysfs_root, sizeof(o.sysfs_root), "%s/elsewhere", root);
 	for (i = 0; i < 12; i++) {
-		netdev_bytes_sample(&o, 2);
+		netdev_bytes_sample(&nd, 2);
 		assert_string_equal(got("ens2f0np0"), "files");
 	}
 }

@@ -28,14 +28,14 @@ static struct raw r;
 
 static void pass(void)
 {
-	static struct fold_prev prev;
+	static struct fold f = { .sock = -1 };
 	uint64_t now = clock_ns(CLOCK_REALTIME);
 
 	r.ports_mono = clock_ns(CLOCK_MONOTONIC);
-	fold_prev_take(&m, &prev);
-	fold_ports(&m, &r, now);
+	fold_prev_take(&m, &f.prev);
+	fold_ports(&f, &m, &r, now);
 	fold_qps(&m, &r, now);
-	fold_jobs(&m, now, &prev);
+	fold_jobs(&m, now, &f.prev);
 	m.samples++;
 }
 

@@ -20,6 +20,7 @@
 static struct model m;
 static struct raw r;
 static uint64_t t;	/* seconds */
+static struct fold f = { .sock = -1 };
 
 /* fold_ports alone: the slots are its business; each slot's lookup key
  * is its port's (model_port_key), 0 for a free slot */
@@ -29,7 +30,7 @@ static void pass_ports(void)
 
 	t++;
 	r.ports_mono = t * NS_PER_S;
-	fold_ports(&m, &r, (1790000000 + t) * NS_PER_S);
+	fold_ports(&f, &m, &r, (1790000000 + t) * NS_PER_S);
 	m.samples++;
 	for (i = 0; i < MODEL_MAX_PORTS; i++)
 		assert_int_equal(m.port_key[i], m.ports[i].present ?

@@ -18,6 +18,7 @@
 
 #include "memfs.h"
 #include "schema.h"
+#include "ko_events.h"
 #include "source.h"
 
 #define EXAMPLE_MARK	"Example, read from fabtel.ko"
@@ -285,6 +286,8 @@ static void numbers(void **state)
 static void events_read_on_rise(void **state)
 {
 	const char *b = "/sys/kernel/fabtel/d0/ports/1";
+	static struct fs_kept kept;
+	static struct ko_events ke;
 	struct collect_opts o;
 	struct memfs fs;
 	struct raw_port p;
@@ -292,6 +295,7 @@ static void events_read_on_rise(void **state)
 
 	(void)state;
 	collect_opts_default(&o);
+	ko_events_init(&ke, &o, &kept);
 	memfs_init(&fs);
 	fs_set_backend(&fs.be);
 	snprintf(path, sizeof(path), "%s/events", b);
@@ -306,12 +310,12 @@ static void events_read_on_rise(void **state)
 	p.port = 1;
 	p.have_bursts = p.have_flaps = true;
 	p.bursts = 1;
-	ko_events_read(&o, b, &p);
+	ko_events_read(&ke, b, &p);
 	assert_int_equal(p.nr_burst_ev, 0);
 	assert_false(p.have_flap_down);
 	p.bursts = 3;
 	p.flaps = 1;
-	ko_events_read(&o, b, &p);
+	ko_events_read(&ke, b, &p);
 	assert_int_equal(p.nr_burst_ev, 2);
 	assert_string_equal(p.burst_ev[0].counter, "nak_seq_err_rcvd");
 	assert_int_equal(p.burst_ev[0].amount, 412);
@@ -322,7 +326,7 @@ static void events_read_on_rise(void **state)
 	memset(p.burst_ev, 0, sizeof(p.burst_ev));
 	p.nr_burst_ev = 0;
 	p.have_flap_down = false;
-	ko_events_read(&o, b, &p);
+	ko_events_read(&ke, b, &p);
 	assert_int_equal(p.nr_burst_ev, 0);
 	assert_false(p.have_flap_down);
 	fs_set_backend(NULL);
@@ -346,7 +350,7 @@ static void pma_unsupported(void **state)
 #define HEAD	"fabtel-snapshot 1\ndevice mlx5_0\nport 1\n"
 
 /*
- * "source NAME STATE ERRNO FAILURES RETRY_MS" (kmod/fabtel_backoff.c): each
+ * "source NAME STATE ERRNO FAILURES RETRY_MS" (kmod/fabtel/fabtel_backoff.c): each
  * read's state; what an unavailable read gave is left out (fabtel.ko keeps
  * its last values); unknown names and states, malformed lines skipped, the
  * rest of the snapshot read; fields after RETRY_MS ignored.

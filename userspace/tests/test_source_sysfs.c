@@ -17,12 +17,28 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "collector.h"
 #include "memfs.h"
 #include "schema.h"
+#include "port_rate.h"
 #include "source.h"
 
 static struct model model;
 static struct raw raw;
+static struct collector *c;	/* model's, made at its first sample */
+static void *sysfs_priv;
+
+/* one sample of the plain sysfs source into raw */
+static bool sysfs_sample(void)
+{
+	if (!c) {
+		c = collector_new(&model, &model.opts);
+		sysfs_priv = calloc(1, source_sysfs.priv_size);
+		assert_non_null(c);
+		assert_non_null(sysfs_priv);
+	}
+	return source_sysfs.sample(c, sysfs_priv, &raw);
+}
 
 /* a fixture file's text, newline cut; "" if none */
 static const char *fixture(const char *fmt, ...)
@@ -128,7 +144,7 @@ static void fixture_tree(void **state)
 	snprintf(model.opts.sysfs_root, sizeof(model.opts.sysfs_root),
 		 "%s/selftests/host/fixtures/sysfs", repo);
 	raw.ko = false;
-	source_sysfs.sample(&model, &raw);
+	sysfs_sample();
 	assert_true(raw.reported[SRC_SYSFS]);
 	assert_int_equal(raw.state[SRC_SYSFS], SRC_STATE_UP);
 	assert_int_equal(raw.nr_ports, ethernet_ports(model.opts.sysfs_root));
@@ -142,21 +158,24 @@ static void fixture_tree(void **state)
 static void edges_in_memory(void **state)
 {
 	struct collect_opts o;
+	struct collector *oc;
 	struct memfs fs;
 	struct raw_port p;
 
 	(void)state;
 	collect_opts_default(&o);
+	oc = collector_new(NULL, &o);
+	assert_non_null(oc);
 	memfs_init(&fs);
 	fs_set_backend(&fs.be);
 	memfs_put(&fs, PORT "/link_layer", "InfiniBand");
-	assert_int_equal(sysfs_read_port(&o, PORT, "x0", "1", &p), -ENODEV);
+	assert_int_equal(sysfs_read_port(oc, PORT, "x0", "1", &p), -ENODEV);
 	memfs_put(&fs, PORT "/link_layer", "Ethernet\n");
 	memfs_put(&fs, PORT "/state", "4: ACTIVE");
 	memfs_put(&fs, PORT "/hw_counters/out_of_sequence", "12abc");	/* not a number */
 	memfs_put(&fs, PORT "/hw_counters/rcvd_seq_err", "0x10");
 	memfs_put(&fs, PORT "/hw_counters/not_mapped", "99");
-	assert_int_equal(sysfs_read_port(&o, PORT, "x0", "1", &p), 0);
+	assert_int_equal(sysfs_read_port(oc, PORT, "x0", "1", &p), 0);
 	assert_string_equal(p.state, "ACTIVE");
 	assert_string_equal(p.netdev, "");
 	assert_int_equal(p.carrier, -1);
@@ -167,22 +186,23 @@ static void edges_in_memory(void **state)
 	assert_int_equal(p.ctr[FABTEL_NAK_SEQ_ERR_RCVD], 16);
 	/* a netdev name too long for a netdev is no netdev */
 	memfs_put(&fs, PORT "/gid_attrs/ndevs/0", "a_name_longer_than_ifnamsiz");
-	assert_int_equal(sysfs_read_port(&o, PORT, "x0", "1", &p), 0);
+	assert_int_equal(sysfs_read_port(oc, PORT, "x0", "1", &p), 0);
 	assert_string_equal(p.netdev, "");
 	memfs_put(&fs, PORT "/gid_attrs/ndevs/0", "eth7");
 	memfs_put(&fs, "/sys/class/net/eth7/carrier", "0");
 	memfs_put(&fs, "/sys/class/net/eth7/carrier_down_count", "3");
 	memfs_put(&fs, "/sys/class/net/eth7/statistics/rx_bytes", "1000");
-	assert_int_equal(sysfs_read_port(&o, PORT, "x0", "1", &p), 0);
+	assert_int_equal(sysfs_read_port(oc, PORT, "x0", "1", &p), 0);
 	assert_int_equal(p.carrier, 0);
 	assert_true(p.have_flaps);
 	assert_int_equal(p.flaps, 3);
 	assert_false(p.have_nd);	/* rx without tx: not a pair */
 	/* a carrier that is neither 0 nor 1 is unknown (the fuzzer's find) */
 	memfs_put(&fs, "/sys/class/net/eth7/carrier", "44073709551615");
-	assert_int_equal(sysfs_read_port(&o, PORT, "x0", "1", &p), 0);
+	assert_int_equal(sysfs_read_port(oc, PORT, "x0", "1", &p), 0);
 	assert_int_equal(p.carrier, -1);
 	fs_set_backend(NULL);
+	collector_free(oc);
 }
 
 /* ports past the table are counted, not lost silently */
@@ -203,7 +223,7 @@ static void more_ports_than_the_table(void **state)
 	collect_opts_default(&model.opts);
 	raw.ko = false;
 	raw.nr_ports = raw.ports_over = 0;
-	source_sysfs.sample(&model, &raw);
+	sysfs_sample();
 	fs_set_backend(NULL);
 	assert_int_equal(raw.nr_ports, MODEL_MAX_PORTS);
 	assert_int_equal(raw.ports_over, 2);
@@ -219,12 +239,12 @@ static void no_devices(void **state)
 	snprintf(model.opts.sysfs_root, sizeof(model.opts.sysfs_root), "/nonexistent");
 	raw.ko = false;
 	raw.nr_ports = 0;
-	assert_true(source_sysfs.sample(&model, &raw));		/* it looked */
+	assert_true(sysfs_sample());		/* it looked */
 	assert_int_equal(raw.state[SRC_SYSFS], SRC_STATE_UNAVAILABLE);
 	assert_non_null(strstr(raw.why[SRC_SYSFS], "no RDMA devices"));
 	assert_int_equal(raw.nr_ports, 0);
 	raw.ko = true;
-	assert_false(source_sysfs.sample(&model, &raw));	/* on standby: asked nothing */
+	assert_false(sysfs_sample());	/* on standby: asked nothing */
 	assert_int_equal(raw.state[SRC_SYSFS], SRC_STATE_STANDBY);
 }
 
@@ -240,16 +260,16 @@ static void rate_strings(void **state)
 	uint64_t mbps;
 
 	(void)state;
-	assert_int_equal(sysfs_parse_rate("400 Gb/sec (4X NDR)", &mbps, &w), 0);
+	assert_int_equal(port_rate_parse("400 Gb/sec (4X NDR)", &mbps, &w), 0);
 	assert_int_equal(mbps, 400000);
 	assert_int_equal(w, 4);
-	assert_int_equal(sysfs_parse_rate("2.5 Gb/sec (1X SDR)", &mbps, &w), 0);
+	assert_int_equal(port_rate_parse("2.5 Gb/sec (1X SDR)", &mbps, &w), 0);
 	assert_int_equal(mbps, 2500);
 	assert_int_equal(w, 1);
-	assert_int_equal(sysfs_parse_rate("53.125 Gb/sec (1X HDR)", &mbps, &w), 0);
+	assert_int_equal(port_rate_parse("53.125 Gb/sec (1X HDR)", &mbps, &w), 0);
 	assert_int_equal(mbps, 53125);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(sysfs_parse_rate(bad[i], &mbps, &w), -1);
+		assert_int_equal(port_rate_parse(bad[i], &mbps, &w), -1);
 }
 
 int main(void)

@@ -21,7 +21,7 @@
 #include "memfs.h"
 #include "schema.h"
 #include "source.h"
-#include "sysfs_plan.h"
+#include "collector.h"
 
 #define S	1000000000ULL
 #define PORT	"/sys/class/infiniband/x0/ports/1"
@@ -30,6 +30,7 @@
 
 static struct memfs fs;
 static struct collect_opts opts;
+static struct collector *c;	/* a tree's, from make_tree to drop_tree */
 static uint64_t now_ns;
 
 static uint64_t test_clock(void)
@@ -51,16 +52,16 @@ static void make_tree(void)
 	opts.interval_ms = 1000;
 	opts.pma_s = 10;
 	now_ns = 1000 * S;
-	port_reads_set_clock(test_clock);
-	port_reads_forget_all();
+	c = collector_new(NULL, &opts);
+	assert_non_null(c);
+	port_reads_set_clock(&c->backoffs, test_clock);
 }
 
 static void drop_tree(void)
 {
 	fs_set_backend(NULL);
-	port_reads_set_clock(NULL);
-	port_reads_forget_all();
-	sysfs_plan_close_all();
+	collector_free(c);
+	c = NULL;
 }
 
 static const struct raw_port *sample_at(uint64_t t)
@@ -68,7 +69,7 @@ static const struct raw_port *sample_at(uint64_t t)
 	static struct raw_port p;
 
 	now_ns = t;
-	assert_int_equal(sysfs_read_port(&opts, PORT, "x0", "1", &p), 0);
+	assert_int_equal(sysfs_read_port(c, PORT, "x0", "1", &p), 0);
 	return &p;
 }
 
@@ -225,7 +226,9 @@ static void none_is_unsupported(void **state)
 	memfs_put(&fs, PORT "/state", "4: ACTIVE");
 	fs_set_backend(&fs.be);
 	collect_opts_default(&opts);
-	port_reads_set_clock(test_clock);
+	c = collector_new(NULL, &opts);
+	assert_non_null(c);
+	port_reads_set_clock(&c->backoffs, test_clock);
 	p = sample_at(1000 * S);
 	assert_int_equal(hw_state(p)->state, BACKOFF_UNSUPPORTED);
 	assert_int_equal(p->reads.s[READER_FABTELD][PR_PMA].state, BACKOFF_UNSUPPORTED);

@@ -25,11 +25,12 @@
 
 #include "schema.h"
 #include "source.h"
-#include "sysfs_plan.h"
+#include "collector.h"
 
 static char root[64];
 static char base[256];
 static struct collect_opts opts;
+static struct collector *c;	/* a tree's, from make_tree to drop_tree */
 
 /* write text into root/rel, in place (the file's inode kept) */
 static void put(const char *rel, const char *fmt, ...)
@@ -76,18 +77,21 @@ static void make_tree(void)
 	snprintf(opts.sysfs_root, sizeof(opts.sysfs_root), "%s", root);
 	opts.interval_ms = 1000;
 	opts.pma_s = 3600;	/* never due within a test: only a link move reads them */
+	c = collector_new(NULL, &opts);
+	assert_non_null(c);
 }
 
 static void drop_tree(void)
 {
 	char cmd[128];
 
-	sysfs_plan_close_all();
-	fs_kept_close_all();
-	assert_int_equal(fs_kept_count(), 0);
+	sysfs_plan_fini(&c->plans);
+	fs_kept_fini(&c->kept);
+	assert_int_equal(fs_kept_count(&c->kept), 0);
+	collector_free(c);
+	c = NULL;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);
-	fs_kept_root("", FS_KEEP_AUTO);
 }
 
 /* the tree with a carrier_changes file, kept open as on the kernel's sysfs */
@@ -95,14 +99,14 @@ static void make_kept_tree(void)
 {
 	make_tree();
 	put("sys/class/net/eth9/carrier_changes", "4");
-	fs_kept_root(root, FS_KEEP_ALL);
+	fs_kept_root(&c->kept, root, FS_KEEP_ALL);
 }
 
 static struct raw_port *sample(void)
 {
 	static struct raw_port p;
 
-	assert_int_equal(sysfs_read_port(&opts, base, "x0", "1", &p), 0);
+	assert_int_equal(sysfs_read_port(c, base, "x0", "1", &p), 0);
 	return &p;
 }
 
@@ -115,7 +119,7 @@ static void tiers(void **state)
 
 	(void)state;
 	make_tree();
-	fs_kept_root(root, FS_KEEP_ALL);
+	fs_kept_root(&c->kept, root, FS_KEEP_ALL);
 	p = sample();
 	assert_string_equal(p->state, "ACTIVE");
 	assert_string_equal(p->netdev, "eth9");
@@ -134,9 +138,9 @@ static void tiers(void **state)
 	put(PORT "state", "1: DOWN");
 	put("sys/class/net/eth9/speed", "25000");
 	put(PORT "counters/symbol_error", "9");
-	o = fs_kept_opens();
+	o = fs_kept_opens(&c->kept);
 	p = sample();
-	assert_int_equal(fs_kept_opens(), o);	/* no file opened again */
+	assert_int_equal(fs_kept_opens(&c->kept), o);	/* no file opened again */
 	assert_int_equal(p->ctr[FABTEL_OUT_OF_SEQUENCE], 6);
 	assert_int_equal(p->nd_rx_bytes, 11);
 	assert_string_equal(p->state, "ACTIVE");
@@ -201,7 +205,7 @@ static void pma_period(void **state)
 
 	(void)state;
 	make_tree();
-	fs_kept_root(root, FS_KEEP_ALL);
+	fs_kept_root(&c->kept, root, FS_KEEP_ALL);
 	opts.pma_s = 1;
 	p = sample();
 	assert_int_equal(p->pma[FABTEL_PMA_SYMBOL_ERROR], 7);
@@ -380,7 +384,7 @@ static void fixture_read_whole(void **state)
 
 	(void)state;
 	make_tree();
-	fs_kept_root(root, FS_KEEP_AUTO);
+	fs_kept_root(&c->kept, root, FS_KEEP_AUTO);
 	p = sample();
 	assert_string_equal(p->state, "ACTIVE");
 	put(PORT "state", "1: DOWN");
@@ -388,7 +392,7 @@ static void fixture_read_whole(void **state)
 	p = sample();
 	assert_string_equal(p->state, "DOWN");
 	assert_int_equal(p->pma[FABTEL_PMA_SYMBOL_ERROR], 9);
-	assert_int_equal(fs_kept_count(), 0);
+	assert_int_equal(fs_kept_count(&c->kept), 0);
 	drop_tree();
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * render_probes_json.c - /api/v1/probes, the probe matrix of this host
- * (Documentation/probes.rst "The matrix"), and its text form.
+ * (Documentation/probes.rst "What fabteld says"), and its text form.
  *
  * Each port says which of its pairs are over a threshold and what this host
  * alone can suspect: "local_port" when most of at least two pairs fail

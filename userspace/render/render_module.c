@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 
+#include "labels.h"
 #include "render.h"
 
 /* the monitor families, by quantity: name, help */

@@ -1,26 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * render.h - the model as Prometheus text (render_metrics.c,
- * Documentation/metrics.rst) and as JSON (render_json.c: /api/v1/snapshot,
- * /api/v1/jobs, /api/v1/events; render_trace.c).  Call with model->lock held.
+ * render.h - the renderers: the model as Prometheus text (render_metrics.c,
+ * Documentation/metrics.rst; the families of render_config.c,
+ * render_module.c, render_phy.c, render_sources.c, render_self.c over the
+ * port labels of labels.h, written with expo.h) and as JSON (render_json.c:
+ * /api/v1/snapshot, /api/v1/jobs, /api/v1/events; render_history.c;
+ * render_trace.c).  fabteld serves them; fabtop's standalone mode renders
+ * the same JSON from its in-process collector.  Call with model->lock held.
  */
-#ifndef FABTELD_RENDER_H
-#define FABTELD_RENDER_H
+#ifndef FABTEL_RENDER_H
+#define FABTEL_RENDER_H
 
 #include "model.h"
 #include "expo.h"
 
 struct json_object;
 
-/* labels of a port: device, port, netdev, up to three extra pairs (render_metrics.c) */
-struct port_labels {
-	char port[16];
-	struct expo_label l[7];
-};
-
-/* the port's labels plus one extra pair (extra NULL: none); l[4] on is free */
-const struct expo_label *port_labels(struct port_labels *pl, const struct model_port *p,
-				     const char *extra, const char *extra_value);
 /* the ports' RoCE configuration (render_config.c) */
 void render_config_families(const struct model *m, struct expo *e);
 /* the plugged modules' diagnostics (render_module.c) */
@@ -52,4 +47,4 @@ struct json_object *render_events(const struct model *m, uint64_t since);
  */
 struct json_object *render_trace(const struct model *m, const char *job_id);
 
-#endif /* FABTELD_RENDER_H */
+#endif /* FABTEL_RENDER_H */

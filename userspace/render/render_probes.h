@@ -4,8 +4,8 @@
  * (render_probes.c), the /api/v1/probes matrix and its text form
  * (render_probes_json.c).  Each takes the prober's lock itself.
  */
-#ifndef FABTELD_RENDER_PROBES_H
-#define FABTELD_RENDER_PROBES_H
+#ifndef FABTEL_RENDER_PROBES_H
+#define FABTEL_RENDER_PROBES_H
 
 #include <stdio.h>
 
@@ -23,4 +23,4 @@ struct json_object *render_probes(struct prober *pr);
 /* the matrix as the text of `fabteld --once probes` */
 void print_probes(struct json_object *matrix, FILE *f);
 
-#endif /* FABTELD_RENDER_PROBES_H */
+#endif /* FABTEL_RENDER_PROBES_H */

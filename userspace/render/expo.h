@@ -9,8 +9,8 @@
  * is refused and counted in ->bad, so a bug cannot emit a line a scraper
  * rejects.  Out of memory sets ->oom; the text is then unusable.
  */
-#ifndef FABTELD_EXPO_H
-#define FABTELD_EXPO_H
+#ifndef FABTEL_EXPO_H
+#define FABTEL_EXPO_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,4 +41,4 @@ void expo_double(struct expo *e, const char *name, const struct expo_label *labe
 bool expo_valid_metric_name(const char *s);
 bool expo_valid_label_name(const char *s);
 
-#endif /* FABTELD_EXPO_H */
+#endif /* FABTEL_EXPO_H */

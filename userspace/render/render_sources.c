@@ -6,6 +6,7 @@
  * A read the port does not support has no series; one that fails has no
  * values elsewhere while it backs off (Documentation/metrics.rst).
  */
+#include "labels.h"
 #include "render.h"
 
 enum source_family { SF_UP, SF_ERRNO, SF_FAILURES, SF_NR };

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 
+#include "labels.h"
 #include "render.h"
 
 static const struct {

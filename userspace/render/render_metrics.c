@@ -8,24 +8,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "labels.h"
 #include "render.h"
 #include "schema.h"
 
 #ifndef FABTEL_VERSION
 #define FABTEL_VERSION "0.0.0"
 #endif
-
-const struct expo_label *port_labels(struct port_labels *pl, const struct model_port *p,
-					    const char *extra, const char *extra_value)
-{
-	snprintf(pl->port, sizeof(pl->port), "%u", p->port);
-	pl->l[0] = (struct expo_label){ "device", p->device };
-	pl->l[1] = (struct expo_label){ "port", pl->port };
-	pl->l[2] = (struct expo_label){ "netdev", p->netdev };
-	pl->l[3] = (struct expo_label){ extra, extra_value };
-	pl->l[4] = (struct expo_label){ NULL, NULL };
-	return pl->l;
-}
 
 static void ports_family(const struct model *m, struct expo *e, const char *name,
 			 const char *type, const char *help,

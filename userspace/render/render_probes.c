@@ -4,7 +4,7 @@
  * as the /api/v1/probes matrix and the endpoint document, and as the text
  * of `fabteld --once probes`.  Each takes the prober's lock, never the
  * model's.  Series per pair: bounded by PROBE_MAX_PEERS per port
- * (Documentation/probes.rst "Cardinality").
+ * (Documentation/probes.rst "What fabteld says").
  */
 #include <stdio.h>
 #include <string.h>
@@ -306,7 +306,7 @@ static void prober_families(struct expo *e, const struct prober *pr)
 	expo_double(e, "fabtel_probe_cpu_seconds_total", l, (double)pr->cpu_ns / 1e9);
 }
 
-/* what the prober would not take of its peers' word (Documentation/probes.rst "Trust") */
+/* what the prober would not take of its peers' word (Documentation/probes.rst "Which GIDs") */
 static void trust_families(struct expo *e, const struct prober *pr)
 {
 	struct expo_label l[1] = { { NULL, NULL } };

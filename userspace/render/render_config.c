@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "labels.h"
 #include "render.h"
 
 /* "3,4" from a priority mask; "" for none */
