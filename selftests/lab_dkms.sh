@@ -20,8 +20,8 @@ KV1=$(sed -n 1p "$REPO/scripts/lab-kver")
 KV2=$(sed -n 2p "$REPO/scripts/lab-kver")
 # dkms makes a signing key at its first build: if this suite made it, it goes too
 [[ -e /var/lib/dkms/mok.key ]] && mok_was=1 || mok_was=0
-FABTELD=$REPO/build/fabteld
 L2=$REPO/build/lab-dkms		# the booted-after-install guests' lab folder
+suite_begin			# FABTELD, for those guests
 
 ktap_begin 12
 
@@ -31,7 +31,7 @@ cleanup() {
 	make -s -C "$REPO" dkms-uninstall >/dev/null 2>&1
 	((mok_was)) || rm -f /var/lib/dkms/mok.key /var/lib/dkms/mok.pub
 }
-trap cleanup EXIT
+suite_on_exit cleanup
 
 # ---- DKMS on this host, for both kernels ---------------------------------------------
 make -s -C "$REPO" dkms-install DKMS_KVERS="$KV1 $KV2" >"$REPO/build/dkms-install.log" 2>&1

@@ -23,39 +23,35 @@
 #  - as a plain user it runs without BPF and says so; bad config names the line.
 . "$(dirname "$0")/lib.sh"
 
-FABTELD=$REPO/build/fabteld
 TRAFFIC=$REPO/build/fabtel-traffic
 PROM_PORT=${PROM_PORT:-19090}
-mkdir -p "$REPO/build"
-PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
-prom_pid=
+suite_begin
 
 ktap_begin 37
 
+# the fabtelds and Prometheus stop at exit (lib.sh, suite_cleanup); then this
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
 	for h in a b; do
-		lab "$h" 'pkill fabtel-traffic; pkill ib_write_bw; pkill fabteld' >/dev/null 2>&1
+		lab "$h" 'pkill fabtel-traffic; pkill ib_write_bw' >/dev/null 2>&1
 	done
-	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
-	rm -rf "$PROM_DIR"
 }
-trap cleanup EXIT
+suite_on_exit cleanup
 
 PA=$("$FABLAB" port a)
 PB=$("$FABLAB" port b)
 
 # ---- fabteld on both guests ---------------------------------------------------
-# from plain sysfs (a test before may have left fabtel.ko loaded), once a
-# suite before has no QP left in rxe's 50 s destroy (lib.sh, rdma_quiet)
+# from plain sysfs (a test before may have left fabtel.ko loaded), with no
+# fabteld a suite before left behind, once a suite before has no QP left in
+# rxe's 50 s destroy (lib.sh, rdma_quiet)
 rdma_quiet a; rdma_quiet b
-for h in a b; do lab "$h" 'rmmod fabtel fakeroce' >/dev/null 2>&1; done
+for h in a b; do lab "$h" 'rmmod fabtel fakeroce; pkill fabteld' >/dev/null 2>&1; done
 for h in a b; do
-	lab "$h" "pkill fabteld; $FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 --set roce_tos=106 \
-		>/tmp/fabteld.log 2>&1 & echo \$! >/tmp/fabteld.pid"
+	fabteld_start "$h" fabteld --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 --set roce_tos=106
 done
-ktap_check "fabteld serves /healthz on a and b through the forwarded ports" \
-	wait_for 30 bash -c "curl -sf http://127.0.0.1:$PA/healthz && curl -sf http://127.0.0.1:$PB/healthz"
+ktap_check "fabteld is ready (/-/ready) on a and b through the forwarded ports" \
+	fabteld_ready 30 "$PA" "$PB"
 ids=$(lab a 'awk "/^(Uid|CapEff)/ { print \$2 }" /proc/$(cat /tmp/fabteld.pid)/status | xargs')
 ktap_eq "after loading BPF it runs as nobody with only CAP_NET_ADMIN" "$ids" \
 	"$(id -u nobody) 0000000000001000"
@@ -79,8 +75,7 @@ ktap_eq "fabtel_port_link_downed_total = rxa's own hw_counters/link_downed" \
 	"$(lab_read a /sys/class/infiniband/rxa/ports/1/hw_counters/link_downed)"
 
 # ---- Prometheus on this host ----------------------------------------------------
-prom_start "$PROM_DIR" "$PROM_PORT" "127.0.0.1:$PA" "127.0.0.1:$PB"
-prom_pid=$PROM_PID
+suite_prom "$PROM_PORT" "127.0.0.1:$PA" "127.0.0.1:$PB"
 ktap_check "Prometheus is up and scrapes both guests" \
 	wait_for 60 bash -c "[[ \$(curl -sf 'http://127.0.0.1:$PROM_PORT/api/v1/query?query=count(up==1)' | jq -r '.data.result[0].value[1]') == 2 ]]"
 
@@ -177,22 +172,22 @@ ktap_eq "fabtel_link_flaps_total on a moved by 1" \
 	"$(metric "$PA" 'fabtel_link_flaps_total{device="rxa",port="1",netdev="eth0"}')" "$((f0 + 1))"
 
 # ---- the job's timeline as a Chrome trace ------------------------------------------------
-api "$PA" /api/v1/jobs/4242/trace >"$PROM_DIR/trace.json"
-shape=$(trace_shape_errors "$PROM_DIR/trace.json")
+api "$PA" /api/v1/jobs/4242/trace >"$SUITE_DIR/trace.json"
+shape=$(trace_shape_errors "$SUITE_DIR/trace.json")
 ktap_eq "trace: valid Chrome trace events (ph, name, pid, ts; X dur; i scope; C numeric args)" \
 	"$shape" 0
 ktap_eq "trace: timestamps never go back" \
-	"$(jq '[.traceEvents[] | select(.ph != "M") | .ts] | . == sort' "$PROM_DIR/trace.json")" true
-span=$(jq -r '[.traceEvents[] | select(.ph == "X" and .name == "link down" and .args.device == "rxa" and .args.port == 1)] | last | .dur' "$PROM_DIR/trace.json")
+	"$(jq '[.traceEvents[] | select(.ph != "M") | .ts] | . == sort' "$SUITE_DIR/trace.json")" true
+span=$(jq -r '[.traceEvents[] | select(.ph == "X" and .name == "link down" and .args.device == "rxa" and .args.port == 1)] | last | .dur' "$SUITE_DIR/trace.json")
 ktap_info "trace: the 2 s flap is a 'link down' span of ${span} us on rxa/1"
 ktap_check "trace: the flap is a link-down span on rxa/1 of 2 s (1.5..3 s)" \
 	awk -v d="$span" 'BEGIN { exit !(d >= 1500000 && d <= 3000000) }'
 ktap_eq "trace: netem's out-of-sequence/NAK events and the flap are job-signal instants" \
 	"$(jq -r '[.traceEvents[] | select(.ph == "i" and .cat == "job_signal") | .name] | unique |
-		(index("nak_seq_rcvd") != null and index("link_flap") != null)' "$PROM_DIR/trace.json")" true
+		(index("nak_seq_rcvd") != null and index("link_flap") != null)' "$SUITE_DIR/trace.json")" true
 ktap_check "trace: an 'rxa/1 Gb/s' counter track with traffic on it" \
 	jq -e '[.traceEvents[] | select(.ph == "C" and .name == "rxa/1 Gb/s") | .args.tx_gbps] | max > 0' \
-	"$PROM_DIR/trace.json"
+	"$SUITE_DIR/trace.json"
 ktap_eq "trace of an unknown job, and a bad trace path: 404" \
 	"$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PA/api/v1/jobs/nope/trace") $(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PA/api/v1/jobs/4242/tracex")" \
 	"404 404"
@@ -237,10 +232,10 @@ ktap_info "$out"
 ktap_check "as nobody: no BPF (source down), sysfs and RDMA netlink still up" \
 	bash -c 'grep -q "source=\"bpf_rxe\"} 0" <<<"$1" && grep -q "source=\"sysfs\"} 1" <<<"$1" &&
 		grep -q "source=\"rdma_netlink\"} 1" <<<"$1"' _ "$out"
-printf 'listen = 127.0.0.1:9466\n# fine so far\nwindow_s = soon\n' >"$PROM_DIR/bad.conf"
-out=$(lab a "$FABTELD --config $PROM_DIR/bad.conf --check-config 2>&1; echo rc=\$?")
+printf 'listen = 127.0.0.1:9466\n# fine so far\nwindow_s = soon\n' >"$SUITE_DIR/bad.conf"
+out=$(lab a "$FABTELD --config $SUITE_DIR/bad.conf --check-config 2>&1; echo rc=\$?")
 ktap_eq "garbage config: error names file and line 3, exit 2" "$out" \
-	"fabteld: $PROM_DIR/bad.conf:3: window_s wants a whole number 1..86400, not 'soon'
+	"fabteld: $SUITE_DIR/bad.conf:3: window_s wants a whole number 1..86400, not 'soon'
 rc=2"
 
 ktap_end

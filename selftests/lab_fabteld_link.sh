@@ -22,32 +22,27 @@
 #    modules brings sysfs back.
 . "$(dirname "$0")/lib.sh"
 
-FABTELD=$REPO/build/fabteld
 PROM_PORT=${PROM_PORT:-19090}
-mkdir -p "$REPO/build"
-PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
-prom_pid=
+suite_begin
 
 ktap_begin 50
 
+# fabteld and Prometheus stop at exit (lib.sh, suite_cleanup); then job
+# 7070's process (by its pid), the fakeroce device, the modules
 cleanup() {
-	# what this test starts, stopped by pid: fabteld and job 7070's process
-	lab a 'kill $(cat /tmp/link-fabteld.pid /tmp/link-job.pid)' >/dev/null 2>&1
+	stop_pids a link-job
 	lab a "echo 0 >/sys/kernel/fakeroce/del_device; rmmod fabtel fakeroce" >/dev/null 2>&1
-	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
-	rm -rf "$PROM_DIR"
 }
-trap cleanup EXIT
+suite_on_exit cleanup
 
 PA=$("$FABLAB" port a)
 
 # ---- fabteld on a, from plain sysfs; Prometheus on this host -------------------------
-lab a "rmmod fabtel fakeroce 2>/dev/null; $FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 \
-	--set roce_tos=106 >/tmp/fabteld.log 2>&1 & echo \$! >/tmp/link-fabteld.pid" >/dev/null
-ktap_check "fabteld serves /healthz on a through the forwarded port" \
-	wait_for 30 curl -sf "http://127.0.0.1:$PA/healthz"
-prom_start "$PROM_DIR" "$PROM_PORT" "127.0.0.1:$PA"
-prom_pid=$PROM_PID
+lab a 'rmmod fabtel fakeroce' >/dev/null 2>&1
+fabteld_start a link-fabteld --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 --set roce_tos=106
+ktap_check "fabteld is ready (/-/ready) on a through the forwarded port" \
+	fabteld_ready 30 "$PA"
+suite_prom "$PROM_PORT" "127.0.0.1:$PA"
 ktap_check "Prometheus is up and scrapes a" \
 	wait_for 60 bash -c "[[ \$(curl -sf 'http://127.0.0.1:$PROM_PORT/api/v1/query?query=count(up==1)' | jq -r '.data.result[0].value[1]') == 1 ]]"
 

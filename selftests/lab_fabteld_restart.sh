@@ -15,42 +15,36 @@
 #    recorded, and the job is failing again, not healthy.
 . "$(dirname "$0")/lib.sh"
 
-FABTELD=$REPO/build/fabteld
 TRAFFIC=$REPO/build/fabtel-traffic
 PROM_PORT=${PROM_PORT:-19091}
-mkdir -p "$REPO/build"
-PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
-prom_pid=
+suite_begin
 
 ktap_begin 12
 
-# what this test starts, stopped by pid: fabteld and the client on a, the server on b
+# fabteld and Prometheus stop at exit (lib.sh, suite_cleanup); then, by
+# pid, the client on a and the server on b; then fabtel.ko
 cleanup() {
-	lab a 'kill $(cat /tmp/restart-fabteld.pid /tmp/restart-cli.pid)' >/dev/null 2>&1
-	lab b 'kill $(cat /tmp/restart-srv.pid)' >/dev/null 2>&1
+	stop_pids a restart-cli
+	stop_pids b restart-srv
 	lab a 'rmmod fabtel' >/dev/null 2>&1
-	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
-	rm -rf "$PROM_DIR"
 }
-trap cleanup EXIT
+suite_on_exit cleanup
 
 PA=$("$FABLAB" port a)
-api() { curl -sf --max-time 5 "http://127.0.0.1:$PA$1"; }
-verdict() { api /api/v1/jobs | jq -r '.jobs[] | select(.job_id == "4242") | .verdict'; }
-start_fabteld() {
-	lab a "$FABTELD --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 \
-		>>/tmp/fabteld-restart.log 2>&1 & echo \$! >/tmp/restart-fabteld.pid"
-	wait_for 30 curl -sf "http://127.0.0.1:$PA/healthz" >/dev/null
+verdict() { api "$PA" /api/v1/jobs | jq -r '.jobs[] | select(.job_id == "4242") | .verdict'; }
+verdict_is() { [[ $(verdict) == "$1" ]]; }	# VERDICT (for wait_for)
+fabteld_up() { # fabteld on a (its pid in /tmp/restart-fabteld.pid), once it samples
+	fabteld_start a restart-fabteld --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120
+	fabteld_ready 30 "$PA"
 }
-flaps() { api /metrics | awk '$1 == "fabtel_link_flaps_total{device=\"rxa\",port=\"1\",netdev=\"eth0\"}" { print $2 }'; }
+flaps() { metric "$PA" 'fabtel_link_flaps_total{device="rxa",port="1",netdev="eth0"}'; }
 
 lab a "rmmod fabtel 2>/dev/null; insmod $REPO/kmod/fabtel.ko $KO_FAST"
-start_fabteld
+fabteld_up
 ktap_eq "fabteld on a, its ports from fabtel.ko" \
-	"$(api /metrics | awk '$1 == "fabtel_source_up{source=\"fabtel_ko\"}" { print $2 }')" 1
+	"$(metric "$PA" 'fabtel_source_up{source="fabtel_ko"}')" 1
 
-prom_start "$PROM_DIR" "$PROM_PORT" "127.0.0.1:$PA"
-prom_pid=$PROM_PID
+suite_prom "$PROM_PORT" "127.0.0.1:$PA"
 wait_for 60 bash -c "[[ \$(curl -sf 'http://127.0.0.1:$PROM_PORT/api/v1/query?query=up' | jq -r '.data.result[0].value[1]') == 1 ]]"
 
 lab b "$TRAFFIC --server --forever --cgroup /sys/fs/cgroup/job_4242 >/tmp/srv.log 2>&1 &
@@ -61,18 +55,17 @@ lab b "$TRAFFIC --server --forever --cgroup /sys/fs/cgroup/job_4242 >/tmp/srv.lo
 # them) that would make a busy job degraded whatever fabteld does
 lab a "$TRAFFIC 10.77.0.2 --duration 400 --rate 2 --timeout 16 --size 4096 \
 	--cgroup /sys/fs/cgroup/job_4242 >/tmp/cli.log 2>&1 & echo \$! >/tmp/restart-cli.pid"
-ktap_check "job 4242 seen, healthy, on rxa/1" \
-	wait_for 30 bash -c '[[ $('"$(declare -f api verdict)"'; PA='"$PA"'; verdict) == healthy ]]'
+ktap_check "job 4242 seen, healthy, on rxa/1" wait_for 30 verdict_is healthy
 
 # ---- fabtel.ko unloaded and loaded under fabteld ------------------------------------
 sleep 3
-seq0=$(api /api/v1/events | jq -r .next_seq)
+seq0=$(api "$PA" /api/v1/events | jq -r .next_seq)
 f0=$(flaps)
 # what the job's verdict and reasons were, every 0.3 s, while the module goes and comes
 ( while :; do
-	api /api/v1/jobs | jq -c '.jobs[] | select(.job_id == "4242") | [.verdict, .reasons]'
+	api "$PA" /api/v1/jobs | jq -c '.jobs[] | select(.job_id == "4242") | [.verdict, .reasons]'
 	sleep 0.3
-done ) >"$PROM_DIR/verdicts" 2>/dev/null &
+done ) >"$SUITE_DIR/verdicts" 2>/dev/null &
 vpid=$!
 lab a 'rmmod fabtel'
 wait_for 10 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | awk '\$1 == \"fabtel_source_up{source=\\\"sysfs\\\"}\" { print \$2 }') == 1 ]]"
@@ -81,15 +74,15 @@ lab a "insmod $REPO/kmod/fabtel.ko $KO_FAST"
 wait_for 10 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/metrics | awk '\$1 == \"fabtel_source_up{source=\\\"fabtel_ko\\\"}\" { print \$2 }') == 1 ]]"
 sleep 4	# Prometheus scrapes a few times after the switch back
 kill "$vpid"
-ktap_info "verdicts other than healthy meanwhile: $(grep -v '^\["healthy"' "$PROM_DIR/verdicts" | sort | uniq -c)"
+ktap_info "verdicts other than healthy meanwhile: $(grep -v '^\["healthy"' "$SUITE_DIR/verdicts" | sort | uniq -c)"
 ktap_eq "fabtel.ko out and in: no link_flap event, the flap count as before ($f0)" \
-	"$(api "/api/v1/events?since=$((seq0 - 1))" | jq -r '[.events[] | select(.kind == "link_flap")] | length') $(flaps)" \
+	"$(api "$PA" "/api/v1/events?since=$((seq0 - 1))" | jq -r '[.events[] | select(.kind == "link_flap")] | length') $(flaps)" \
 	"0 $f0"
 ktap_eq "Prometheus: increase and resets of fabtel_link_flaps_total over the last 30 s both 0" \
 	"$(prom 'sum(increase(fabtel_link_flaps_total{device="rxa"}[30s]))') $(prom 'sum(resets(fabtel_link_flaps_total{device="rxa"}[30s]))')" \
 	"0 0"
 ktap_eq "Prometheus: job 4242's verdict never left healthy (max over 30 s); no link_flap reason in between" \
-	"$(prom 'max_over_time(fabtel_job_verdict{job_id="4242"}[30s])') $(grep -c link_flap "$PROM_DIR/verdicts")" "0 0"
+	"$(prom 'max_over_time(fabtel_job_verdict{job_id="4242"}[30s])') $(grep -c link_flap "$SUITE_DIR/verdicts")" "0 0"
 ktap_eq "... and FabtelLinkFlap is not firing" \
 	"$(prom 'count(ALERTS{alertname="FabtelLinkFlap"})')" ""
 
@@ -97,7 +90,7 @@ ktap_eq "... and FabtelLinkFlap is not firing" \
 for i in 1 2 3; do
 	lab a 'kill -9 $(cat /tmp/restart-fabteld.pid)'
 	sleep 0.5
-	start_fabteld
+	fabteld_up
 done
 wire() { # DIR: fabteld's wire filters on eth0 that way (tc's own listing)
 	lab a "tc filter show dev eth0 $1 | grep -c 'wire_$1'"
@@ -107,24 +100,23 @@ ktap_eq "three SIGKILLs, a fourth start: tc lists one wire filter each way on et
 lab a 'kill -TERM $(cat /tmp/restart-fabteld.pid)'
 sleep 2
 ktap_eq "then SIGTERM: none left" "$(wire ingress) $(wire egress)" "0 0"
-start_fabteld
+fabteld_up
 
 # ---- a flap, then a restart ---------------------------------------------------------
 "$FABLAB" flap a --down-ms 2000 >/dev/null
-ktap_check "a 2 s flap: job 4242 failing" \
-	wait_for 20 bash -c '[[ $('"$(declare -f api verdict)"'; PA='"$PA"'; verdict) == failing ]]'
+ktap_check "a 2 s flap: job 4242 failing" wait_for 20 verdict_is failing
 hist=$(lab a 'tail -1 /sys/kernel/fabtel/rxa/ports/1/link/history')
 lab a 'kill -TERM $(cat /tmp/restart-fabteld.pid)'
 sleep 2
-start_fabteld
-ev=$(api /api/v1/events)
+fabteld_up
+ev=$(api "$PA" /api/v1/events)
 ktap_info "fabtel.ko's last transition: $hist"
 ktap_eq "restarted: the flap is in the new log, restored, at fabtel.ko's time (s)" \
 	"$(jq -r '[.events[] | select(.kind == "link_flap" and .restored)] | last | "\(.device)/\(.port) \(.time | floor)"' <<<"$ev")" \
 	"rxa/1 $(awk '{ print int($2 / 1e9) }' <<<"$hist")"
 ktap_check "... and job 4242 is failing again (was healthy after a restart before)" \
-	wait_for 20 bash -c '[[ $('"$(declare -f api verdict)"'; PA='"$PA"'; verdict) == failing ]]'
+	wait_for 20 verdict_is failing
 ktap_eq "... reason link_flap on rxa/1" \
-	"$(api /api/v1/jobs | jq -r '.jobs[] | select(.job_id == "4242") | .culprit | "\(.reason) \(.device) \(.port)"')" \
+	"$(api "$PA" /api/v1/jobs | jq -r '.jobs[] | select(.job_id == "4242") | .culprit | "\(.reason) \(.device) \(.port)"')" \
 	"link_flap rxa 1"
 ktap_end

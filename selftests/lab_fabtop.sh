@@ -28,30 +28,30 @@
 # are in host/test_fabtop.sh (no RDMA needed for those).
 . "$(dirname "$0")/lib.sh"
 
-FABTELD=$REPO/build/fabteld
 FABTOP=$REPO/build/fabtop
 T="tmux -L fabtop -f /dev/null"
 NET=/sys/class/net/eth0
 HW=/sys/class/infiniband/rxa/ports/1/hw_counters
-PIDS="/tmp/fabtop-lab-fabteld.pid /tmp/fabtop-lab-bw.pid"	# in guest a
+suite_begin
 
 ktap_begin 18
 
+# fabteld stops at exit (lib.sh, suite_cleanup); then what else this test
+# started on a (ib_write_bw by the pid it recorded), and b's ib_write_bw
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
-	# what this test started on a, by the pids it recorded
-	lab a "$T kill-server; kill \$(cat $PIDS 2>/dev/null); sleep 1; rmmod fabtel" >/dev/null 2>&1
+	lab a "$T kill-server; kill \$(cat /tmp/fabtop-lab-bw.pid 2>/dev/null); sleep 1; rmmod fabtel" >/dev/null 2>&1
 	lab b 'pkill ib_write_bw' >/dev/null 2>&1
 	wait 2>/dev/null
 }
-trap cleanup EXIT
+suite_on_exit cleanup
 
 lab a "rmmod fabtel 2>/dev/null; insmod $KMOD/fabtel.ko sample_ms=500" >/dev/null
-lab a "$FABTELD --set window_s=10 --set hold_s=60 >/tmp/fabteld.log 2>&1 &
-	echo \$! >/tmp/fabtop-lab-fabteld.pid" >/dev/null
-# ours serves, not one some other suite left behind
+# on the guest's 127.0.0.1:9465 (its default listen), for fabtop there
+fabteld_start a fabtop-lab-fabteld --set window_s=10 --set hold_s=60
+# ours is ready, not one some other suite left behind
 ktap_check "fabteld serves on a" \
-	wait_for 30 lab a 'curl -sf http://127.0.0.1:9465/healthz && kill -0 $(cat /tmp/fabtop-lab-fabteld.pid)'
+	wait_for 30 lab a 'curl -sf http://127.0.0.1:9465/-/ready && kill -0 $(cat /tmp/fabtop-lab-fabteld.pid)'
 
 # the job: ib_write_bw (killed at the end; nice 19, as it spins on the
 # guest's one vCPU), its client in cgroup job_1001 on a; QP timeout

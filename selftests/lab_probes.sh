@@ -22,29 +22,25 @@
 #    culprit ports, never rxa or rxb; a peer whose fabteld is gone ages out.
 . "$(dirname "$0")/lib.sh"
 
-FABTELD=$REPO/build/fabteld
 INJECT=$REPO/build/probe-inject
 PROM_PORT=${PROM_PORT:-19091}
-mkdir -p "$REPO/build"
-PROM_DIR=$(mktemp -d "$REPO/build/prom.XXXXXX")
-STOPLOG=$PROM_DIR/stop.log	# what a fabteld slow to stop was doing
-prom_pid=
+suite_begin
+STOPLOG=$SUITE_DIR/stop.log	# what a fabteld slow to stop was doing
 
 ktap_begin 51
 
+# the fabtelds and Prometheus stop at exit (lib.sh, suite_cleanup); then this
 cleanup() {
 	for h in a b; do
-		# what this test started, stopped by pid (tmux: its own server)
+		# what else this test started, stopped by pid (tmux: its own server)
 		lab $h "tmux -L probes kill-server; kill \$(cat /tmp/probes-*.pid); rm -f /tmp/probes-*.pid
 			rmdir /sys/fs/cgroup/job_8800; rm -f ${FABLAB_DIR:-$REPO/.lab}/qf-?.json*; rm -f /tmp/bad-doc.sh /tmp/big-doc.sh /tmp/ghost-doc.sh /tmp/ghost.json /tmp/impostor-doc.sh /tmp/impostor.json; tc filter del dev eth0 ingress prio 2; ip addr del 10.77.0.98/24 dev eth0; tc qdisc del dev eth0 root; tc filter del dev eth0 egress prio 1;
 			tc qdisc del dev eth1 root; rdma link del rx${h}1; rm -f /tmp/probe-peers" >/dev/null 2>&1
 	done
-	[[ -n $prom_pid ]] && kill "$prom_pid" 2>/dev/null && wait "$prom_pid" 2>/dev/null
-	rm -rf "$PROM_DIR"
 	# the next suite starts with no QP left over (an rxe QP's teardown can take 50 s)
 	rdma_quiet a; rdma_quiet b
 }
-trap cleanup EXIT
+suite_on_exit cleanup
 
 PA=$("$FABLAB" port a)
 PB=$("$FABLAB" port b)
@@ -53,10 +49,10 @@ start_fabteld() { # HOST PEER-IP [SETTINGS...]
 	local h=$1 peer=$2
 	shift 2
 	stop_fabteld "$h"
-	lab "$h" "$FABTELD -b off --listen 0.0.0.0:9465 \
-		--set host_name=fablab-$h --set probe_peer=$peer:9465 --set probe_rate=20 \
+	fabteld_start "$h" probes-fabteld -b off --listen 0.0.0.0:9465 \
+		--set "host_name=fablab-$h" --set "probe_peer=$peer:9465" --set probe_rate=20 \
 		--set probe_rtt_us=300000 --set probe_refresh_s=3 --set probe_peer_ttl_s=15 \
-		--set probe_reply_rate=200 $* >/tmp/fabteld-probe.log 2>&1 & echo \$! >/tmp/probes-fabteld.pid" >/dev/null
+		--set probe_reply_rate=200 "$@"
 }
 # Gone: no such process, or a zombie (State Z with one thread: every thread
 # has exited and released its files; reaping it is the guest's PID 1's
@@ -67,14 +63,7 @@ start_fabteld() { # HOST PEER-IP [SETTINGS...]
 # gone while its state was being printed).  The bound is 10 s, and each
 # stop's time is printed.
 stop_fabteld() { # HOST: the fabteld this test started there, gone (its port free)
-	lab "$1" "[[ -f /tmp/probes-fabteld.pid ]] || exit 0; p=\$(cat /tmp/probes-fabteld.pid); kill \$p
-		exited() { ! kill -0 \$p 2>/dev/null ||
-			[[ \$(grep -E '^(State|Threads)' /proc/\$p/status 2>/dev/null | awk '{ printf \"%s\", \$2 }') == Z1 ]]; }
-		for i in \$(seq 100); do exited && break; sleep 0.1; done
-		if ! exited; then echo \"fabteld \$p still there 10 s after SIGTERM:\";
-			grep -E '^(State|Threads)' /proc/\$p/status; cat /proc/\$p/task/*/stack 2>/dev/null | head -20
-			kill -9 \$p; else echo \"stop: fabteld \$p gone within \$((i / 10)).\$((i % 10)) s\"; fi
-		rm -f /tmp/probes-fabteld.pid" >"$STOPLOG"
+	fabteld_stop "$1" probes-fabteld >"$STOPLOG"
 	[[ -s $STOPLOG ]] && sed 's/^/# /' "$STOPLOG"
 	grep -qv '^stop: ' "$STOPLOG" && slow_stops=$((slow_stops + 1))
 	return 0
@@ -321,8 +310,7 @@ lab a "rdma link add rxa1 type rxe netdev eth1" >/dev/null
 lab b "rdma link add rxb1 type rxe netdev eth1" >/dev/null
 ktap_check "the new ports pair by subnet: rxa1 <-> rxb1 only" \
 	wait_for 30 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq -r '[.ports[] | \"\\(.device):\" + ([.peers[].device] | join(\",\"))] | sort | join(\" \")') == 'rxa1:rxb1 rxa:rxb' ]]"
-prom_start "$PROM_DIR" "$PROM_PORT" "127.0.0.1:$PA" "127.0.0.1:$PB"
-prom_pid=$PROM_PID
+suite_prom "$PROM_PORT" "127.0.0.1:$PA" "127.0.0.1:$PB"
 ktap_check "Prometheus scrapes a and b" \
 	wait_for 60 bash -c "[[ \$(curl -sf 'http://127.0.0.1:$PROM_PORT/api/v1/query?query=count(up==1)' | jq -r '.data.result[0].value[1]') == 2 ]]"
 # a job (cgroup job_8800) with 4 RC QPs on rxa1 connected to rxb1 (qpfill),
@@ -390,27 +378,26 @@ stop_fabteld a
 # both hosts' fabric addresses and 127.0.0.1, the port the host forwards),
 # and reads its peer's document with the CA and a user of its own: probes
 # flow, and loss under netem is measured as over plain HTTP.
-openssl req -x509 -newkey rsa:2048 -nodes -keyout "$PROM_DIR/key.pem" -out "$PROM_DIR/cert.pem" -days 2 \
+openssl req -x509 -newkey rsa:2048 -nodes -keyout "$SUITE_DIR/key.pem" -out "$SUITE_DIR/cert.pem" -days 2 \
 	-subj /CN=fablab -addext subjectAltName=IP:10.77.0.1,IP:10.77.0.2,IP:127.0.0.1 >/dev/null 2>&1
-chmod 600 "$PROM_DIR/key.pem"
-chmod 644 "$PROM_DIR/cert.pem"
-chmod 755 "$PROM_DIR"
-printf 'probe pass\n' >"$PROM_DIR/pw"
-chmod 600 "$PROM_DIR/pw"
-TLS="--set tls_cert_file=$PROM_DIR/cert.pem --set tls_key_file=$PROM_DIR/key.pem --set basic_auth_user='$(htpasswd -nbB -C 10 prober 'probe pass')' \
-	--set probe_tls_ca_file=$PROM_DIR/cert.pem --set probe_auth_user=prober --set probe_auth_password_file=$PROM_DIR/pw"
+chmod 600 "$SUITE_DIR/key.pem"
+chmod 644 "$SUITE_DIR/cert.pem"
+printf 'probe pass\n' >"$SUITE_DIR/pw"
+chmod 600 "$SUITE_DIR/pw"
+TLS="--set tls_cert_file=$SUITE_DIR/cert.pem --set tls_key_file=$SUITE_DIR/key.pem --set basic_auth_user='$(htpasswd -nbB -C 10 prober 'probe pass')' \
+	--set probe_tls_ca_file=$SUITE_DIR/cert.pem --set probe_auth_user=prober --set probe_auth_password_file=$SUITE_DIR/pw"
 start_fabteld a 10.77.0.2 "$TLS"
 start_fabteld b 10.77.0.1 "$TLS"
-sapi() { curl -sf --max-time 5 --cacert "$PROM_DIR/cert.pem" -u 'prober:probe pass' "https://127.0.0.1:$1$2"; }
+sapi() { curl -sf --max-time 5 --cacert "$SUITE_DIR/cert.pem" -u 'prober:probe pass' "https://127.0.0.1:$1$2"; }
 spair() { sapi "$1" /api/v1/probes | jq -r ".ports[] | select(.device == \"$2\") | .peers[] | select(.device | test(\"^rx[ab]$\")) | .$3"; }
 ktap_check "with HTTPS and basic auth on both: plain HTTP refused, each prober fetched its peer's document and probes flow" \
-	wait_for 40 bash -c "$(declare -f sapi spair); PROM_DIR=$PROM_DIR
+	wait_for 40 bash -c "$(declare -f sapi spair); SUITE_DIR=$SUITE_DIR
 		! curl -sf --max-time 5 http://127.0.0.1:$PA/metrics >/dev/null &&
-		[[ \$(curl -s --max-time 5 --cacert $PROM_DIR/cert.pem -o /dev/null -w '%{http_code}' https://127.0.0.1:$PA/metrics) == 401 ]] &&
+		[[ \$(curl -s --max-time 5 --cacert $SUITE_DIR/cert.pem -o /dev/null -w '%{http_code}' https://127.0.0.1:$PA/metrics) == 401 ]] &&
 		(( \$(spair $PA rxa replies) >= 20 && \$(spair $PB rxb replies) >= 20 ))"
 # (b was not up yet at a's first fetch: a connect error then is no failure)
 ktap_check "... each source's document fresh (taken within probe_refresh_s + 2 s) and its last fetch without error" \
-	bash -c "$(declare -f sapi); PROM_DIR=$PROM_DIR
+	bash -c "$(declare -f sapi); SUITE_DIR=$SUITE_DIR
 		for p in $PA $PB; do [[ \$(sapi \$p /api/v1/probes | jq -r '.sources[0] | (.error == null and .age_s <= 5)') == true ]] || exit 1; done"
 "$FABLAB" impair a --roce loss 5% >/dev/null
 sleep 1

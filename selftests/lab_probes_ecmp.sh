@@ -21,45 +21,38 @@
 #    from a UD flow label, as its source says).
 . "$(dirname "$0")/lib.sh"
 
-FABTELD=$REPO/build/fabteld
 K=8
+suite_begin
 
 ktap_begin 11
 
+# the fabtelds stop at exit (lib.sh, suite_cleanup); then a's tc qdiscs go,
+# and the next suite starts with no QP left over
 cleanup() {
 	for h in a b; do
-		lab $h "kill \$(cat /tmp/ecmp-fabteld.pid); rm -f /tmp/ecmp-fabteld.pid
-			tc qdisc del dev eth0 clsact; tc qdisc del dev eth0 root" >/dev/null 2>&1
+		lab $h "tc qdisc del dev eth0 clsact; tc qdisc del dev eth0 root" >/dev/null 2>&1
 	done
-	# the next suite starts with no QP left over
 	rdma_quiet a; rdma_quiet b
 }
-trap cleanup EXIT
+suite_on_exit cleanup
 
 PA=$("$FABLAB" port a)
 PB=$("$FABLAB" port b)
-start_fabteld() { # HOST PEER-IP [SETTINGS...]
+prober_start() { # HOST PEER-IP [SETTINGS...]: the prober's fabteld, as ecmp-fabteld
 	local h=$1 peer=$2
 	shift 2
-	lab "$h" "$FABTELD -b off --listen 0.0.0.0:9465 \
-		--set host_name=fablab-$h --set probe_peer=$peer:9465 --set probe_rate=20 \
+	fabteld_start "$h" ecmp-fabteld -b off --listen 0.0.0.0:9465 \
+		--set "host_name=fablab-$h" --set "probe_peer=$peer:9465" --set probe_rate=20 \
 		--set probe_flows=$K --set probe_rtt_us=300000 --set probe_refresh_s=3 \
-		--set probe_peer_ttl_s=15 $* >/tmp/fabteld-ecmp.log 2>&1 & echo \$! >/tmp/ecmp-fabteld.pid" >/dev/null
-}
-# gone: no such process, or a zombie whose threads have all ended (State Z, one thread)
-stop_fabteld() { # HOST
-	lab "$1" "p=\$(cat /tmp/ecmp-fabteld.pid); kill \$p
-		gone() { ! kill -0 \$p 2>/dev/null ||
-			[[ \$(grep -E '^(State|Threads)' /proc/\$p/status 2>/dev/null | awk '{ printf \"%s\", \$2 }') == Z1 ]]; }
-		for i in \$(seq 100); do gone && exit 0; sleep 0.1; done; kill -9 \$p; exit 1" >/dev/null
+		--set probe_peer_ttl_s=15 "$@"
 }
 probes() { api "$1" /api/v1/probes | jq -r "$2"; }	# HOST-PORT JQ
 apair() { probes "$PA" ".ports[] | select(.device == \"rxa\") | .peers[0].$1 // empty"; }
 # rxe's UDP source port of a QP: RXE_ROCE_V2_SPORT + (hash_32(qpn, 14) & 0x3fff)
 sport_of() { echo $((0xc000 + (((($1 * 0x61C88647) & 0xffffffff) >> 18) & 0x3fff))); }
 
-start_fabteld a 10.77.0.2
-start_fabteld b 10.77.0.1
+prober_start a 10.77.0.2
+prober_start b 10.77.0.1
 ktap_check "a's pair to fablab-b/rxb has $K flows, each answered" \
 	wait_for 40 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq -r '.ports[] | select(.device == \"rxa\") | .peers[0] |
 		\"\\(.host) \\(.flows) \\([.flow_loss[] | select(. != null)] | length)\"') == 'fablab-b $K $K' ]]"
@@ -152,8 +145,8 @@ ktap_check "fabtop --once marks the pair with $K/$K flows" \
 # rxe takes no UDP port from a UD address handle's flow label, so here the
 # 8 flows share flow 0's QP and port; what runs is the handle per (GID,
 # label) and the pair's cycle over them.
-stop_fabteld a
-start_fabteld a 10.77.0.2 --set probe_flow_mode=label
+fabteld_stop a ecmp-fabteld >/dev/null
+prober_start a 10.77.0.2 --set probe_flow_mode=label
 ktap_check "probe_flow_mode = label: a's pair has $K flows on one QP, each answered" \
 	wait_for 40 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/probes | jq -r '.ports[] | select(.device == \"rxa\") |
 		\"\\(.flow_mode) \\(.flow_qpns | unique | length) \\(.peers[0].flows) \\([.peers[0].flow_loss[] | select(. == 0)] | length)\"') == 'label 1 $K $K' ]]"

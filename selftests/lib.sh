@@ -262,6 +262,113 @@ metric() { # HOST-PORT SERIES: its value in /metrics
 	api "$1" /metrics | awk -v s="$2" '$1 == s { print $2 }'
 }
 
+# ---- a lab suite's prelude: its folder, its fabtelds, its clean-up ------------
+#
+# A suite that runs on this host and drives the guests begins with
+# suite_begin (not one run inside a guest: build/ is read-only there);
+# whatever it starts is undone at exit by one EXIT trap, suite_cleanup:
+#	suite_begin			# SUITE_DIR, FABTELD, the trap
+#	cleanup() { lab a 'rmmod fabtel' >/dev/null 2>&1; }
+#	suite_on_exit cleanup		# the suite's own undoing
+#	fabteld_start a NAME --listen 0.0.0.0:9465 --set window_s=10
+#	ktap_check "fabteld is ready" fabteld_ready 30 "$PA"
+#	suite_prom "$PROM_PORT" "127.0.0.1:$PA"
+
+_suite_undo=()
+_suite_fabtelds=" "
+
+# suite_begin: SUITE_DIR, the suite's own folder under build/ (the guests see
+# it at the same path: files the suite hands them go there; removed at
+# exit); FABTELD, unless the caller set it: build/fabteld copied into
+# SUITE_DIR, so a rebuild during the run changes no fabteld a suite starts
+# (the copy keeps the name: comm and pkill see "fabteld"); suite_cleanup as
+# the EXIT trap.
+suite_begin() {
+	mkdir -p "$REPO/build"
+	SUITE_DIR=$(mktemp -d "$REPO/build/suite.XXXXXX") || exit $ksft_fail
+	chmod 755 "$SUITE_DIR"	# fabteld drops to nobody
+	trap suite_cleanup EXIT
+	suite_on_exit rm -rf "$SUITE_DIR"
+	if [[ -z ${FABTELD:-} ]]; then
+		FABTELD=$SUITE_DIR/fabteld
+		cp "$REPO/build/fabteld" "$FABTELD"
+	fi
+}
+
+# suite_on_exit CMD [ARG...]: suite_cleanup runs CMD ARGs at exit, its
+# output discarded.
+suite_on_exit() {
+	local c
+	printf -v c '%q ' "$@"
+	_suite_undo+=("$c")
+}
+
+# suite_cleanup: the EXIT trap of suite_begin: what suite_on_exit, fabteld_start
+# and suite_prom registered, the last first (so Prometheus and the fabtelds
+# stop before the suite's own undoing, and SUITE_DIR goes last).
+suite_cleanup() {
+	local i
+	for ((i = ${#_suite_undo[@]} - 1; i >= 0; i--)); do
+		eval "${_suite_undo[i]}" >/dev/null 2>&1
+	done
+}
+
+# fabteld_start HOST NAME ARG...: $FABTELD in guest HOST in the background,
+# the ARGs on its command line as they are (options, --set settings: the
+# guest's shell reads them), its output appended to /tmp/NAME.log, its pid in
+# /tmp/NAME.pid; fabteld_stop stops it at exit (once however often started).
+fabteld_start() {
+	local h=$1 n=$2 rc
+	shift 2
+	lab "$h" "$FABTELD $* >>/tmp/$n.log 2>&1 & echo \$! >/tmp/$n.pid" >/dev/null
+	rc=$?
+	if [[ $_suite_fabtelds != *" $h:$n "* ]]; then
+		_suite_fabtelds+="$h:$n "
+		suite_on_exit fabteld_stop "$h" "$n"
+	fi
+	return "$rc"
+}
+
+# fabteld_stop HOST NAME: the fabteld fabteld_start started as NAME on HOST,
+# gone (its port free): SIGTERM, then up to 10 s until there is no such
+# process or a zombie whose threads have all exited (State Z, Threads 1: its
+# files released; reaping it is the guest's PID 1's business, which can take
+# seconds under TCG).  Prints how long that took; past 10 s, its state and
+# kernel stacks, then SIGKILL and status 1.  Nothing to do without
+# /tmp/NAME.pid.
+fabteld_stop() {
+	lab "$1" "[[ -f /tmp/$2.pid ]] || exit 0; p=\$(cat /tmp/$2.pid); kill \$p
+		exited() { ! kill -0 \$p 2>/dev/null ||
+			[[ \$(grep -E '^(State|Threads)' /proc/\$p/status 2>/dev/null | awk '{ printf \"%s\", \$2 }') == Z1 ]]; }
+		for i in \$(seq 100); do exited && break; sleep 0.1; done
+		rm -f /tmp/$2.pid
+		if exited; then echo \"stop: fabteld \$p gone within \$((i / 10)).\$((i % 10)) s\"; exit 0; fi
+		echo \"fabteld \$p still there 10 s after SIGTERM:\"
+		grep -E '^(State|Threads)' /proc/\$p/status; cat /proc/\$p/task/*/stack 2>/dev/null | head -20
+		kill -9 \$p; exit 1"
+}
+
+# fabteld_ready SECONDS HOST-PORT...: wait until the fabteld behind each
+# forwarded port answers /-/ready (it samples); 1 if one did not in time.
+fabteld_ready() {
+	local s=$1
+	shift
+	wait_for "$s" _fabteld_all_ready "$@"
+}
+_fabteld_all_ready() {
+	local p
+	for p in "$@"; do api "$p" /-/ready >/dev/null || return 1; done
+}
+
+# suite_prom PORT TARGET...: prom_start with its data in SUITE_DIR/prom,
+# stopped at exit (prom_stop).
+suite_prom() {
+	mkdir -p "$SUITE_DIR/prom"
+	prom_start "$SUITE_DIR/prom" "$@"
+	suite_on_exit prom_stop "$PROM_PID"
+}
+prom_stop() { kill "$1" 2>/dev/null && wait "$1" 2>/dev/null; }	# PID
+
 # rdma_quiet HOST [SECONDS]: wait (default 70 s) until no ib_write_bw or
 # fabtel-traffic is left on HOST and RDMA netlink lists no QP.  A process
 # killed mid-transfer can leave an rxe QP whose destroy waits 50 s (rxe_pool.c

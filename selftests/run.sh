@@ -251,9 +251,12 @@ fi
 declare -A lab_base=()
 guest_state() { "$FABLAB" run "$1" -- "bash $REPO/scripts/lab/guest-state ${2:-print}" 2>&1; }
 lab_settle() { # NAME (a suite's)
-	local h now
-	for h in a b; do guest_state "$h" >"$OUT/state-$h" & done
-	wait
+	local h now pids=()
+	for h in a b; do
+		guest_state "$h" >"$OUT/state-$h" &
+		pids+=($!)
+	done
+	wait "${pids[@]}"	# (not every child: the bystander never ends)
 	for h in a b; do
 		now=$(<"$OUT/state-$h")
 		[[ $now == "${lab_base[$h]}" ]] && continue

@@ -6,7 +6,7 @@
 # crash mid-plan, print no KTAP, or exit non-zero with only "ok" lines.
 . "$(dirname "$0")/../lib.sh"
 
-ktap_begin 10
+ktap_begin 16
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -30,6 +30,46 @@ ktap_eq "wait_for gives up at its deadline" "$rc/$((SECONDS - start <= 3))" "1/1
 wait_for 10 test -e "$tmp/flag"
 rc=$?
 ktap_eq "wait_for returns once the condition holds" "$rc/$((SECONDS - start <= 5))" "0/1"
+
+# ---- lib.sh: a lab suite's prelude (lab stubbed: the commands it is given) ----
+mkdir -p "$tmp/repo/build"
+printf '#!/bin/sh\n' >"$tmp/repo/build/fabteld"
+out=$(
+	REPO=$tmp/repo
+	unset FABTELD
+	lab() { echo "$1: ${2%%$'\n'*}" >>"$tmp/lab.log"; }	# HOST CMD: its first line
+	note() { echo "$1" >>"$tmp/order"; }
+	suite_begin
+	echo "dir=${SUITE_DIR#"$tmp/repo/build/"} $(stat -c %a "$SUITE_DIR") fabteld=${FABTELD#"$SUITE_DIR/"}"
+	cmp -s "$FABTELD" "$tmp/repo/build/fabteld" && echo copied
+	suite_on_exit note "registered first"
+	fabteld_start a one --set 'x=1 2'
+	fabteld_start a one --set x=3
+	fabteld_start b two
+	suite_on_exit echo "loud"
+	suite_on_exit note "registered last"
+	exit 0
+)
+ktap_info "$out"
+ktap_check "suite_begin: SUITE_DIR under build/ (mode 755), build/fabteld copied there as FABTELD" \
+	grep -Eqx 'dir=suite\.[A-Za-z0-9]{6} 755 fabteld=fabteld' <<<"${out%%$'\n'*}"
+ktap_check "... the copy has build/fabteld's bytes; SUITE_DIR is gone at exit" \
+	bash -c '[[ $1 == *copied* ]] && ! ls -d "$2"/build/suite.* 2>/dev/null' _ "$out" "$tmp/repo"
+ktap_eq "suite_cleanup: what was registered, the last first, its output discarded" \
+	"$(cat "$tmp/order") $([[ $out == *loud* ]] && echo loud)" "registered last
+registered first "
+ktap_eq "fabteld_start: each start in its guest, pid and log by name; fabteld_stop at exit once a name, the last first" \
+	"$(sed "s|$tmp/repo/build/suite\.[A-Za-z0-9]*|S|" "$tmp/lab.log")" \
+	"a: S/fabteld --set x=1 2 >>/tmp/one.log 2>&1 & echo \$! >/tmp/one.pid
+a: S/fabteld --set x=3 >>/tmp/one.log 2>&1 & echo \$! >/tmp/one.pid
+b: S/fabteld  >>/tmp/two.log 2>&1 & echo \$! >/tmp/two.pid
+b: [[ -f /tmp/two.pid ]] || exit 0; p=\$(cat /tmp/two.pid); kill \$p
+a: [[ -f /tmp/one.pid ]] || exit 0; p=\$(cat /tmp/one.pid); kill \$p"
+( REPO=$tmp/repo FABTELD=/opt/fabteld; suite_begin; echo "$FABTELD $(ls "$SUITE_DIR")" >"$tmp/set" )
+ktap_eq "suite_begin keeps a FABTELD the caller set, copies nothing" "$(cat "$tmp/set")" "/opt/fabteld "
+start=$SECONDS
+fabteld_ready 1 "$(free_port)"
+ktap_eq "fabteld_ready gives up at its deadline when nothing answers" "$?/$((SECONDS - start <= 8))" "1/1"
 
 # ---- run.sh over fixtures -------------------------------------------------------
 mkdir -p "$tmp/selftests/fx"
