@@ -6,7 +6,7 @@
 # lab_fabtel_budget.sh - what fabtel.ko and fabteld (at their defaults) ask
 # of a NIC's firmware, counted by fakeroce (debugfs fw/commands), and the
 # shapes of real hosts:
-#  - a fakeroce mlx5 port whose PMA and hw_counters fail for 3 minutes
+#  - a fakeroce mlx5 port whose PMA and hw_counters fail for 2 minutes
 #    (BUDGET_WINDOW_S=600: the 10-minute run): fabtel.ko and fabteld try
 #    them at most 10 times after the first minute,
 #    fabtel.ko logs at most 3 lines about it, the port's carrier, flaps and
@@ -20,7 +20,7 @@
 #  - a RoCE device over a bond (rxe on bond0 of two dummy links, as
 #    mlx5_bond_0 over bond0): one link down for 300 ms is one flap of the
 #    port naming the link, while the bond's carrier never drops.
-# Runs inside guest a; about 5 minutes (15 with BUDGET_WINDOW_S=600).
+# Runs inside guest a; about 3 minutes (15 with BUDGET_WINDOW_S=600).
 . "$(dirname "$0")/lib.sh"
 
 FT=/sys/kernel/fabtel
@@ -28,7 +28,7 @@ FR=/sys/kernel/fakeroce
 DBG=/sys/kernel/debug/fakeroce
 FABTELD=${FABTELD:-$REPO/build/fabteld}
 PORT=19478
-WINDOW=${BUDGET_WINDOW_S:-180}	# how long the firmware refuses (whole minutes)
+WINDOW=${BUDGET_WINDOW_S:-120}	# how long the firmware refuses (whole minutes)
 BUDGET=5			# commands per second per port (performance.rst)
 
 ktap_begin 22

@@ -34,6 +34,23 @@ static struct dentry *fakeroce_debugfs_root;
 
 /* ---- carrier, flap_coalesced: the netdev's carrier ----------------------- */
 
+/* The text written, taken whole: an unsigned int no larger than @max. */
+static int fakeroce_input_uint(const char __user *ubuf, size_t count,
+			       loff_t *ppos, unsigned int max, unsigned int *n)
+{
+	char buf[FAKEROCE_KNOB_BUF];
+	char *s;
+	int err;
+
+	s = fakeroce_knob_input(buf, sizeof(buf), ubuf, count, ppos);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	err = kstrtouint(s, 10, n);
+	if (err)
+		return err;
+	return *n > max ? -EINVAL : 0;
+}
+
 static ssize_t fakeroce_carrier_read(struct file *file, char __user *ubuf,
 				     size_t count, loff_t *ppos)
 {
@@ -49,19 +66,12 @@ static ssize_t fakeroce_carrier_write(struct file *file,
 				      loff_t *ppos)
 {
 	struct fakeroce_knob *knob = file->private_data;
-	char buf[FAKEROCE_KNOB_BUF];
 	unsigned int on;
-	char *s;
 	int err;
 
-	s = fakeroce_knob_input(buf, sizeof(buf), ubuf, count, ppos);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	err = kstrtouint(s, 10, &on);
+	err = fakeroce_input_uint(ubuf, count, ppos, 1, &on);
 	if (err)
 		return err;
-	if (on > 1)
-		return -EINVAL;
 	fakeroce_netdev_set_carrier(knob->fdev, on);
 	return fakeroce_knob_done(count, ppos);
 }
@@ -85,19 +95,12 @@ static ssize_t fakeroce_flap_write(struct file *file, const char __user *ubuf,
 				   size_t count, loff_t *ppos)
 {
 	struct fakeroce_knob *knob = file->private_data;
-	char buf[FAKEROCE_KNOB_BUF];
 	unsigned int n;
-	char *s;
 	int err;
 
-	s = fakeroce_knob_input(buf, sizeof(buf), ubuf, count, ppos);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	err = kstrtouint(s, 10, &n);
+	err = fakeroce_input_uint(ubuf, count, ppos, FAKEROCE_MAX_FLAPS, &n);
 	if (err)
 		return err;
-	if (n > FAKEROCE_MAX_FLAPS)
-		return -EINVAL;
 	fakeroce_netdev_flap(knob->fdev, n);
 	return fakeroce_knob_done(count, ppos);
 }
@@ -125,16 +128,11 @@ static ssize_t fakeroce_qps_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
 	struct fakeroce_knob *knob = file->private_data;
-	char buf[FAKEROCE_KNOB_BUF];
 	bool add;
-	char *s;
 	u64 n;
 	int err;
 
-	s = fakeroce_knob_input(buf, sizeof(buf), ubuf, count, ppos);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	err = fakeroce_knob_parse(s, &n, &add);
+	err = fakeroce_knob_input_u64(ubuf, count, ppos, &n, &add);
 	if (err)
 		return err;
 	if (add || n > FAKEROCE_MAX_QPS)
@@ -175,16 +173,11 @@ static ssize_t fakeroce_requests_write(struct file *file,
 {
 	struct fakeroce_knob *knob = file->private_data;
 	struct fakeroce_dev *fdev = knob->fdev;
-	char buf[FAKEROCE_KNOB_BUF];
 	bool add;
-	char *s;
 	u64 val;
 	int err;
 
-	s = fakeroce_knob_input(buf, sizeof(buf), ubuf, count, ppos);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	err = fakeroce_knob_parse(s, &val, &add);
+	err = fakeroce_knob_input_u64(ubuf, count, ppos, &val, &add);
 	if (err)
 		return err;
 	spin_lock(&fdev->lock);
@@ -220,16 +213,11 @@ static ssize_t fakeroce_rate_write(struct file *file, const char __user *ubuf,
 {
 	struct fakeroce_knob *knob = file->private_data;
 	struct fakeroce_dev *fdev = knob->fdev;
-	char buf[FAKEROCE_KNOB_BUF];
 	bool add;
-	char *s;
 	u64 val;
 	int err;
 
-	s = fakeroce_knob_input(buf, sizeof(buf), ubuf, count, ppos);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	err = fakeroce_knob_parse(s, &val, &add);
+	err = fakeroce_knob_input_u64(ubuf, count, ppos, &val, &add);
 	if (err)
 		return err;
 	if (add)

@@ -3,15 +3,16 @@
  * fakeroce - typed debugfs knobs.
  *
  * Each file stands for one value of a device and has the file operations
- * of its type: a u64 total ("N" sets, "+N" adds), a u8 from a set of
- * values, a raw u16 word, an unsigned int, or one u8 per priority.  Values
- * are read as decimal text under the device lock; a write is taken whole
- * (at offset 0, shorter than FAKEROCE_KNOB_BUF, blanks around it ignored),
- * checked, then applied under the lock, or refused with -EINVAL (or the
- * parser's error) and nothing changes.
+ * of its type: a number (a u64 total where "N" sets and "+N" adds, a u8
+ * from a set of values, a raw u16 word, an unsigned int) or one u8 per
+ * priority.  Values are read as decimal text under the device lock; a write
+ * is taken whole (at offset 0, shorter than FAKEROCE_KNOB_BUF, blanks
+ * around it ignored), checked, then applied under the lock, or refused with
+ * -EINVAL (or the parser's error) and nothing changes.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bits.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/err.h>
@@ -44,22 +45,36 @@ void fakeroce_knobs_free(struct fakeroce_dev *fdev)
 	fdev->max_knobs = 0;
 }
 
-struct fakeroce_knob *fakeroce_knob_file(struct fakeroce_dev *fdev,
-					 struct dentry *dir, const char *name,
-					 umode_t mode, void *val,
-					 unsigned int idx,
-					 const struct file_operations *fops)
+/* The next knob of the pool, a copy of @tmpl, whole before its file is. */
+static struct fakeroce_knob *
+fakeroce_knob_add(struct fakeroce_dev *fdev, struct dentry *dir,
+		  const char *name, umode_t mode,
+		  const struct fakeroce_knob *tmpl,
+		  const struct file_operations *fops)
 {
 	struct fakeroce_knob *knob;
 
 	if (WARN_ON(fdev->nr_knobs == fdev->max_knobs))
 		return NULL;
 	knob = &fdev->knobs[fdev->nr_knobs++];
+	*knob = *tmpl;
 	knob->fdev = fdev;
-	knob->val = val;
-	knob->idx = idx;
 	debugfs_create_file(name, mode, dir, knob, fops);
 	return knob;
+}
+
+struct fakeroce_knob *fakeroce_knob_file(struct fakeroce_dev *fdev,
+					 struct dentry *dir, const char *name,
+					 umode_t mode, void *val,
+					 unsigned int idx,
+					 const struct file_operations *fops)
+{
+	const struct fakeroce_knob tmpl = {
+		.val = val,
+		.idx = idx,
+	};
+
+	return fakeroce_knob_add(fdev, dir, name, mode, &tmpl, fops);
 }
 
 /* ---- text in and out ----------------------------------------------------- */
@@ -87,16 +102,17 @@ int fakeroce_knob_parse(char *s, u64 *val, bool *add)
 	return kstrtou64(s, 10, val);
 }
 
-/* "N" only: a number no larger than @max. */
-static int fakeroce_knob_parse_set(char *s, u64 *val, u64 max)
+/* The text written, taken whole and parsed as "N" or "+N". */
+int fakeroce_knob_input_u64(const char __user *ubuf, size_t count,
+			    loff_t *ppos, u64 *val, bool *add)
 {
-	bool add;
-	int err;
+	char buf[FAKEROCE_KNOB_BUF];
+	char *s;
 
-	err = fakeroce_knob_parse(s, val, &add);
-	if (err)
-		return err;
-	return add || *val > max ? -EINVAL : 0;
+	s = fakeroce_knob_input(buf, sizeof(buf), ubuf, count, ppos);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	return fakeroce_knob_parse(s, val, add);
 }
 
 ssize_t fakeroce_knob_emit(char __user *ubuf, size_t count, loff_t *ppos,
@@ -116,73 +132,41 @@ ssize_t fakeroce_knob_done(size_t count, loff_t *ppos)
 	return count;
 }
 
-/* ---- u64: totals --------------------------------------------------------- */
+/* ---- numbers: u64, u8, u16, unsigned int --------------------------------- */
 
-static ssize_t fakeroce_u64_read(struct file *file, char __user *ubuf,
-				 size_t count, loff_t *ppos)
+/* The field, of knob->width bytes, under the device lock. */
+static u64 fakeroce_num_load(const struct fakeroce_knob *knob)
 {
-	struct fakeroce_knob *knob = file->private_data;
-	u64 val;
-
-	spin_lock(&knob->fdev->lock);
-	val = *(u64 *)knob->val;
-	spin_unlock(&knob->fdev->lock);
-	return fakeroce_knob_emit(ubuf, count, ppos, val);
-}
-
-static ssize_t fakeroce_u64_write(struct file *file, const char __user *ubuf,
-				  size_t count, loff_t *ppos)
-{
-	struct fakeroce_knob *knob = file->private_data;
-	char buf[FAKEROCE_KNOB_BUF];
-	u64 val, *field = knob->val;
-	bool add;
-	char *s;
-	int err;
-
-	s = fakeroce_knob_input(buf, sizeof(buf), ubuf, count, ppos);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	err = fakeroce_knob_parse(s, &val, &add);
-	if (err)
-		return err;
-	if (knob->set) {
-		knob->set(knob->fdev, knob->idx, val, add);
-	} else {
-		spin_lock(&knob->fdev->lock);
-		*field = add ? *field + val : val;
-		spin_unlock(&knob->fdev->lock);
+	switch (knob->width) {
+	case sizeof(u8):
+		return *(u8 *)knob->val;
+	case sizeof(u16):
+		return *(u16 *)knob->val;
+	case sizeof(unsigned int):
+		return *(unsigned int *)knob->val;
+	default:
+		return *(u64 *)knob->val;
 	}
-	return fakeroce_knob_done(count, ppos);
 }
 
-static const struct file_operations fakeroce_u64_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = fakeroce_u64_read,
-	.write = fakeroce_u64_write,
-	.llseek = default_llseek,
-};
-
-void fakeroce_knob_u64(struct fakeroce_dev *fdev, struct dentry *dir,
-		       const char *name, u64 *val)
+/* @val, which the field holds, into it, under the device lock. */
+static void fakeroce_num_store(struct fakeroce_knob *knob, u64 val)
 {
-	fakeroce_knob_file(fdev, dir, name, 0600, val, 0, &fakeroce_u64_fops);
+	switch (knob->width) {
+	case sizeof(u8):
+		*(u8 *)knob->val = val;
+		break;
+	case sizeof(u16):
+		*(u16 *)knob->val = val;
+		break;
+	case sizeof(unsigned int):
+		*(unsigned int *)knob->val = val;
+		break;
+	default:
+		*(u64 *)knob->val = val;
+		break;
+	}
 }
-
-void fakeroce_knob_u64_set(struct fakeroce_dev *fdev, struct dentry *dir,
-			   const char *name, u64 *val, unsigned int idx,
-			   fakeroce_knob_set_fn set)
-{
-	struct fakeroce_knob *knob;
-
-	knob = fakeroce_knob_file(fdev, dir, name, 0600, val, idx,
-				  &fakeroce_u64_fops);
-	if (knob)
-		knob->set = set;
-}
-
-/* ---- u8: a value from a set ---------------------------------------------- */
 
 static bool fakeroce_u8_allowed(const u8 *allowed, u64 val)
 {
@@ -194,156 +178,113 @@ static bool fakeroce_u8_allowed(const u8 *allowed, u64 val)
 	return false;
 }
 
-static ssize_t fakeroce_u8_read(struct file *file, char __user *ubuf,
-				size_t count, loff_t *ppos)
+/* Narrower than a u64: "N" only, that the field holds, and one allowed. */
+static bool fakeroce_num_valid(const struct fakeroce_knob *knob, u64 val,
+			       bool add)
+{
+	if (knob->width == sizeof(u64))
+		return true;
+	return !add && val <= BIT_ULL(knob->width * BITS_PER_BYTE) - 1 &&
+	       fakeroce_u8_allowed(knob->allowed, val);
+}
+
+static ssize_t fakeroce_num_read(struct file *file, char __user *ubuf,
+				 size_t count, loff_t *ppos)
 {
 	struct fakeroce_knob *knob = file->private_data;
-	u8 val;
+	u64 val;
 
 	spin_lock(&knob->fdev->lock);
-	val = *(u8 *)knob->val;
+	val = fakeroce_num_load(knob);
 	spin_unlock(&knob->fdev->lock);
 	return fakeroce_knob_emit(ubuf, count, ppos, val);
 }
 
-static ssize_t fakeroce_u8_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
+static ssize_t fakeroce_num_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
 {
 	struct fakeroce_knob *knob = file->private_data;
-	char buf[FAKEROCE_KNOB_BUF];
-	char *s;
+	bool add;
 	u64 val;
 	int err;
 
-	s = fakeroce_knob_input(buf, sizeof(buf), ubuf, count, ppos);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	err = fakeroce_knob_parse_set(s, &val, U8_MAX);
+	err = fakeroce_knob_input_u64(ubuf, count, ppos, &val, &add);
 	if (err)
 		return err;
-	if (!fakeroce_u8_allowed(knob->allowed, val))
+	if (!fakeroce_num_valid(knob, val, add))
 		return -EINVAL;
-	spin_lock(&knob->fdev->lock);
-	*(u8 *)knob->val = val;
-	spin_unlock(&knob->fdev->lock);
+	if (knob->set) {
+		knob->set(knob->fdev, knob->idx, val, add);
+	} else {
+		spin_lock(&knob->fdev->lock);
+		if (add)
+			val += fakeroce_num_load(knob);
+		fakeroce_num_store(knob, val);
+		spin_unlock(&knob->fdev->lock);
+	}
 	return fakeroce_knob_done(count, ppos);
 }
 
-static const struct file_operations fakeroce_u8_fops = {
+static const struct file_operations fakeroce_num_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.read = fakeroce_u8_read,
-	.write = fakeroce_u8_write,
+	.read = fakeroce_num_read,
+	.write = fakeroce_num_write,
 	.llseek = default_llseek,
 };
+
+void fakeroce_knob_u64(struct fakeroce_dev *fdev, struct dentry *dir,
+		       const char *name, u64 *val)
+{
+	fakeroce_knob_u64_set(fdev, dir, name, val, 0, NULL);
+}
+
+void fakeroce_knob_u64_set(struct fakeroce_dev *fdev, struct dentry *dir,
+			   const char *name, u64 *val, unsigned int idx,
+			   fakeroce_knob_set_fn set)
+{
+	const struct fakeroce_knob tmpl = {
+		.val = val,
+		.width = sizeof(*val),
+		.idx = idx,
+		.set = set,
+	};
+
+	fakeroce_knob_add(fdev, dir, name, 0600, &tmpl, &fakeroce_num_fops);
+}
 
 void fakeroce_knob_u8(struct fakeroce_dev *fdev, struct dentry *dir,
 		      const char *name, u8 *val, const u8 *allowed)
 {
-	struct fakeroce_knob *knob;
+	const struct fakeroce_knob tmpl = {
+		.val = val,
+		.width = sizeof(*val),
+		.allowed = allowed,
+	};
 
-	knob = fakeroce_knob_file(fdev, dir, name, 0600, val, 0,
-				  &fakeroce_u8_fops);
-	if (knob)
-		knob->allowed = allowed;
+	fakeroce_knob_add(fdev, dir, name, 0600, &tmpl, &fakeroce_num_fops);
 }
-
-/* ---- u16: a raw word ----------------------------------------------------- */
-
-static ssize_t fakeroce_u16_read(struct file *file, char __user *ubuf,
-				 size_t count, loff_t *ppos)
-{
-	struct fakeroce_knob *knob = file->private_data;
-	u16 val;
-
-	spin_lock(&knob->fdev->lock);
-	val = *(u16 *)knob->val;
-	spin_unlock(&knob->fdev->lock);
-	return fakeroce_knob_emit(ubuf, count, ppos, val);
-}
-
-static ssize_t fakeroce_u16_write(struct file *file, const char __user *ubuf,
-				  size_t count, loff_t *ppos)
-{
-	struct fakeroce_knob *knob = file->private_data;
-	char buf[FAKEROCE_KNOB_BUF];
-	char *s;
-	u64 val;
-	int err;
-
-	s = fakeroce_knob_input(buf, sizeof(buf), ubuf, count, ppos);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	err = fakeroce_knob_parse_set(s, &val, U16_MAX);
-	if (err)
-		return err;
-	spin_lock(&knob->fdev->lock);
-	*(u16 *)knob->val = val;
-	spin_unlock(&knob->fdev->lock);
-	return fakeroce_knob_done(count, ppos);
-}
-
-static const struct file_operations fakeroce_u16_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = fakeroce_u16_read,
-	.write = fakeroce_u16_write,
-	.llseek = default_llseek,
-};
 
 void fakeroce_knob_u16(struct fakeroce_dev *fdev, struct dentry *dir,
 		       const char *name, u16 *val)
 {
-	fakeroce_knob_file(fdev, dir, name, 0600, val, 0, &fakeroce_u16_fops);
+	const struct fakeroce_knob tmpl = {
+		.val = val,
+		.width = sizeof(*val),
+	};
+
+	fakeroce_knob_add(fdev, dir, name, 0600, &tmpl, &fakeroce_num_fops);
 }
-
-/* ---- unsigned int -------------------------------------------------------- */
-
-static ssize_t fakeroce_uint_read(struct file *file, char __user *ubuf,
-				  size_t count, loff_t *ppos)
-{
-	struct fakeroce_knob *knob = file->private_data;
-	unsigned int val;
-
-	spin_lock(&knob->fdev->lock);
-	val = *(unsigned int *)knob->val;
-	spin_unlock(&knob->fdev->lock);
-	return fakeroce_knob_emit(ubuf, count, ppos, val);
-}
-
-static ssize_t fakeroce_uint_write(struct file *file, const char __user *ubuf,
-				   size_t count, loff_t *ppos)
-{
-	struct fakeroce_knob *knob = file->private_data;
-	char buf[FAKEROCE_KNOB_BUF];
-	char *s;
-	u64 val;
-	int err;
-
-	s = fakeroce_knob_input(buf, sizeof(buf), ubuf, count, ppos);
-	if (IS_ERR(s))
-		return PTR_ERR(s);
-	err = fakeroce_knob_parse_set(s, &val, UINT_MAX);
-	if (err)
-		return err;
-	spin_lock(&knob->fdev->lock);
-	*(unsigned int *)knob->val = val;
-	spin_unlock(&knob->fdev->lock);
-	return fakeroce_knob_done(count, ppos);
-}
-
-static const struct file_operations fakeroce_uint_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.read = fakeroce_uint_read,
-	.write = fakeroce_uint_write,
-	.llseek = default_llseek,
-};
 
 void fakeroce_knob_uint(struct fakeroce_dev *fdev, struct dentry *dir,
 			const char *name, unsigned int *val)
 {
-	fakeroce_knob_file(fdev, dir, name, 0600, val, 0, &fakeroce_uint_fops);
+	const struct fakeroce_knob tmpl = {
+		.val = val,
+		.width = sizeof(*val),
+	};
+
+	fakeroce_knob_add(fdev, dir, name, 0600, &tmpl, &fakeroce_num_fops);
 }
 
 /* ---- one u8 per priority ------------------------------------------------- */
@@ -422,12 +363,12 @@ void fakeroce_knob_u8_array(struct fakeroce_dev *fdev, struct dentry *dir,
 			    const char *name, u8 *val, u8 max,
 			    bool (*valid)(const u8 *a))
 {
-	struct fakeroce_knob *knob;
+	const struct fakeroce_knob tmpl = {
+		.val = val,
+		.max = max,
+		.valid = valid,
+	};
 
-	knob = fakeroce_knob_file(fdev, dir, name, 0600, val, 0,
-				  &fakeroce_u8_array_fops);
-	if (knob) {
-		knob->max = max;
-		knob->valid = valid;
-	}
+	fakeroce_knob_add(fdev, dir, name, 0600, &tmpl,
+			  &fakeroce_u8_array_fops);
 }

@@ -21,6 +21,7 @@ typedef void (*fakeroce_knob_set_fn)(struct fakeroce_dev *fdev,
 struct fakeroce_knob {
 	struct fakeroce_dev *fdev;
 	void *val;		/* the field, of the file's type */
+	u8 width;		/* a number: the field's size, 1, 2, 4 or 8 */
 	unsigned int idx;	/* the index @set or the file takes */
 	fakeroce_knob_set_fn set;	/* u64: a setter of its own, or NULL */
 	const u8 *allowed;	/* u8: the values taken, 0-ended; NULL any */
@@ -64,6 +65,8 @@ void fakeroce_knob_u8_array(struct fakeroce_dev *fdev, struct dentry *dir,
 char *fakeroce_knob_input(char *buf, size_t size, const char __user *ubuf,
 			  size_t count, loff_t *ppos);
 int fakeroce_knob_parse(char *s, u64 *val, bool *add);
+int fakeroce_knob_input_u64(const char __user *ubuf, size_t count,
+			    loff_t *ppos, u64 *val, bool *add);
 ssize_t fakeroce_knob_emit(char __user *ubuf, size_t count, loff_t *ppos,
 			   u64 val);
 ssize_t fakeroce_knob_done(size_t count, loff_t *ppos);
