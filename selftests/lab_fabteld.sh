@@ -42,11 +42,11 @@ PA=$("$FABLAB" port a)
 PB=$("$FABLAB" port b)
 
 # ---- fabteld on both guests ---------------------------------------------------
-# from plain sysfs (a test before may have left fabtel.ko loaded), with no
-# fabteld a suite before left behind, once a suite before has no QP left in
-# rxe's 50 s destroy (lib.sh, rdma_quiet)
+# from plain sysfs, with nothing a suite before left behind (the lab's own
+# reset, scripts/lab/guest-state: fabtel.ko unloaded, no fabteld), once a
+# suite before has no QP left in rxe's 50 s destroy (lib.sh, rdma_quiet)
 rdma_quiet a; rdma_quiet b
-for h in a b; do lab "$h" 'rmmod fabtel fakeroce; pkill fabteld' >/dev/null 2>&1; done
+for h in a b; do lab "$h" "bash $REPO/scripts/lab/guest-state reset" >/dev/null 2>&1; done
 for h in a b; do
 	fabteld_start "$h" fabteld --listen 0.0.0.0:9465 --set window_s=10 --set hold_s=120 --set roce_tos=106
 done

@@ -281,7 +281,7 @@ _suite_fabtelds=" "
 # it at the same path: files the suite hands them go there; removed at
 # exit); FABTELD, unless the caller set it: build/fabteld copied into
 # SUITE_DIR, so a rebuild during the run changes no fabteld a suite starts
-# (the copy keeps the name: comm and pkill see "fabteld"); suite_cleanup as
+# (the copy keeps the name: its comm is "fabteld"); suite_cleanup as
 # the EXIT trap.
 suite_begin() {
 	mkdir -p "$REPO/build"

@@ -224,8 +224,13 @@ bystanders_start
 # The first lab boots while the host tests run (its guests are up before
 # the unit tests are done); lab_phase waits for it.
 kv1=${FABLAB_KVER:-$(sed -n 1p "$REPO/scripts/lab-kver")}
+selected_of() { # LIST: the selected tests of test-progs or test-progs-kv2
+	local t
+	for t in $(list "$1"); do selected "$t" && echo "$t"; done
+}
+mapfile -t lab_tests < <(selected_of test-progs)
 preboot_pid=
-if ((phase_host && phase_lab)) && [[ -n $(for t in $(list test-progs); do selected "$t" && echo "$t"; done) ]]; then
+if ((phase_host && phase_lab && ${#lab_tests[@]})); then
 	"$FABLAB" down >/dev/null 2>&1
 	lab_up=1
 	FABLAB_KVER=$kv1 "$FABLAB" up >"$OUT/fablab-up.log" 2>&1 &
@@ -350,10 +355,6 @@ bpf_objects_same() {
 
 if ((phase_lab)); then
 	rm -f "$OUT"/bpf-objects-*.sha256
-	lab_tests=()
-	for t in $(list test-progs); do
-		selected "$t" && lab_tests+=("$t")
-	done
 	if ((${#lab_tests[@]})); then
 		# FABLAB_KVER picks another kernel for the whole run (its kmod2 build)
 		kmod1=$REPO/kmod
@@ -365,10 +366,7 @@ if ((phase_lab)); then
 	# FABLAB_KVER chose one kernel for the run)
 	kv2=$(sed -n 2p "$REPO/scripts/lab-kver")
 	[[ -n ${FABLAB_KVER:-} ]] && kv2=
-	lab_tests=()
-	for t in $(list test-progs-kv2); do
-		selected "$t" && lab_tests+=("$t")
-	done
+	mapfile -t lab_tests < <(selected_of test-progs-kv2)
 	if [[ -n $kv2 ]] && ((${#lab_tests[@]})); then
 		echo "# lab phase on $kv2: booting the lab (FABLAB_KVER=$kv2)"
 		lab_phase "lab-$kv2" "$kv2" "$REPO/build/kmod-$kv2/kmod" "${lab_tests[@]}"
