@@ -19,7 +19,7 @@ CTL=/sys/kernel/fakeroce
 DBG=/sys/kernel/debug/fakeroce
 IB=/sys/class/infiniband
 
-ktap_begin 87
+ktap_begin 98
 
 [[ -f $KO ]] || { ktap_fail "fakeroce.ko was built" "$KO missing"; ktap_end; }
 echo "lab_fakeroce: start" >/dev/kmsg
@@ -314,6 +314,83 @@ ktap_eq "qps 'x', '+1', '4097' (over the limit) refused with EINVAL; still 1 QP"
 	"Invalid argument 1"
 knob 1/qps 2	# left for del_device to destroy (the log must stay clean)
 kill $owner; wait $owner 2>/dev/null
+
+# ---- QP counter sets: debugfs in, rdma statistic qp and hw_counters out -----
+# mlx5 (fakeroce0) has the counter ops: ib_core binds QPs to counters (auto,
+# by pid, at RESET->INIT; or `rdma statistic qp bind`), fakeroce gives each
+# counter one of counter_limit sets.  qp_errors adds to a QP's set, or to the
+# port's default set if it has none; ib_core shows the port as the default
+# set + the running sets + the freed ones.  (Few rdma and jq runs: TCG.)
+L=fakeroce0/1
+qp_mode() { rdma statistic qp mode link $L | grep -o 'qp auto.*' | xargs; }
+cnt_list() { # [NAME]: "cntn:pid:lqpn,lqpn[:NAME's value]" per counter, "-" no pid
+	rdma statistic qp show link $L -j 2>/dev/null | jq -r --arg n "${1:-}" \
+		'sort_by(.cntn) | .[] | "\(.cntn):\(.pid // "-"):\(.lqpn | sort |
+		map(tostring) | join(","))\(if $n != "" then ":\(.[$n])" else "" end)"' | xargs
+}
+port_stat() { rdma statistic show link $L -j | jq -r --arg n "$1" '.[0][$n]'; } # NAME
+in_use() { cat $DBG/0/counters_in_use; }
+qps_is() { [[ $(cat $DBG/0/qps) == "$1" ]]; }
+
+knob 0/qps 0
+ktap_eq "counter_limit 16 by default, counters_in_use 0, qp mode auto off" \
+	"$(cat $DBG/0/counter_limit) $(in_use) $(qp_mode)" "16 0 qp auto off"
+knob 0/counter_limit 2
+rdma statistic qp set link $L auto pid on
+ktap_eq "rdma statistic qp set link $L auto pid on: qp mode" "$(qp_mode)" "qp auto pid on"
+w=()
+for i in 1 2 3 4 5; do	# 5 jobs, one QP each
+	bash -c "echo $i >$DBG/0/qps; exec sleep 60" &
+	w+=($!)
+	WAIT_INTERVAL=0.02 wait_for 5 qps_is $i
+done
+declare -A qpn_of	# pid -> its QPN, as rdma res show qp lists it
+while read -r p n; do qpn_of[$p]=$n; done <<<"$(rdma res show qp -j |
+	jq -r '.[] | select(.ifname == "fakeroce0") | "\(.pid) \(.lqpn)"')"
+q=()
+for p in "${w[@]}"; do q+=("${qpn_of[$p]}"); done
+ktap_eq "counter_limit 2, 5 writers: 2 counters, the first two writers' pids and QPNs (rdma res show qp); 3 QPs unbound" \
+	"$(cnt_list) $(in_use)" "1:${w[0]}:${q[0]} 2:${w[1]}:${q[1]} 2"
+p0=$(hwc 0 out_of_sequence)
+knob 0/qp_errors "${q[0]} out_of_sequence 7"
+knob 0/qp_errors "${q[1]} packet_seq_err 3"
+knob 0/qp_errors "${q[2]} out_of_sequence 5"
+ktap_eq "qp_errors: bound QP +7 in its counter (the other 0), unbound QP +5; port (rdma statistic show, sysfs) +12, default set +5" \
+	"$(cnt_list out_of_sequence) $(port_stat out_of_sequence) $(hwc 0 out_of_sequence) $(cat $DBG/0/counters/out_of_sequence)" \
+	"1:${w[0]}:${q[0]}:7 2:${w[1]}:${q[1]}:0 $((p0 + 12)) $((p0 + 12)) $((p0 + 5))"
+ktap_eq "qp_errors packet_seq_err 3 on the second writer's QP: its counter" \
+	"$(cnt_list packet_seq_err)" "1:${w[0]}:${q[0]}:0 2:${w[1]}:${q[1]}:3"
+ktap_eq "qp_errors: unknown QPN or name, 2 or 4 words, DELTA x or -1 refused (EINVAL); counter_limit 1025 too" \
+	"$(for v in "99 out_of_sequence 1" "${q[0]} no_such 1" "${q[0]} out_of_sequence" \
+		"${q[0]} out_of_sequence 1 2" "${q[0]} out_of_sequence x" "${q[0]} out_of_sequence -1"; do
+		write_err $DBG/0/qp_errors "$v"; done | sort -u) $(write_err $DBG/0/counter_limit 1025) $(port_stat out_of_sequence)" \
+	"Invalid argument Invalid argument $((p0 + 12))"
+rdma statistic qp set link $L auto off
+ktap_eq "auto off: qp mode auto off, the counters stay" "$(qp_mode) $(cnt_list)" \
+	"qp auto off 1:${w[0]}:${q[0]} 2:${w[1]}:${q[1]}"
+ktap_check "manual bind with both sets in use: refused (ib_core says ENOMEM)" \
+	bash -c "! rdma statistic qp bind link $L lqpn ${q[2]} 2>/dev/null"
+knob 0/counter_limit 16
+rdma statistic qp bind link $L lqpn "${q[2]}"
+rdma statistic qp bind link $L lqpn "${q[3]}" cntn 3
+knob 0/qp_errors "${q[3]} out_of_sequence 4"
+ktap_eq "manual bind (limit 16): new counter 3, no pid, QPs of writers 3 and 4; qp_errors +4 there, port +4" \
+	"$(cnt_list out_of_sequence) $(port_stat out_of_sequence)" \
+	"1:${w[0]}:${q[0]}:7 2:${w[1]}:${q[1]}:0 3:-:${q[2]},${q[3]}:4 $((p0 + 16))"
+rdma statistic qp unbind link $L cntn 3 lqpn "${q[3]}"
+rdma statistic qp unbind link $L cntn 3 lqpn "${q[2]}"
+ktap_eq "unbind both: counter 3 released (counters_in_use 2), its 4 kept in the port (history), sysfs too" \
+	"$(cnt_list) $(in_use) $(port_stat out_of_sequence) $(hwc 0 out_of_sequence)" \
+	"1:${w[0]}:${q[0]} 2:${w[1]}:${q[1]} 2 $((p0 + 16)) $((p0 + 16))"
+kill "${w[@]}"; wait "${w[@]}" 2>/dev/null	# QPs and counters 1, 2 stay for rmmod
+knob 0/counters/out_of_sequence 12345	# the default set, as the checks below expect
+q1=$(rdma res show qp -j | jq -r '[.[] | select(.ifname == "fakeroce1") | .lqpn] | min')
+b0=$(hwc 1 to_retransmits)
+knob 1/qp_errors "$q1 to_retransmits 2"
+wait_for 5 hwc_is 1 to_retransmits $((b0 + 2))
+ktap_eq "bnxt_re (no counter ops, as its driver): no counter_limit knob, qp bind refused, qp_errors to the port" \
+	"$(names_of $DBG/1/counter_limit)$(rdma statistic qp bind link fakeroce1/1 lqpn "$q1" 2>/dev/null && echo bound) $(hwc 1 to_retransmits)" \
+	" $((b0 + 2))"
 
 # ---- bad input ---------------------------------------------------------------
 

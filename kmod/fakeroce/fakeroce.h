@@ -17,6 +17,7 @@
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 #include <net/dcbnl.h>
 
@@ -29,6 +30,9 @@
 #define FAKEROCE_MAX_FLAPS	10000
 /* QPs one device holds at most (debugfs qps), enough for a NIC under NCCL. */
 #define FAKEROCE_MAX_QPS	4096
+/* QP counter sets (debugfs counter_limit): the default and the largest limit */
+#define FAKEROCE_COUNTER_LIMIT		16
+#define FAKEROCE_MAX_COUNTER_LIMIT	1024
 
 /*
  * A personality: the real driver whose identity and counter names a device
@@ -46,6 +50,7 @@ struct fakeroce_personality {
 	enum fakeroce_stats_style eth_stats;
 	bool pma;		/* answers PerfMgmt MADs (process_mad), as mlx5_ib */
 	bool fec_stats;		/* ethtool FEC statistics (mlx5e, bnxt_en; not ice) */
+	bool qp_counters;	/* QP counter sets (counter_* ops), as mlx5_ib */
 	enum rdma_driver_id driver_id;
 	u32 vendor_id;
 	u32 vendor_part_id;
@@ -175,6 +180,13 @@ struct fakeroce_dev {
 	u64 fec[FAKEROCE_NR_FEC];
 	u64 phy_err[FAKEROCE_NR_PHY_ERR];
 	u8 stats_prios;		/* the ethtool -S layout, fixed at its count (RTNL) */
+	/*
+	 * QP counter sets (fakeroce_counter.c): their values by counter id,
+	 * taken, erased and read under the lock; the ids in [1, counter_limit].
+	 */
+	struct xarray counter_sets;
+	unsigned int counter_limit;
+	unsigned int nr_counter_sets;
 	struct fakeroce_optics optics;
 	bool ib_live;		/* registered with ib_core: events allowed */
 	bool port_active;	/* last state dispatched to ib_core */
@@ -240,6 +252,7 @@ void fakeroce_ib_unregister(struct fakeroce_dev *fdev);
 void fakeroce_ib_port_update(struct fakeroce_dev *fdev);
 void fakeroce_counter_set(struct fakeroce_dev *fdev, unsigned int idx,
 			  u64 val, bool add);
+u64 fakeroce_counter_mask(const struct fakeroce_dev *fdev, unsigned int idx);
 
 /* fakeroce_stats.c */
 int fakeroce_get_sset_count(struct net_device *netdev, int sset);
@@ -253,6 +266,17 @@ void fakeroce_qps_init(struct fakeroce_dev *fdev);
 int fakeroce_qps_set(struct fakeroce_dev *fdev, unsigned int n);
 unsigned int fakeroce_qps_count(struct fakeroce_dev *fdev);
 void fakeroce_qps_destroy(struct fakeroce_dev *fdev);
+int fakeroce_qp_errors_add(struct fakeroce_dev *fdev, u32 qpn,
+			   unsigned int idx, u64 delta);
+
+/* fakeroce_counter.c */
+extern const struct ib_device_ops fakeroce_counter_ops;
+void fakeroce_counters_init(struct fakeroce_dev *fdev);
+void fakeroce_counters_destroy(struct fakeroce_dev *fdev);
+void fakeroce_counter_qp_add(struct fakeroce_dev *fdev, struct ib_qp *qp,
+			     unsigned int idx, u64 delta);
+unsigned int fakeroce_counter_debugfs_knobs(struct fakeroce_dev *fdev);
+void fakeroce_counter_debugfs_add(struct fakeroce_dev *fdev);
 
 /*
  * ib_core exports these for uverbs (EXPORT_SYMBOL in verbs.c) but declares

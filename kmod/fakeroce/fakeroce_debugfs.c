@@ -6,7 +6,8 @@
  * (totals, a u8 from a set, raw words, one u8 per priority); the knobs that
  * act on more than a value have their file operations here: carrier and
  * flap_coalesced (the netdev's carrier), qps (control-plane QPs), and the
- * PFC requests and their rate (a count that rises with time).
+ * PFC requests and their rate (a count that rises with time).  The QP
+ * counter sets' knobs are in fakeroce_counter.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -355,6 +356,7 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 
 	if (fdev->pers->pma)
 		n += FAKEROCE_NUM_PMA_KNOBS;
+	n += fakeroce_counter_debugfs_knobs(fdev);
 	err = fakeroce_knobs_alloc(fdev, n);
 	if (err)
 		return err;
@@ -373,6 +375,7 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 	fakeroce_knob_u8(fdev, dir, "lanes", &fdev->lanes, lanes);
 	fakeroce_knob_u8(fdev, dir, "lane_gbps", &fdev->lane_gbps, lane_gbps);
 	fakeroce_knob_file(fdev, dir, "qps", 0600, NULL, 0, &fakeroce_qps_fops);
+	fakeroce_counter_debugfs_add(fdev);
 	fakeroce_debugfs_add_dcb(fdev);
 	fakeroce_debugfs_add_phy(fdev);
 	fakeroce_debugfs_add_optics(fdev);

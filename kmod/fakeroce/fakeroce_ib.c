@@ -192,6 +192,7 @@ static const struct fakeroce_personality fakeroce_personalities[] = {
 		.eth_stats = FAKEROCE_STATS_MLX5E,
 		.pma = true,
 		.fec_stats = true,
+		.qp_counters = true,
 		.driver_id = RDMA_DRIVER_MLX5,
 		.vendor_id = 0x02c9,		/* Mellanox */
 		.vendor_part_id = 0x101d,	/* ConnectX-6 Dx */
@@ -239,8 +240,8 @@ static unsigned int fakeroce_counter_width(const struct fakeroce_dev *fdev,
 	return *(const u8 *)fdev->pers->descs[idx].priv;
 }
 
-static u64 fakeroce_counter_mask(const struct fakeroce_dev *fdev,
-				 unsigned int idx)
+/* The bits a counter keeps: a 32-bit one wraps at 2^32. */
+u64 fakeroce_counter_mask(const struct fakeroce_dev *fdev, unsigned int idx)
 {
 	return fakeroce_counter_width(fdev, idx) == 32 ? U32_MAX : U64_MAX;
 }
@@ -430,6 +431,7 @@ struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
 	fakeroce_dcb_init(&fdev->dcb);
 	fakeroce_optics_init(&fdev->optics);
 	fakeroce_qps_init(fdev);
+	fakeroce_counters_init(fdev);
 
 	fdev->ibdev.node_type = RDMA_NODE_IB_CA;
 	fdev->ibdev.phys_port_cnt = 1;
@@ -441,6 +443,8 @@ struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
 	ib_set_device_ops(&fdev->ibdev, &fakeroce_qp_ops);
 	if (pers->pma)
 		ib_set_device_ops(&fdev->ibdev, &fakeroce_pma_ops);
+	if (pers->qp_counters)
+		ib_set_device_ops(&fdev->ibdev, &fakeroce_counter_ops);
 	/* The device's own copy of the ops: the table stays shared. */
 	fdev->ibdev.ops.driver_id = pers->driver_id;
 	fdev->ibdev.ops.device_group = pers->ident;

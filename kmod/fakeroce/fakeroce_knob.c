@@ -178,14 +178,18 @@ static bool fakeroce_u8_allowed(const u8 *allowed, u64 val)
 	return false;
 }
 
-/* Narrower than a u64: "N" only, that the field holds, and one allowed. */
+/*
+ * Narrower than a u64: "N" only, that the field holds, one allowed and no
+ * more than the limit.
+ */
 static bool fakeroce_num_valid(const struct fakeroce_knob *knob, u64 val,
 			       bool add)
 {
 	if (knob->width == sizeof(u64))
 		return true;
 	return !add && val <= BIT_ULL(knob->width * BITS_PER_BYTE) - 1 &&
-	       fakeroce_u8_allowed(knob->allowed, val);
+	       fakeroce_u8_allowed(knob->allowed, val) &&
+	       (!knob->limit || val <= knob->limit);
 }
 
 static ssize_t fakeroce_num_read(struct file *file, char __user *ubuf,
@@ -279,9 +283,17 @@ void fakeroce_knob_u16(struct fakeroce_dev *fdev, struct dentry *dir,
 void fakeroce_knob_uint(struct fakeroce_dev *fdev, struct dentry *dir,
 			const char *name, unsigned int *val)
 {
+	fakeroce_knob_uint_max(fdev, dir, name, val, 0);
+}
+
+void fakeroce_knob_uint_max(struct fakeroce_dev *fdev, struct dentry *dir,
+			    const char *name, unsigned int *val,
+			    unsigned int limit)
+{
 	const struct fakeroce_knob tmpl = {
 		.val = val,
 		.width = sizeof(*val),
+		.limit = limit,
 	};
 
 	fakeroce_knob_add(fdev, dir, name, 0600, &tmpl, &fakeroce_num_fops);

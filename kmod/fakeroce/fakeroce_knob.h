@@ -22,6 +22,7 @@ struct fakeroce_knob {
 	struct fakeroce_dev *fdev;
 	void *val;		/* the field, of the file's type */
 	u8 width;		/* a number: the field's size, 1, 2, 4 or 8 */
+	unsigned int limit;	/* unsigned int: the largest value, 0 any */
 	unsigned int idx;	/* the index @set or the file takes */
 	fakeroce_knob_set_fn set;	/* u64: a setter of its own, or NULL */
 	const u8 *allowed;	/* u8: the values taken, 0-ended; NULL any */
@@ -56,6 +57,10 @@ void fakeroce_knob_u16(struct fakeroce_dev *fdev, struct dentry *dir,
 /* "N", an unsigned int. */
 void fakeroce_knob_uint(struct fakeroce_dev *fdev, struct dentry *dir,
 			const char *name, unsigned int *val);
+/* "N", an unsigned int no larger than @limit. */
+void fakeroce_knob_uint_max(struct fakeroce_dev *fdev, struct dentry *dir,
+			    const char *name, unsigned int *val,
+			    unsigned int limit);
 /* One u8 per priority, blank-separated, each <= @max, and @valid if any. */
 void fakeroce_knob_u8_array(struct fakeroce_dev *fdev, struct dentry *dir,
 			    const char *name, u8 *val, u8 max,

@@ -58,14 +58,16 @@ err_dealloc_ib:
 }
 
 /*
- * Knobs first (they poke the netdev and ib_device), then the QPs they made,
- * then the ib_device (its sysfs readers are drained, its events flushed),
- * then the netdev.
+ * Knobs first (they poke the netdev and ib_device), then the QPs they made
+ * (ib_core unbinds each from its counter and releases the counters as
+ * their last QP goes), then the ib_device (its sysfs readers are drained,
+ * its events flushed), then the netdev.
  */
 static void fakeroce_dev_destroy(struct fakeroce_dev *fdev)
 {
 	fakeroce_debugfs_del(fdev);
 	fakeroce_qps_destroy(fdev);
+	fakeroce_counters_destroy(fdev);
 	fakeroce_ib_unregister(fdev);
 	fakeroce_netdev_destroy(fdev);
 	ib_dealloc_device(&fdev->ibdev);

@@ -10,6 +10,9 @@
  * fabteld files it under the process's job.  The QPs never move a packet.
  * A smaller N destroys the newest ones; del_device destroys the rest before
  * the device leaves ib_core (which would otherwise warn of leaked objects).
+ * Each new QP is moved RESET->INIT on port 1 through ib_modify_qp(), the
+ * one transition at which ib_core binds a QP to a counter in auto mode
+ * (`rdma statistic qp set ... auto`), still in the writer's context.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -69,6 +72,22 @@ static int fakeroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	return 0;
 }
 
+/*
+ * RESET->INIT with a port is all a QP here ever does; ib_core has bound it
+ * to a counter (auto mode) just before.  Anything else is not supported.
+ */
+static int fakeroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			      int mask, struct ib_udata *udata)
+{
+	if (mask & ~(IB_QP_STATE | IB_QP_PORT | IB_QP_PKEY_INDEX))
+		return -EOPNOTSUPP;
+	if (!(mask & IB_QP_STATE) || attr->qp_state != IB_QPS_INIT)
+		return -EOPNOTSUPP;
+	if ((mask & IB_QP_PORT) && attr->port_num != FAKEROCE_PORT)
+		return -EINVAL;
+	return 0;
+}
+
 static int fakeroce_qp_add(struct fakeroce_dev *fdev)
 {
 	struct ib_qp_init_attr init = {
@@ -76,8 +95,13 @@ static int fakeroce_qp_add(struct fakeroce_dev *fdev)
 		.port_num = FAKEROCE_PORT,
 		.sq_sig_type = IB_SIGNAL_ALL_WR,
 	};
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_INIT,
+		.port_num = FAKEROCE_PORT,
+	};
 	struct ib_udata udata = {};	/* a user QP: owned by current */
 	struct ib_qp *qp;
+	int err;
 
 	qp = ib_create_qp_user(&fdev->ibdev, &fdev->pd, &init, &udata,
 			       NULL, NULL);
@@ -87,6 +111,9 @@ static int fakeroce_qp_add(struct fakeroce_dev *fdev)
 	list_add_tail(&container_of(qp, struct fakeroce_qp, ibqp)->node,
 		      &fdev->qps);
 	fdev->nr_qps++;
+	/* A failed auto bind is silent: the QP stays on the default set. */
+	err = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PORT);
+	WARN_ON_ONCE(err);	/* fakeroce_modify_qp() takes it */
 	return 0;
 }
 
@@ -115,6 +142,25 @@ int fakeroce_qps_set(struct fakeroce_dev *fdev, unsigned int n)
 		err = fakeroce_qp_add(fdev);
 	while (fdev->nr_qps > n)
 		fakeroce_qp_del_newest(fdev);
+	mutex_unlock(&fdev->qp_lock);
+	return err;
+}
+
+/* @delta more of counter @idx for QP @qpn (debugfs qp_errors), or -EINVAL */
+int fakeroce_qp_errors_add(struct fakeroce_dev *fdev, u32 qpn,
+			   unsigned int idx, u64 delta)
+{
+	struct fakeroce_qp *fq;
+	int err = -EINVAL;
+
+	mutex_lock(&fdev->qp_lock);
+	list_for_each_entry(fq, &fdev->qps, node) {
+		if (fq->ibqp.qp_num != qpn)
+			continue;
+		fakeroce_counter_qp_add(fdev, &fq->ibqp, idx, delta);
+		err = 0;
+		break;
+	}
 	mutex_unlock(&fdev->qp_lock);
 	return err;
 }
@@ -153,6 +199,7 @@ void fakeroce_qps_destroy(struct fakeroce_dev *fdev)
 const struct ib_device_ops fakeroce_qp_ops = {
 	.create_qp = fakeroce_create_qp,
 	.destroy_qp = fakeroce_destroy_qp,
+	.modify_qp = fakeroce_modify_qp,
 	.query_qp = fakeroce_query_qp,
 	INIT_RDMA_OBJ_SIZE(ib_qp, fakeroce_qp, ibqp),
 };
