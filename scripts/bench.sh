@@ -45,8 +45,10 @@
 #           fakeroce mlx5 ports, the same with fabtel.ko loaded (fabteld
 #           reading its snapshots), then 2 rxe ports; BENCH_LAB_ROUNDS (200),
 #           BENCH_STRACE_SCRAPES (100: the scrapes under strace -c);
-#           BENCH_LAB_SETS picks sets ("fakeroce16 fakeroce16ko rxe2";
-#           fakeroce16ko only after fakeroce16).
+#           BENCH_LAB_SETS picks sets ("fakeroce16 fakeroce16files
+#           fakeroce16ko rxe2": fakeroce16's hw_counters over RDMA netlink
+#           (port_stats auto), fakeroce16files one file each; the last two
+#           only after fakeroce16).
 #   firmware  what fabtel.ko and fabteld ask of the NIC's firmware at their
 #           defaults: fakeroce's command counts (debugfs fw/commands) per
 #           port per second and per kind, 16 mlx5 ports, BENCH_FW_SECONDS
@@ -125,7 +127,8 @@ scrape_stage() {
 		fi
 		fport=$(free_port)
 		nport=$(free_port)
-		"$B/fabteld" --bpf off "${root[@]}" --listen "127.0.0.1:$fport" \
+		# shellcheck disable=SC2086 # BENCH_FABTELD_ARGS: settings, split on blanks
+		"$B/fabteld" --bpf off "${root[@]}" --listen "127.0.0.1:$fport" ${BENCH_FABTELD_ARGS:-} \
 			>"$OUT/fabteld-$n.log" 2>&1 &
 		fpid=$!
 		prometheus-node-exporter --path.sysfs="${dir:-}/sys" --collector.disable-defaults \
@@ -497,13 +500,17 @@ qps_traffic_stage() {
 lab_scrape_stage() {
 	local set
 	lab_up
-	local sets=" ${BENCH_LAB_SETS:-fakeroce16 fakeroce16ko rxe2} "
+	local sets=" ${BENCH_LAB_SETS:-fakeroce16 fakeroce16files fakeroce16ko rxe2} " args
 	for set in $sets; do
+		args=""
 		if [[ $set == fakeroce16 ]]; then
 			lab a -- "rdma link delete rxa; insmod $QREPO/kmod/fakeroce.ko &&
 				for i in \$(seq 0 15); do echo \"\$i mlx5\" >/sys/kernel/fakeroce/new_device &&
 					ip link set fre\$i up || exit 1; done" ||
 				{ echo "bench: 16 fakeroce ports could not be made" >&2; return 1; }
+		elif [[ $set == fakeroce16files ]]; then
+			# the same ports, their hw_counters read one file each
+			args="--set port_stats=files"
 		elif [[ $set == fakeroce16ko ]]; then
 			# the same ports, fabteld reading fabtel.ko's snapshots (1 s sampling)
 			lab a -- "insmod $QREPO/kmod/fabtel.ko sample_ms=1000" ||
@@ -516,6 +523,7 @@ lab_scrape_stage() {
 		sleep 3
 		echo "bench: lab-scrape: $set in guest a ($(lab a -- 'rdma link show | wc -l') RDMA ports)"
 		lab --timeout 1800 a -- "rm -rf /tmp/bench-lab; BENCH_OUT=/tmp/bench-lab BENCH_REAL_SYSFS=$set \
+			BENCH_FABTELD_ARGS='$args' \
 			BENCH_ROUNDS=${BENCH_LAB_ROUNDS:-200} BENCH_STRACE_SCRAPES=${BENCH_STRACE_SCRAPES:-100} \
 			bash $QREPO/scripts/bench.sh scrape >/tmp/bench-lab.log 2>&1;
 			rc=\$?; cat /tmp/bench-lab/results 2>/dev/null | grep '^$set '; exit \$rc" >>"$OUT/results" ||
@@ -524,8 +532,9 @@ lab_scrape_stage() {
 			sed "s/^/  node_exporter ($set): /" | tee -a "$OUT/lab-scrape.txt"
 		lab a -- "cat /tmp/bench-lab/node_exporter-$set.prom" >"$OUT/lab-node_exporter-$set.prom"
 		lab a -- "cat /tmp/bench-lab/fabteld-$set.prom" >"$OUT/lab-fabteld-$set.prom"
-		if [[ $set == fakeroce16 && $sets == *" fakeroce16ko "* ]]; then
-			:	# the ports stay for fakeroce16ko
+		if [[ $set == fakeroce16 && $sets == *" fakeroce16"[fk]* ]] ||
+			[[ $set == fakeroce16files && $sets == *" fakeroce16ko "* ]]; then
+			:	# the ports stay for the next fakeroce16 set
 		elif [[ $set == fakeroce16* ]]; then
 			lab a -- 'rmmod fabtel 2>/dev/null; for i in $(seq 0 15); do echo $i >/sys/kernel/fakeroce/del_device; done
 				rmmod fakeroce; rdma link add rxa type rxe netdev eth0' >/dev/null 2>&1

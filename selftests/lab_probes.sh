@@ -351,7 +351,7 @@ ktap_check "fabteld --once probes on a prints the matrix with rxa1's pair in TRO
 		grep -E '^rxa1/1 +fablab-b/rxb1/1 .*TROUBLE$'"
 ktap_check "job 8800 on rxa1: degraded, reason path_loss citing fablab-b/rxb1/1 as the evidence" \
 	wait_for 15 bash -c "[[ \$(curl -sf http://127.0.0.1:$PA/api/v1/jobs | jq -r '.jobs[] | select(.job_id == \"8800\") |
-		\"\\(.verdict) \" + ([.reasons[] | select(.reason == \"path_loss\") | .evidence] | join(\";\"))') == 'degraded '*'fablab-b/rxb1/1'* ]]"
+		\"\\(.verdict) \" + ([.reasons[] | select(.reason == \"path_loss\") | .detail] | join(\";\"))') == 'degraded '*'fablab-b/rxb1/1'* ]]"
 ktap_check "fabtop --once (from this host) marks the pair rxa1 -> fablab-b/rxb1/1, not rxa's" \
 	bash -c "o=\$($REPO/build/fabtop --once -w 160 -u http://127.0.0.1:$PA); grep -Eq '^ +fablab-b/rxb1/1 .*<< path or peer\$' <<<\"\$o\" &&
 		grep -Eq '^ +fablab-b/rxb/1 ' <<<\"\$o\" && ! grep -Eq '^ +fablab-b/rxb/1 .*<<' <<<\"\$o\""

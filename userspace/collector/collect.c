@@ -22,6 +22,7 @@ static const struct source_ops *const sources[] = {
 	&source_config,
 	&source_ethstats,
 	&source_qps,
+	&source_qpcnt,
 	&source_bpf,
 };
 
@@ -182,6 +183,7 @@ void collect_sample(struct collector *c)
 	fold_ports(&c->fold, m, r, now);
 	devices_fold(&c->devs, m);
 	fold_qps(m, r, now);
+	fold_qpcnt(m, r, &c->fold.prev);
 	fold_bpf(&c->fold, m, r, now);
 	fold_jobs(m, now, &c->fold.prev);
 	m->bpf_pruned[0] = pruned(c, 0);

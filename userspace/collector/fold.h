@@ -2,8 +2,8 @@
 /*
  * fold.h - the passes that fold one pass's readings (source.h) into the
  * model, under its lock, in this order: ports (counters, links, PFC,
- * events), QPs (owners, jobs, QP errors), the BPF per-QP counts, then the
- * jobs (port-level signals, shared flags, verdicts).
+ * events), QPs (owners, jobs, QP errors), the NIC's counter sets, the BPF
+ * per-QP counts, then the jobs (port-level signals, shared flags, verdicts).
  */
 #ifndef FABTEL_FOLD_H
 #define FABTEL_FOLD_H
@@ -13,6 +13,10 @@
 /* The port counters that stand in for per-QP events without the rxe program. */
 #define FOLD_PORT_SIGS	4
 #define FOLD_LINK_ERRS	6
+
+/* those counters and the health signals they stand for (fold_jobs.c) */
+extern const enum fabtel_counter fold_port_ctr[FOLD_PORT_SIGS];
+extern const enum health_sig fold_port_sig[FOLD_PORT_SIGS];
 
 /* The port totals before this pass's fold, UINT64_MAX where none. */
 struct fold_prev {
@@ -43,5 +47,15 @@ void fold_ports(struct fold *f, struct model *m, const struct raw *r, uint64_t n
 void fold_qps(struct model *m, const struct raw *r, uint64_t now);
 void fold_bpf(struct fold *f, struct model *m, const struct raw *r, uint64_t now);
 void fold_jobs(struct model *m, uint64_t now, const struct fold_prev *prev);
+/*
+ * fold_qpcnt.c: the counter sets of the pass (after fold_qps); their
+ * shares of each job-port (fold_jobs calls it once the job-ports are
+ * known); the signals of a job-port on a port where sets stand for the
+ * port's error counters (p->qpc_active).
+ */
+void fold_qpcnt(struct model *m, const struct raw *r, const struct fold_prev *prev);
+void fold_qpcnt_jobs(struct model *m);
+void fold_qpcnt_signals(struct model *m, struct model_job *j, const struct model_job_port *jp,
+			const struct model_port *p, uint64_t now);
 
 #endif /* FABTEL_FOLD_H */

@@ -12,11 +12,11 @@
 #include "text.h"
 
 /* The port counters that stand in for per-QP events, and their signals. */
-static const enum fabtel_counter port_ctr[FOLD_PORT_SIGS] = {
+const enum fabtel_counter fold_port_ctr[FOLD_PORT_SIGS] = {
 	FABTEL_OUT_OF_SEQUENCE, FABTEL_NAK_SEQ_ERR_RCVD, FABTEL_LOCAL_ACK_TIMEOUT,
 	FABTEL_RETRY_EXCEEDED,
 };
-static const enum health_sig port_sig[FOLD_PORT_SIGS] = {
+const enum health_sig fold_port_sig[FOLD_PORT_SIGS] = {
 	HS_OUT_OF_SEQUENCE, HS_NAK_SEQ_RCVD, HS_ACK_TIMEOUT, HS_RETRY_EXCEEDED,
 };
 
@@ -74,7 +74,7 @@ void fold_prev_take(const struct model *m, struct fold_prev *prev)
 		for (k = 0; k < MODEL_PRIOS; k++)
 			prev->storms[i][k] = prev_total(&p->storms[k]);
 		for (k = 0; k < FOLD_PORT_SIGS; k++)
-			prev->ctr[i][k] = prev_total(&p->ctr[port_ctr[k]]);
+			prev->ctr[i][k] = prev_total(&p->ctr[fold_port_ctr[k]]);
 		for (k = 0; k < FOLD_LINK_ERRS; k++)
 			prev->link_err[i][k] = prev_total(&p->pma[link_err[k]]);
 		if (p->have_fec[ETHNL_FEC_UNCORR])
@@ -179,11 +179,16 @@ static void port_signals(struct model *m, struct model_job *j, struct model_job_
 				 p->fec[ETHNL_FEC_UNCORR].total - was, true, now);
 	if ((was = phy_rise(p, prev, pi)))
 		model_signal_job(j, HS_LINK_ERRORS, p->device, p->port, was, true, now);
+	if (!per_qp && p->qpc_active) {
+		/* the NIC's counter sets split the port's error counters (fold_qpcnt.c) */
+		fold_qpcnt_signals(m, j, jp, p, now);
+		return;
+	}
 	for (x = 0; !per_qp && x < FOLD_PORT_SIGS; x++) {
 		was = prev->ctr[pi][x];
-		if (p->have[port_ctr[x]] && was != UINT64_MAX && p->ctr[port_ctr[x]].total > was)
-			model_signal_job(j, port_sig[x], p->device, p->port,
-					 p->ctr[port_ctr[x]].total - was, true, now);
+		if (p->have[fold_port_ctr[x]] && was != UINT64_MAX && p->ctr[fold_port_ctr[x]].total > was)
+			model_signal_job(j, fold_port_sig[x], p->device, p->port,
+					 p->ctr[fold_port_ctr[x]].total - was, true, now);
 	}
 }
 
@@ -222,6 +227,36 @@ static void path_states(struct health_port_state *st, unsigned int *ns, const st
 	}
 }
 
+/*
+ * A reason from a port's error counters on a port whose counter sets
+ * count some of the job's QPs but not all: which QPs stand outside, and
+ * why (the NIC's sets used up, or they came before auto mode).
+ */
+static void port_evidence_why(struct model *m, struct model_job *j)
+{
+	struct health_reason *x;
+	const struct model_job_port *jp;
+	const struct model_port *p;
+	unsigned int i, k;
+
+	for (i = 0; i < j->result.nr_reasons; i++) {
+		x = &j->result.reasons[i];
+		if (strcmp(x->evidence, "port") || x->detail[0])
+			continue;
+		for (k = 0; k < j->nr_ports; k++) {
+			jp = &j->ports[k];
+			if (jp->port != x->port || strcmp(jp->device, x->device))
+				continue;
+			p = model_port_get(m, jp->device, jp->port);
+			if (p && p->qpc_active && jp->qpc_unbound)
+				snprintf(x->detail, sizeof(x->detail),
+					 "%u of the job's %u QPs here in no counter set (%u sets on the port)",
+					 jp->qpc_unbound, jp->qpc_unbound + jp->qpc_bound,
+					 p->qpc_counters);
+		}
+	}
+}
+
 static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct fold_prev *prev)
 {
 	struct model_job *j = &m->jobs[i];
@@ -254,6 +289,7 @@ static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct
 	}
 	health_expire(&j->track, &m->opts.health, now);
 	health_eval(&j->track, &m->opts.health, now, st, ns, &j->result);
+	port_evidence_why(m, j);
 }
 
 /* when each port's link-error counters (PMA, FEC uncorrectable) last rose */
@@ -288,6 +324,7 @@ void fold_jobs(struct model *m, uint64_t now, const struct fold_prev *prev)
 			job_expire(m, i, now);
 	model_job_slots_trim(m);
 	jobs_ports(m);
+	fold_qpcnt_jobs(m);
 	for (i = 0; i < m->job_slots; i++)
 		if (m->jobs[i].present)
 			job_eval(m, i, now, prev);

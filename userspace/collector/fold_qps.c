@@ -38,6 +38,7 @@ static struct model_qp *new_qp(struct model *m, const struct raw_qp *rq, unsigne
 	q->qpn = rq->nl.qpn;
 	q->first_ns = now;
 	q->job = -1;
+	q->qpcnt = -1;
 	q->wire_prev = UINT64_MAX;
 	for (k = 0; k < RAW_RXE_KINDS; k++)
 		q->rxe_prev[k] = UINT64_MAX;

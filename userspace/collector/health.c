@@ -58,6 +58,7 @@ void health_add(struct health_track *t, const struct health_signal *s)
 	if (t->count) {
 		last = nth(t, t->count - 1);
 		if (last->sig == s->sig && last->port == s->port && last->shared == s->shared &&
+		    last->counter == s->counter &&
 		    !strcmp(last->device, s->device) && s->at_ns >= last->at_ns &&
 		    s->at_ns - last->at_ns < NS_PER_S && s->sig != HS_LINK_FLAP) {
 			last->n += s->n;
@@ -87,6 +88,7 @@ struct port_sum {
 	uint64_t win[HS_NR], hold[HS_NR];	/* counts in window / hold */
 	uint64_t last[HS_NR];			/* newest at_ns */
 	bool shared[HS_NR];
+	bool counter[HS_NR];
 };
 
 static struct port_sum *port_of(struct port_sum *ps, unsigned int *n, const char *dev,
@@ -120,6 +122,14 @@ static void reason(struct health_result *r, const char *what, const char *sev,
 	x->at_ns = at;
 	x->count = count;
 	x->shared = shared;
+	x->evidence = shared ? "port" : "qp_event";
+}
+
+/* a counter-set signal behind the newest reason (not a port-wide one) */
+static void by_counter(struct health_result *r, unsigned int before, bool counter)
+{
+	if (r->nr_reasons > before && counter && !r->reasons[r->nr_reasons - 1].shared)
+		r->reasons[r->nr_reasons - 1].evidence = "qp_counter";
 }
 
 /* Is p a port whose traffic the collector sees for this job? */
@@ -169,13 +179,16 @@ static void eval_port(const struct health_track *t, const struct health_cfg *cfg
 	uint64_t oos = p->win[HS_OUT_OF_SEQUENCE] + p->win[HS_NAK_SEQ_RCVD];
 	uint64_t at;
 	bool idle;
-	unsigned int i;
+	unsigned int i, before;
 
 	if (pass == VERDICT_FAILING) {
-		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
+			before = r->nr_reasons;
 			if (p->hold[fatal[i]])
 				reason(r, health_sig_name(fatal[i]), "failing", p,
 				       p->last[fatal[i]], p->hold[fatal[i]], p->shared[fatal[i]]);
+			by_counter(r, before, p->counter[fatal[i]]);
+		}
 		if (p->hold[HS_LINK_FLAP]) {
 			idle = seen(t, p) &&
 			       !active_around(t, p, p->last[HS_LINK_FLAP], window);
@@ -184,18 +197,24 @@ static void eval_port(const struct health_track *t, const struct health_cfg *cfg
 		}
 		return;
 	}
+	before = r->nr_reasons;
 	if (oos && oos >= cfg->oos_events) {
 		at = p->last[HS_OUT_OF_SEQUENCE] > p->last[HS_NAK_SEQ_RCVD] ?
 		     p->last[HS_OUT_OF_SEQUENCE] : p->last[HS_NAK_SEQ_RCVD];
 		reason(r, "out_of_sequence", "degraded", p, at, oos,
 		       p->shared[HS_OUT_OF_SEQUENCE] || p->shared[HS_NAK_SEQ_RCVD]);
+		by_counter(r, before, p->counter[HS_OUT_OF_SEQUENCE] || p->counter[HS_NAK_SEQ_RCVD]);
 	}
+	before = r->nr_reasons;
 	if (p->win[HS_ACK_TIMEOUT] && p->win[HS_ACK_TIMEOUT] >= cfg->ack_timeouts)
 		reason(r, "ack_timeout", "degraded", p, p->last[HS_ACK_TIMEOUT],
 		       p->win[HS_ACK_TIMEOUT], p->shared[HS_ACK_TIMEOUT]);
+	by_counter(r, before, p->counter[HS_ACK_TIMEOUT]);
+	before = r->nr_reasons;
 	if (p->win[HS_RNR_NAK] && p->win[HS_RNR_NAK] >= cfg->rnr_naks)
 		reason(r, "rnr_nak", "degraded", p, p->last[HS_RNR_NAK], p->win[HS_RNR_NAK],
 		       p->shared[HS_RNR_NAK]);
+	by_counter(r, before, p->counter[HS_RNR_NAK]);
 	if (p->win[HS_PAUSE_STORM])
 		reason(r, "pause_storm", "degraded", p, p->last[HS_PAUSE_STORM],
 		       p->win[HS_PAUSE_STORM], true);
@@ -241,6 +260,8 @@ void health_eval(const struct health_track *t, const struct health_cfg *cfg,
 			p->last[s->sig] = s->at_ns;
 		if (s->at_ns + hold >= now_ns && s->shared)
 			p->shared[s->sig] = true;
+		if (s->at_ns + hold >= now_ns && s->counter)
+			p->counter[s->sig] = true;
 	}
 	for (i = 0; i < nr_ports; i++) {
 		unsigned int before = out->nr_reasons;

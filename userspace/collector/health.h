@@ -80,6 +80,7 @@ struct health_signal {
 	uint32_t port;
 	uint64_t n;			/* how many (events, packets) */
 	bool shared;			/* port-wide, not only this job's QPs */
+	bool counter;			/* from the NIC's counter sets (the job's own QPs) */
 };
 
 struct health_reason {
@@ -90,6 +91,12 @@ struct health_reason {
 	uint64_t at_ns;			/* the latest signal behind it */
 	uint64_t count;			/* events in the window (or hold) */
 	bool shared;
+	/*
+	 * what the reason stands on: "qp_event" (the job's QPs' own events:
+	 * BPF, QP states), "qp_counter" (the NIC's counter sets of the job's
+	 * QPs), "port" (port-wide counters or states)
+	 */
+	const char *evidence;
 	char detail[128];		/* evidence in words (path_*: the peers), "" none */
 };
 

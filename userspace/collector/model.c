@@ -14,7 +14,7 @@
 
 static const char *const src_names[SRC_NR] = {
 	"fabtel_ko", "sysfs", "bpf_flap", "bpf_qp", "bpf_rxe", "bpf_wire", "rdma_netlink",
-	"ethtool", "ethtool_stats", "roce_config",
+	"ethtool", "ethtool_stats", "roce_config", "qp_counters",
 };
 
 static const char *const src_state_names[] = {
@@ -71,6 +71,9 @@ void collect_opts_default(struct collect_opts *o)
 	o->pma_s = COLLECT_PMA_S;
 	o->quiet_every = COLLECT_QUIET_EVERY;
 	o->info_every = COLLECT_INFO_EVERY;
+	o->qp_counters = QPC_READ;
+	o->qp_counters_s = COLLECT_QP_COUNTERS_S;
+	o->port_stats = PORT_STATS_AUTO;
 	o->roce_tos = -1;
 	health_cfg_defaults(&o->health);
 }
@@ -321,6 +324,16 @@ void model_signal_job(struct model_job *j, enum health_sig sig, const char *dev,
 {
 	struct health_signal s = { .at_ns = at_ns, .sig = sig, .port = port, .n = n,
 				   .shared = shared };
+
+	text_copy(s.device, sizeof(s.device), dev);
+	health_add(&j->track, &s);
+}
+
+void model_signal_job_counter(struct model_job *j, enum health_sig sig, const char *dev,
+			      uint32_t port, uint64_t n, uint64_t at_ns)
+{
+	struct health_signal s = { .at_ns = at_ns, .sig = sig, .port = port, .n = n,
+				   .counter = true };
 
 	text_copy(s.device, sizeof(s.device), dev);
 	health_add(&j->track, &s);

@@ -41,6 +41,8 @@
 #define MODEL_PRIOS		8
 #define MODEL_MAX_EVENTS	256
 #define MODEL_MAX_EXCLUDED	32	/* excluded devices listed (the rest counted) */
+#define MODEL_MAX_QPCNT		128	/* NIC counter sets kept (RAW_MAX_QPCNT) */
+#define MODEL_QPC_SIGS		4	/* the error counters a counter set stands for (fold_qpcnt.c) */
 #define MODEL_HISTORY		300	/* samples of port rates kept for job traces */
 
 /*
@@ -72,6 +74,7 @@ enum model_source {
 	SRC_ETHTOOL,
 	SRC_ETHSTATS,
 	SRC_CONFIG,
+	SRC_QP_COUNTERS,
 	SRC_NR,
 };
 
@@ -188,6 +191,19 @@ struct model_port {
 	struct port_probe probe;		/* fabteld's prober; have false without */
 	struct port_reads reads;		/* how its reads fare: fabtel.ko's, fabteld's (port_reads.h) */
 	struct dev_shape shape;			/* PCI function, PF or VFs, bond (devices.c) */
+	/* the NIC's counter sets on the port (fold_qpcnt.c, qp_counters.rst) */
+	bool qpc_known;			/* its counter mode was read */
+	uint32_t qpc_mode, qpc_mask;	/* RDMASTAT_MODE_*, RDMASTAT_MASK_* */
+	bool qpc_ours;			/* auto mode on because fabteld turned it on */
+	int qpc_err;			/* -errno of the mode's read or set; 0 */
+	char qpc_why[96];
+	unsigned int qpc_counters;	/* counter sets on it at the last read */
+	unsigned int qpc_bound, qpc_unbound;	/* its live QPs in a counter set, in none */
+	bool qpc_active;		/* counter sets stand for its error counters */
+	bool qpc_fresh;			/* read this pass: qpc_resid and the sets' rises are due */
+	uint64_t qpc_acc[MODEL_QPC_SIGS];	/* its error counters' rise since the last read */
+	uint64_t qpc_resid[MODEL_QPC_SIGS];	/* ... less the sets' rise, at this read */
+	uint64_t qpc_over[MODEL_QPC_SIGS];	/* the sets rose more than the port (carried) */
 };
 
 struct model_qp {
@@ -200,6 +216,7 @@ struct model_qp {
 	unsigned int err_samples;	/* consecutive samples seen in ERR */
 	char comm[16];
 	int job;			/* index in jobs, -1 none */
+	int qpcnt;			/* the counter set it is bound to: index in qpcnt, -1 none */
 	uint64_t rxe_prev[16];
 	uint64_t wire_prev;
 	uint64_t first_ns;
@@ -213,6 +230,12 @@ struct model_job_port {
 	bool shared;
 	uint64_t events[HS_NR];		/* fabtel_job_qp_events_total by kind */
 	uint64_t flaps;
+	/* the NIC's counter sets of its QPs on the port (fold_qpcnt.c) */
+	unsigned int qpc_bound, qpc_unbound;	/* its live QPs in a set, in none */
+	unsigned int qpc_sets;			/* sets counting its QPs */
+	bool qpc_shared;			/* one of them counts another job's QPs too */
+	uint64_t qpc_rise[MODEL_QPC_SIGS];	/* their rise at this read */
+	uint64_t qpc_total[MODEL_QPC_SIGS];	/* their values now */
 };
 
 struct model_job {
@@ -226,6 +249,19 @@ struct model_job {
 	struct model_job_port ports[MODEL_MAX_JOB_PORTS];
 	struct health_track track;
 	struct health_result result;
+};
+
+/* One of the NIC's counter sets (`rdma statistic qp show`; fold_qpcnt.c). */
+struct model_qpcnt {
+	uint32_t dev_index;
+	char device[64];
+	uint32_t port, id, mode, pid;
+	unsigned int nr_qpns;
+	uint64_t ctr[FABTEL_NR_COUNTERS];
+	bool have[FABTEL_NR_COUNTERS];
+	uint64_t rise[MODEL_QPC_SIGS];	/* at this read: the error counters' rise */
+	int job;			/* the job of its QPs: index in jobs, -1 none, -2 several */
+	bool seen_before;		/* in the read before (a new one's values all count) */
 };
 
 /* The event log behind /api/v1/events and fabtop's Events pane. */
@@ -290,6 +326,10 @@ struct model {
 	unsigned int qp_slots;		/* qps[] from here on are all free: loops stop there */
 	/* (dev_index, qpn) -> 1 + index in qps; 0 empty (open addressing) */
 	uint16_t qp_index[MODEL_QP_INDEX];
+	/* the NIC's counter sets at the last read (fold_qpcnt.c) */
+	struct model_qpcnt qpcnt[MODEL_MAX_QPCNT];
+	unsigned int nr_qpcnt, qpcnt_over;
+	uint64_t qpcnt_reads;		/* reads folded */
 	struct model_job jobs[MODEL_MAX_JOBS];
 	/*
 	 * jobs[] from here on are all free: the loops of each pass and of the
@@ -369,6 +409,9 @@ void model_job_slots_trim(struct model *m);
 /* The job's entry for port p, added if new (NULL if the job has too many). */
 struct model_job_port *model_job_port(struct model_job *j, const struct model_port *p);
 /* Give a job a health signal. */
+/* The same, from the NIC's counter sets of the job's own QPs. */
+void model_signal_job_counter(struct model_job *j, enum health_sig sig, const char *dev,
+			      uint32_t port, uint64_t n, uint64_t at_ns);
 void model_signal_job(struct model_job *j, enum health_sig sig, const char *dev, uint32_t port,
 		      uint64_t n, bool shared, uint64_t at_ns);
 

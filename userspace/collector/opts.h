@@ -23,6 +23,21 @@
 #define COLLECT_PMA_S		10	/* pma_s */
 #define COLLECT_QUIET_EVERY	4	/* quiet_every */
 #define COLLECT_INFO_EVERY	2	/* info_every */
+#define COLLECT_QP_COUNTERS_S	5	/* qp_counters_s */
+
+/* qp_counters: whether the NIC's own per-QP counter sets are read (qp_counters.rst) */
+enum qp_counters_policy {
+	QPC_OFF,		/* never asked */
+	QPC_READ,		/* the counters that exist are read */
+	QPC_AUTO,		/* read, and auto mode by PID turned on where a port has none */
+};
+
+/* port_stats: how plain sysfs reads a port's hw_counters */
+enum port_stats_via {
+	PORT_STATS_AUTO,	/* one RDMA netlink STAT_GET, the files where it fails */
+	PORT_STATS_FILES,	/* one file per counter */
+	PORT_STATS_NETLINK,	/* STAT_GET only: the port is unread when it fails */
+};
 
 struct collect_opts {
 	char sysfs_root[256];		/* "" = "/"; fixture trees in tests */
@@ -38,6 +53,9 @@ struct collect_opts {
 	unsigned int fec_s;		/* without fabtel.ko: FEC statistics' period; 0 each sample */
 	unsigned int quiet_every;	/* plain sysfs: a quiet hw_counters file's period, samples */
 	unsigned int info_every;	/* plain sysfs: a moving one that counts no error: period */
+	enum qp_counters_policy qp_counters;
+	unsigned int qp_counters_s;	/* counter sets' read period; 0 each sample */
+	enum port_stats_via port_stats;
 	int roce_tos;			/* the ToS RoCE jobs use (NCCL_IB_TC); -1 unset */
 	struct health_cfg health;
 	const struct job_rule *job_rules;	/* owned by the caller */

@@ -28,6 +28,7 @@ static const char *const read_names[PR_NR] = {
 	[PR_MODULE] = "module",
 	[PR_LINK_MODES] = "link_modes",
 	[PR_ETHTOOL_STATS] = "ethtool_stats",
+	[PR_HW_NETLINK] = "hw_counters_netlink",
 };
 
 static const char *const state_names[] = {

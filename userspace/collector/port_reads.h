@@ -22,6 +22,7 @@ enum port_read {
 	PR_MODULE,		/* the module's EEPROM pages */
 	PR_LINK_MODES,		/* fabteld: the link modes (ethtool netlink) */
 	PR_ETHTOOL_STATS,	/* fabteld: the driver statistics (ethtool -S) */
+	PR_HW_NETLINK,		/* fabteld: the hw_counters in one RDMA netlink STAT_GET */
 	PR_NR,
 };
 
@@ -39,7 +40,10 @@ struct port_reads {
 	struct read_status s[READER_NR][PR_NR];
 };
 
-/* "hw_counters", "pma", "dcb", "phy", "module", "link_modes", "ethtool_stats" */
+/*
+ * "hw_counters", "pma", "dcb", "phy", "module", "link_modes",
+ * "ethtool_stats", "hw_counters_netlink"
+ */
 const char *port_read_name(enum port_read rd);
 /* the read named by the len bytes at name; -1 none */
 int port_read_lookup(const char *name, size_t len);

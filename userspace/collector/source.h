@@ -129,6 +129,38 @@ struct raw_wire {			/* the wire program's packets of one QP key */
 	uint64_t pkts;
 };
 
+/*
+ * One of the NIC's counter sets (source_qpcnt.c: RDMA netlink, what `rdma
+ * statistic qp show` lists), its counters as the schema names them.
+ */
+#define RAW_MAX_QPCNT	128
+
+struct raw_qpcnt {
+	uint32_t dev_index;
+	char device[64];
+	uint32_t port, id, mode;
+	uint32_t pid;			/* auto by PID: the process; 0 otherwise */
+	unsigned int nr_qpns;		/* QPs bound (those listed in raw.qpcnt_qp) */
+	uint64_t ctr[FABTEL_NR_COUNTERS];
+	bool have[FABTEL_NR_COUNTERS];
+};
+
+/* A QP bound to a counter set: cnt its index in raw.qpcnt. */
+struct raw_qpcnt_qp {
+	uint32_t dev_index, qpn;
+	uint16_t cnt;
+};
+
+/* A port's counter mode as last asked, and what fabteld did about it. */
+struct raw_qpcnt_port {
+	char device[64];
+	uint32_t port;
+	uint32_t mode, mask;		/* RDMASTAT_MODE_*, RDMASTAT_MASK_* */
+	bool ours;			/* auto mode is on because fabteld turned it on */
+	int err;			/* the mode could not be read or set: -errno; 0 */
+	char why[96];			/* ... and the kernel's words, "" none */
+};
+
 /* One pass's readings. */
 struct raw {
 	/* ports: fabtel.ko's, else plain sysfs's */
@@ -151,6 +183,14 @@ struct raw {
 	bool have_wire_refused;
 	uint64_t ring_drops[3];		/* flap, qp, rxe: events the rings lost */
 	bool have_ring_drops;
+	/* NIC counter sets; qpcnt_read false: not due this pass (the model keeps its) */
+	bool qpcnt_read;
+	struct raw_qpcnt qpcnt[RAW_MAX_QPCNT];
+	unsigned int nr_qpcnt, qpcnt_over;
+	struct raw_qpcnt_qp qpcnt_qp[MODEL_MAX_QPS];
+	unsigned int nr_qpcnt_qp, qpcnt_qp_over;
+	struct raw_qpcnt_port qpcnt_port[MODEL_MAX_PORTS];
+	unsigned int nr_qpcnt_port;
 	/* the states the sources reported this pass (the others keep theirs) */
 	bool reported[SRC_NR];
 	enum src_state state[SRC_NR];
@@ -195,6 +235,7 @@ struct source_ops {
 extern const struct source_ops source_ko;	/* source_ko.c */
 extern const struct source_ops source_sysfs;	/* source_sysfs.c */
 extern const struct source_ops source_qps;	/* source_qps.c */
+extern const struct source_ops source_qpcnt;	/* source_qpcnt.c */
 extern const struct source_ops source_bpf;	/* source_bpf.c */
 extern const struct source_ops source_ethtool;	/* source_ethtool.c */
 extern const struct source_ops source_ethstats;	/* source_ethstats.c */

@@ -20,7 +20,11 @@
  * at every sample (sysfs_plan.c).  The hw_counters files and the IB port
  * counters are each one read of the driver under its back-off
  * (port_reads.h): a file the driver fails gives none of them until a
- * retry answers.
+ * retry answers.  On the kernel's tree the hw_counters may come in one
+ * RDMA netlink STAT_GET instead (port_stats, sysfs_nlstat.c): auto asks
+ * it first and reads the files for a port it fails, until a retry answers;
+ * the way each port is read shows as its read hw_counters_netlink (ok:
+ * netlink; unavailable: the files, or none with port_stats = netlink).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -31,6 +35,7 @@
 #include "clock.h"
 #include "collector.h"
 #include "schema.h"
+#include "sysfs_nlstat.h"
 #include "text.h"
 
 #define LINK_TTL	10	/* samples a steady link's files are not read again */
@@ -129,31 +134,52 @@ static int read_hw_files(struct collector *c, struct port_plan *pl,
 	return 0;
 }
 
+/* the files' last values are older than the netlink read: all read at the next use */
+static void hw_files_unknown(struct port_plan *pl)
+{
+	unsigned int i;
+
+	for (i = 0; i < pl->nr_hw; i++)
+		pl->hw[i].known = false;
+}
+
+/* a read's end: ok, or failed and none of its counters given */
+static void hw_done(struct backoff *b, struct raw_port *p, int err, uint64_t now)
+{
+	if (!err) {
+		backoff_ok(b);
+		return;
+	}
+	backoff_fail(b, err, now, 0);
+	memset(p->ctr, 0, sizeof(p->ctr));
+	memset(p->have, 0, sizeof(p->have));
+	p->held = 0;
+}
+
 /*
  * The port's hw_counters under fabteld's back-off (port_reads.h): each
  * file read is a get_hw_stats call to the driver.  One that fails fails
  * the read: none of its counters this pass nor until the back-off is due,
- * then every file is read (what was held is as old as the failure).
+ * then every file is read (what was held is as old as the failure).  With
+ * nl (the kernel's tree, port_stats not files) netlink is asked first, in
+ * the same back-off: what it answers stands for the files.
  */
-static void read_hw_counters(struct collector *c, struct port_plan *pl,
+static void read_hw_counters(struct collector *c, struct sysfs_nlstat *nl, struct port_plan *pl,
 			     struct raw_port *p, bool moved, uint64_t now)
 {
 	struct backoff *b = port_backoff(&c->backoffs, p->device, p->port, PR_HW_COUNTERS);
 	int err;
 
 	p->soft_roce = pl->soft_roce;
-	if (!pl->nr_hw) {
+	if (nl && backoff_due(b, now) &&
+	    sysfs_nlstat_read(nl, &c->backoffs, c->o->port_stats, p, now, &err)) {
+		hw_files_unknown(pl);
+		hw_done(b, p, err, now);
+	} else if (!pl->nr_hw) {
 		backoff_unsupported(b);
 	} else if (backoff_due(b, now)) {
 		err = read_hw_files(c, pl, p, moved || b->state == BACKOFF_FAILING);
-		if (err) {
-			backoff_fail(b, err, now, 0);
-			memset(p->ctr, 0, sizeof(p->ctr));
-			memset(p->have, 0, sizeof(p->have));
-			p->held = 0;
-		} else {
-			backoff_ok(b);
-		}
+		hw_done(b, p, err, now);
 	}
 	port_reads_note(&p->reads, PR_HW_COUNTERS, b);
 }
@@ -394,8 +420,9 @@ static bool read_link(struct collector *c, struct port_plan *pl, struct raw_port
 	return moved;
 }
 
-int sysfs_read_port(struct collector *c, const char *base, const char *dev,
-		    const char *port, struct raw_port *p)
+/* sysfs_read_port, the hw_counters over netlink where nl is not NULL */
+static int read_port(struct collector *c, struct sysfs_nlstat *nl, const char *base,
+		     const char *dev, const char *port, struct raw_port *p)
 {
 	struct port_plan *pl = sysfs_plan_get(&c->plans, base, true);
 	uint64_t now = port_reads_now(&c->backoffs);
@@ -415,15 +442,22 @@ int sysfs_read_port(struct collector *c, const char *base, const char *dev,
 	p->carrier = -1;
 	text_copy(p->driver, sizeof(p->driver), "-");
 	moved = read_link(c, pl, p);
-	read_hw_counters(c, pl, p, moved, now);
+	read_hw_counters(c, nl, pl, p, moved, now);
 	port_rate_read(&c->rates, p);
 	read_pma_due(c, pl, p, moved, now);
 	read_bytes_held(c, pl, p);
 	return 0;
 }
 
+int sysfs_read_port(struct collector *c, const char *base, const char *dev,
+		    const char *port, struct raw_port *p)
+{
+	return read_port(c, NULL, base, dev, port, p);
+}
+
 struct sysfs_walk {
 	struct collector *c;
+	struct sysfs_nlstat *nl;	/* NULL: the files only */
 	struct raw *r;
 };
 
@@ -432,7 +466,8 @@ static int read_sysfs_port(void *ctx, const char *base, const char *dev, const c
 	struct sysfs_walk *w = ctx;
 	bool full = w->r->nr_ports == MODEL_MAX_PORTS;
 
-	if (sysfs_read_port(w->c, base, dev, port, full ? &w->r->over : &w->r->ports[w->r->nr_ports]))
+	if (read_port(w->c, w->nl, base, dev, port,
+		      full ? &w->r->over : &w->r->ports[w->r->nr_ports]))
 		return 0;
 	if (full)
 		w->r->ports_over++;
@@ -443,7 +478,23 @@ static int read_sysfs_port(void *ctx, const char *base, const char *dev, const c
 
 struct source_sysfs {
 	unsigned int ports;		/* the last sample's */
+	bool nl_ready;			/* nl initialised (priv comes zeroed) */
+	struct sysfs_nlstat nl;		/* port_stats: the hw_counters over netlink */
 };
+
+/* netlink for this pass (NULL: the files), its socket closed when not wanted */
+static struct sysfs_nlstat *sysfs_nl(struct collector *c, struct source_sysfs *s)
+{
+	if (!sysfs_nlstat_wanted(c->o)) {
+		if (s->nl_ready)
+			sysfs_nlstat_fini(&s->nl);
+		return NULL;
+	}
+	if (!s->nl_ready)
+		sysfs_nlstat_init(&s->nl);
+	s->nl_ready = true;
+	return &s->nl;
+}
 
 static bool sysfs_sample(struct collector *c, void *priv, struct raw *r)
 {
@@ -459,6 +510,7 @@ static bool sysfs_sample(struct collector *c, void *priv, struct raw *r)
 	}
 	fs_path(m->opts.sysfs_root, dir, sizeof(dir), "/sys/class/infiniband");
 	netdev_bytes_sample(&c->nd, s->ports);
+	w.nl = sysfs_nl(c, s);
 	err = devices_walk_ports(&c->devs, dir, false, read_sysfs_port, &w);
 	s->ports = r->nr_ports;
 	r->ports_mono = clock_ns(CLOCK_MONOTONIC);
@@ -470,8 +522,18 @@ static bool sysfs_sample(struct collector *c, void *priv, struct raw *r)
 	return true;
 }
 
+static void sysfs_close(struct collector *c, void *priv)
+{
+	struct source_sysfs *s = priv;
+
+	(void)c;
+	if (s->nl_ready)
+		sysfs_nlstat_fini(&s->nl);
+}
+
 const struct source_ops source_sysfs = {
 	.name = "sysfs",
 	.priv_size = sizeof(struct source_sysfs),
 	.sample = sysfs_sample,
+	.close = sysfs_close,
 };

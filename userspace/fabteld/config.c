@@ -54,6 +54,8 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	o->keep_files = c->keep_files == CONFIG_ON ? FS_KEEP_ALL :
 			c->keep_files == CONFIG_OFF ? FS_KEEP_NONE : FS_KEEP_AUTO;
 	o->roce_tos = c->roce_tos != CONFIG_TOS_UNSET ? (int)c->roce_tos : -1;
+	o->qp_counters = c->qp_counters;
+	o->port_stats = c->port_stats;
 	/* the numbers it takes as they are: the table says which */
 	for (i = 0; i < settings_count; i++)
 		if (settings[i].to_opts)
@@ -114,6 +116,17 @@ static int config_add_user(struct config *c, const char *value, char *err, size_
 	return 0;
 }
 
+/* value's index in words (NULL-ended), or -1 */
+static int config_pick(const char *value, const char *const *words)
+{
+	int i;
+
+	for (i = 0; words[i]; i++)
+		if (!strcmp(value, words[i]))
+			return i;
+	return -1;
+}
+
 /* A key of the table's SETTING_TEXT (settings.c): 0, or -1 with err. */
 static int set_text(struct config *c, const char *key, const char *value, char *err,
 		    size_t errlen)
@@ -158,6 +171,20 @@ static int set_text(struct config *c, const char *key, const char *value, char *
 			return -1;
 		}
 		c->nr_job_rules++;
+	} else if (!strcmp(key, "qp_counters")) {
+		r = config_pick(value, (const char *[]){ "off", "read", "auto", NULL });
+		if (r < 0) {
+			snprintf(err, errlen, "qp_counters wants off, read or auto, not '%s'", value);
+			return -1;
+		}
+		c->qp_counters = (enum qp_counters_policy)r;
+	} else if (!strcmp(key, "port_stats")) {
+		r = config_pick(value, (const char *[]){ "auto", "files", "netlink", NULL });
+		if (r < 0) {
+			snprintf(err, errlen, "port_stats wants auto, files or netlink, not '%s'", value);
+			return -1;
+		}
+		c->port_stats = (enum port_stats_via)r;
 	} else if (!strcmp(key, "sysfs_root") || !strcmp(key, "proc_root")) {
 		char *dst = !strcmp(key, "sysfs_root") ? c->sysfs_root : c->proc_root;
 

@@ -34,6 +34,8 @@ struct config {
 	enum config_tristate wire;	/* auto: with bpf, on RoCE netdevs */
 	enum config_tristate fabtel_ko;	/* off: not expected on this host */
 	enum config_tristate keep_files;	/* sysfs files kept open: auto, on (any), off */
+	enum qp_counters_policy qp_counters;	/* the NIC's counter sets: off, read, auto */
+	enum port_stats_via port_stats;		/* plain sysfs hw_counters: auto, files, netlink */
 	unsigned int max_connections;
 	unsigned int response_timeout_s;	/* HTTP: an answer not sent whole by then is cut off */
 	unsigned int job_linger_s;	/* a job without QPs stays this long */
@@ -41,6 +43,7 @@ struct config {
 	unsigned int fec_s;		/* FEC statistics read period (no fabtel.ko), s; 0 each pass */
 	unsigned int quiet_every;	/* plain sysfs: quiet hw_counters read every N samples */
 	unsigned int info_every;	/* plain sysfs: counters of no error, moving, every N */
+	unsigned int qp_counters_s;	/* counter sets read period, s */
 	unsigned int pma_s;		/* plain sysfs: IB port counters period, s; 0 each sample */
 	unsigned int roce_tos;		/* 0..255; CONFIG_TOS_UNSET: unset */
 	char sysfs_root[256];		/* "" = "/"; for tests */

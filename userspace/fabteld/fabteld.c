@@ -354,7 +354,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fabteld: %s\n", err);
 		goto fini;
 	}
-	if (!opt.once && privs_drop(cfg.user, model.src[SRC_BPF_WIRE] == SRC_STATE_UP))
+	if (!opt.once && privs_drop(cfg.user, model.src[SRC_BPF_WIRE] == SRC_STATE_UP ||
+					       cfg.qp_counters == QPC_AUTO))
 		goto fini;
 	if (probing() && start_prober(&pr))
 		goto fini;

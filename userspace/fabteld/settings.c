@@ -135,6 +135,22 @@ const struct setting settings[] = {
 	  .conf = "Without fabtel.ko: a moving hw_counters file that counts no error (CNPs, ECN "
 		  "marks, ICRC, out_of_buffer, duplicate_request) is read every info_every "
 		  "samples, its rate over that span; an error counter each sample." },
+	{ TEXT("port_stats", "auto, files, netlink"), .def = "auto",
+	  .help = "plain sysfs: a port's hw_counters in one RDMA netlink message (netlink), one "
+		  "file each (files), or netlink with the files where it fails (auto)",
+	  .conf = "Without fabtel.ko: a port's hw_counters read in one RDMA netlink message "
+		  "(what `rdma statistic show` reads), or one file each; auto takes netlink and "
+		  "falls back to the files where the kernel refuses it." },
+	{ TEXT("qp_counters", "off, read, auto"), .def = "read",
+	  .help = "the NIC's per-QP counter sets (Documentation/qp_counters.rst): off, read "
+		  "those that exist, auto (read, and turn auto mode by PID on where a port has "
+		  "none, off again at exit)",
+	  .conf = "The NIC's own per-QP counter sets (`rdma statistic qp`), per-job evidence: "
+		  "off; read (those an operator set up); auto (also turns auto mode by PID on "
+		  "where a port has none, and off again at exit; needs CAP_NET_ADMIN)." },
+	{ OPT("qp_counters_s", qp_counters_s, 0, 3600),
+	  .help = "counter sets read period, s (0: every sample; one firmware command per "
+		  "counter on mlx5)", .conf = "" },
 	{ UINT("roce_tos", roce_tos, 0, 255, NULL), .example = "106",
 	  .help = "the ToS RoCE jobs use (NCCL_IB_TC), checked against each port's DSCP map and "
 		  "PFC",

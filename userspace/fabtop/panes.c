@@ -37,7 +37,8 @@ static const struct column job_cols[J_NR] = {
 static void reason_text(char *buf, size_t len, struct json_object *r)
 {
 	const char *what = fj_str(r, "reason"), *dev = fj_str(r, "device");
-	const char *sev = fj_str(r, "severity"), *ev = fj_str(r, "evidence");
+	const char *sev = fj_str(r, "severity"), *ev = fj_str(r, "detail");
+	const char *basis = fj_str(r, "evidence");
 	long long port = -1;
 	uint64_t n = 0;
 	char count[32] = "";
@@ -45,9 +46,11 @@ static void reason_text(char *buf, size_t len, struct json_object *r)
 	fj_int(r, "port", &port);
 	if (fj_u64(r, "count", &n) && n > 1)
 		snprintf(count, sizeof(count), " x%llu", (unsigned long long)n);
-	snprintf(buf, len, "%s%s %s/%lld%s%s%s%s", sev && !strcmp(sev, "notice") ? "notice: " : "",
+	snprintf(buf, len, "%s%s %s/%lld%s%s%s%s%s", sev && !strcmp(sev, "notice") ? "notice: " : "",
 		 what ? what : "?", dev ? dev : "?", port, count,
-		 fj_bool(r, "shared") == 1 ? " shared" : "", ev ? " - " : "", ev ? ev : "");
+		 fj_bool(r, "shared") == 1 ? " shared" : "",
+		 basis && !strcmp(basis, "qp_counter") ? " [qp counter]" : "",
+		 ev ? " - " : "", ev ? ev : "");
 }
 
 /* failing red, degraded yellow, a notice uncolored */

@@ -13,7 +13,7 @@
 #include "fjson.h"
 #include "panes_int.h"
 
-enum { R_REASON, R_SEVERITY, R_PORT, R_COUNT, R_AT, R_SHARED, R_NR };
+enum { R_REASON, R_SEVERITY, R_PORT, R_COUNT, R_AT, R_SHARED, R_EVIDENCE, R_NR };
 
 static const struct column reason_cols[R_NR] = {
 	[R_REASON] = { "REASON", 8, 24, 100, false, false, false, false },
@@ -22,6 +22,7 @@ static const struct column reason_cols[R_NR] = {
 	[R_COUNT] = { "COUNT", 5, 10, 80, true, false, true, false },
 	[R_AT] = { "AT", 8, 8, 70, false, false, true, false },
 	[R_SHARED] = { "SHARED", 6, 6, 40, false, false, false, false },
+	[R_EVIDENCE] = { "EVIDENCE", 8, 10, 60, false, false, false, false },
 };
 
 enum { Q_QPN, Q_PORT, Q_STATE, Q_DEST, Q_PID, Q_COMM, Q_NR };
@@ -119,6 +120,7 @@ static void detail_reasons(struct table *t, struct json_object *job)
 		fmt_clock(buf, sizeof(buf), fj_num(o, "at", &at) ? at : 0);
 		row_num(r, R_AT, at > 0, at, "%s", buf);
 		row_set(r, R_SHARED, "%s", fj_bool(o, "shared") == 1 ? "yes" : "no");
+		row_set(r, R_EVIDENCE, "%s", fj_str(o, "evidence") ? fj_str(o, "evidence") : "-");
 	}
 }
 

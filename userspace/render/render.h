@@ -25,6 +25,17 @@ void render_phy_families(const struct model *m, struct expo *e);
 /* how each port's reads of its driver fare, fabtel.ko's and fabteld's (render_sources.c) */
 void render_source_families(const struct model *m, struct expo *e);
 
+/*
+ * the NIC's counter sets (render_qpcnt.c): their families; a port's mode
+ * and sets, every set, a job-port's share, as JSON (NULL where none)
+ */
+void render_qpcnt_families(const struct model *m, struct expo *e);
+const char *render_qpcnt_mode(uint32_t mode);
+struct json_object *render_qpcnt_port(const struct model *m, const struct model_port *p);
+struct json_object *render_qpcnt_sets(const struct model *m);
+struct json_object *render_qpcnt_jobport(const struct model_port *p,
+					 const struct model_job_port *jp);
+
 /* fabteld itself: version, sources, passes, process_* (render_self.c) */
 void render_self_families(const struct model *m, struct expo *e);
 /* a source's state: up, failed, absent (by design here) or standby */

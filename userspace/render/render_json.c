@@ -264,6 +264,8 @@ static struct json_object *jport(const struct model *m, const struct model_port 
 	}
 	if (p->ddm_read)
 		json_object_object_add(o, "module", jmodule(p));
+	if ((c = render_qpcnt_port(m, p)))
+		json_object_object_add(o, "qp_counters", c);
 	json_object_object_add(o, "sources", jreads(p));
 	return o;
 }
@@ -284,6 +286,8 @@ struct json_object *render_snapshot(const struct model *m)
 		if (m->ports[i].present)
 			json_object_array_add(a, jport(m, &m->ports[i]));
 	json_object_object_add(o, "ports", a);
+	if (m->src[SRC_QP_COUNTERS] == SRC_STATE_UP)
+		json_object_object_add(o, "qp_counter_sets", render_qpcnt_sets(m));
 	json_object_object_add(o, "excluded_devices", jexcluded(m));
 	if (m->excluded_more)
 		json_object_object_add(o, "excluded_devices_more",
@@ -320,14 +324,15 @@ static struct json_object *jreason(const struct health_reason *r)
 	json_object_object_add(o, "at", jtime(r->at_ns));
 	json_object_object_add(o, "count", json_object_new_uint64(r->count));
 	json_object_object_add(o, "shared", json_object_new_boolean(r->shared));
-	json_object_object_add(o, "evidence", r->detail[0] ? jstr(r->detail) : NULL);
+	json_object_object_add(o, "evidence", jstr(r->evidence ? r->evidence : "port"));
+	json_object_object_add(o, "detail", r->detail[0] ? jstr(r->detail) : NULL);
 	return o;
 }
 
 struct json_object *render_jobs(const struct model *m)
 {
 	struct json_object *o = json_object_new_object(), *jobs = json_object_new_array();
-	struct json_object *j, *a, *p, *ev;
+	struct json_object *j, *a, *p, *ev, *qc;
 	const struct model_port *mp;
 	unsigned int i, k, s;
 
@@ -367,6 +372,8 @@ struct json_object *render_jobs(const struct model *m)
 			json_object_object_add(p, "qp_events", ev);
 			mp = model_find_port(m, jb->ports[k].device, jb->ports[k].port);
 			json_object_object_add(p, "rates", mp ? jrates(mp) : NULL);
+			if ((qc = render_qpcnt_jobport(mp, &jb->ports[k])))
+				json_object_object_add(p, "qp_counter", qc);
 			json_object_array_add(a, p);
 		}
 		json_object_object_add(j, "ports", a);

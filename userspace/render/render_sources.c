@@ -15,7 +15,7 @@ static const struct {
 	const char *name, *type, *help;
 } families[SF_NR] = {
 	[SF_UP] = { "fabtel_port_source_up", "gauge",
-		    "1 while the port's read of its driver (source: hw_counters, pma, dcb, phy, module, link_modes, ethtool_stats) by reader (fabtel.ko, fabteld) answers, 0 while it fails and backs off (its values are absent meanwhile); no series for a read the port does not support." },
+		    "1 while the port's read of its driver (source: hw_counters, hw_counters_netlink, pma, dcb, phy, module, link_modes, ethtool_stats) by reader (fabtel.ko, fabteld) answers, 0 while it fails and backs off (its values are absent meanwhile); no series for a read the port does not support." },
 	[SF_ERRNO] = { "fabtel_port_source_errno", "gauge",
 		       "The errno the read's last failure returned (5 EIO, 22 EINVAL, 110 ETIMEDOUT, ...), while fabtel_port_source_up is 0." },
 	[SF_FAILURES] = { "fabtel_port_source_failures_total", "counter",

@@ -231,6 +231,8 @@ static void from_signals(struct tracer *t)
 		json_object_object_get_ex(e, "args", &a);
 		json_object_object_add(a, "count", json_object_new_uint64(s->n));
 		json_object_object_add(a, "shared", json_object_new_boolean(s->shared));
+		json_object_object_add(a, "evidence", json_object_new_string(
+			s->shared ? "port" : s->counter ? "qp_counter" : "qp_event"));
 		json_object_array_add(t->events, e);
 	}
 }

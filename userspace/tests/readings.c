@@ -37,6 +37,7 @@ void readings_pass(struct model *m, struct raw *r, uint64_t t)
 	fold_prev_take(m, &f.prev);
 	fold_ports(&f, m, r, now);
 	fold_qps(m, r, now);
+	fold_qpcnt(m, r, &f.prev);
 	fold_bpf(&f, m, r, now);
 	fold_jobs(m, now, &f.prev);
 	m->samples++;

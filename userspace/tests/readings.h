@@ -17,8 +17,8 @@
 void readings_rxa_job7(struct model *m, struct raw *r);
 
 /*
- * One collector pass's folds over r (fold_ports, fold_qps, fold_bpf,
- * fold_jobs), the readings taken t seconds after 1790000000 (Unix time)
+ * One collector pass's folds over r (fold_ports, fold_qps, fold_qpcnt,
+ * fold_bpf, fold_jobs), the readings taken t seconds after 1790000000 (Unix time)
  * and at t seconds monotonic.
  */
 void readings_pass(struct model *m, struct raw *r, uint64_t t);

@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lab_qp_counters.sh - per-job evidence from the NIC's own counter sets
+# (Documentation/qp_counters.rst), on guest a with fakeroce0 (mlx5: it has
+# mlx5_ib's counter ops) and jobs whose processes make QPs on it (ib_core
+# owns each QP to its process, as uverbs QPs).  Faults are fakeroce's
+# qp_errors: a QP's errors counted as the NIC does, into its counter set if
+# it has one, else into the port's default set.  The independent readers
+# are iproute2's `rdma statistic` and ib_core's hw_counters files.
+#  - qp_counters = off: errors on job A's QPs degrade A and B alike (port
+#    evidence: what inference can say);
+#  - auto: fabteld turns auto mode by PID on, jobs C and D each get a set;
+#    errors on C's QPs degrade C with evidence qp_counter, D stays healthy;
+#    the sets' values are `rdma statistic qp show`'s; fabteld's exit leaves
+#    the port's mode as it found it;
+#  - an operator's manual set: read and used, never unbound;
+#  - counter_limit 2 and 5 jobs: 2 sets, the other jobs on port evidence,
+#    said so; only the jobs with QPs in no set are blamed for errors there;
+#  - port_stats = netlink: the port's counters equal the hw_counters files.
+. "$(dirname "$0")/lib.sh"
+
+suite_begin
+ktap_begin 20
+
+DBG=/sys/kernel/debug/fakeroce/0
+PA=$("$FABLAB" port a)
+JOBS="8101 8102 8103 8104 8105 8106 8107 8108 8109 8110 8111 8112"
+
+cleanup() {
+	lab a "for j in $JOBS; do pkill -f \"^sleep 8[0-9]{3}$\"; done; echo 0 >$DBG/qps
+		rmmod fakeroce; for j in $JOBS; do rmdir /sys/fs/cgroup/job_\$j; done" >/dev/null 2>&1
+}
+suite_on_exit cleanup
+
+ktap_check "fakeroce0 (mlx5) on guest a" \
+	lab a "rmmod fabtel fakeroce 2>/dev/null; modprobe ib_core; insmod $REPO/kmod/fakeroce.ko &&
+		echo '0 mlx5' >/sys/kernel/fakeroce/new_device && ip link set fre0 up"
+
+# job ID's process makes N more QPs (fakeroce's qps holds the device's total)
+job_qps() { # ID TOTAL
+	lab a "mkdir -p /sys/fs/cgroup/job_$1; bash -c 'echo \$\$ >/sys/fs/cgroup/job_$1/cgroup.procs &&
+		echo $2 >$DBG/qps && exec sleep $1' >/dev/null 2>&1 &
+		for i in \$(seq 50); do pgrep -x -f 'sleep $1' >/dev/null && exit 0; sleep 0.1; done; exit 1"
+}
+jobs_end() { # every job's process gone, its QPs destroyed
+	lab a "echo 0 >$DBG/qps; pkill -x -f 'sleep 81[0-9][0-9]'; sleep 0.3" >/dev/null 2>&1
+}
+qpns_of() { # ID: the QPNs of job ID's process, as rdma res show qp lists them
+	lab a "p=\$(head -1 /sys/fs/cgroup/job_$1/cgroup.procs); rdma res show qp -j |
+		jq -r --argjson p \"\$p\" '[.[] | select(.pid == \$p and .ifname == \"fakeroce0\") | .lqpn] | sort | .[]'"
+}
+inject() { # QPN NAME DELTA
+	lab a "echo '$1 $2 $3' >$DBG/qp_errors"
+}
+verdicts() { # "ID:verdict/evidence ..." of the jobs given
+	local j out=""
+	for j in "$@"; do
+		out+="$j:$(job "$PA" "$j" '"\(.verdict)/\([.reasons[] | select(.reason == "out_of_sequence") | .evidence] | join(","))"') "
+	done
+	echo "${out% }"
+}
+verdicts_are() { local v; v=$(verdicts "${@:2}"); [[ $v == "$1" ]]; }	# WANT ID...
+qp_mode() { lab a "rdma statistic qp mode link fakeroce0/1"; }
+start() { # SETTINGS...: fabteld on a, plain sysfs, 0.5 s passes, a 20 s window
+	fabteld_start a qpc --listen 0.0.0.0:9465 --set fabtel_ko=off --set bpf=off \
+		--set interval_ms=500 --set window_s=20 --set oos_events=5 --set qp_counters_s=1 "$@"
+	fabteld_ready 30 "$PA"
+}
+
+# ---- off: inference blames every job on the port --------------------------------------
+job_qps 8101 4
+job_qps 8102 8
+start --set qp_counters=off
+n_jobs() { [[ $(api "$PA" /api/v1/jobs | jq '.jobs | length') == "$1" ]]; }
+wait_for 15 n_jobs 2
+q=$(qpns_of 8101 | head -1)
+inject "$q" out_of_sequence 40
+ktap_check "qp_counters = off: 40 out_of_sequence on job 8101's QP $q degrade 8101 and 8102 alike, port evidence" \
+	wait_for 15 verdicts_are "8101:degraded/port 8102:degraded/port" 8101 8102
+ktap_info "verdicts: $(verdicts 8101 8102)"
+fabteld_stop a qpc >/dev/null
+jobs_end
+
+# ---- auto: fabteld turns auto mode on, each job's QPs in their own set ---------------
+mode_off() { [[ $(qp_mode) == *"auto off"* ]]; }
+ktap_check "fakeroce0/1 starts with no counter mode (rdma statistic qp mode: auto off)" mode_off
+start --set qp_counters=auto
+mode_auto() { [[ $(qp_mode) == *"auto pid on"* ]]; }
+port_qpc() { # FIELD...: fakeroce0's qp_counters fields in fabteld's snapshot
+	local f q=""
+	for f in "$@"; do q+="\(.qp_counters.$f) "; done
+	api "$PA" /api/v1/snapshot | jq -r ".ports[] | select(.device == \"fakeroce0\") | \"${q% }\""
+}
+auto_by_fabteld() { mode_auto && [[ $(port_qpc set_by) == fabteld ]]; }
+ktap_check "qp_counters = auto: fabteld turned auto mode by PID on (rdma statistic qp mode), set_by fabteld" \
+	wait_for 15 auto_by_fabteld
+job_qps 8103 4
+job_qps 8104 8
+sets_of() { lab a "rdma statistic qp show link fakeroce0/1 -j"; }
+n_sets() { sets_of | jq 'length'; }
+ktap_eq "auto: each job's process got a set (rdma statistic qp show lists 2)" "$(n_sets)" 2
+ktap_info "$(sets_of)"
+wait_for 15 n_jobs 2
+q=$(qpns_of 8103 | tail -1)
+inject "$q" out_of_sequence 30
+ktap_check "errors on job 8103's QP $q: 8103 degraded with evidence qp_counter, 8104 healthy" \
+	wait_for 15 verdicts_are "8103:degraded/qp_counter 8104:healthy/" 8103 8104
+ktap_info "verdicts: $(verdicts 8103 8104)"
+trace_evidence() { # job 8103's trace: its out_of_sequence signals' evidence
+	api "$PA" /api/v1/jobs/8103/trace | jq -r '[.traceEvents[] | select(.cat == "job_signal" and
+		.name == "out_of_sequence") | .args.evidence] | unique | join(",")'
+}
+fabtop_evidence() { # fabtop's job row for 8103: its worst reason's evidence
+	"$REPO/build/fabtop" --once --json --url "http://127.0.0.1:$PA" 2>/dev/null |
+		jq -r '.rows.jobs[] | select(.job_id == "8103") | .worst_reason.evidence'
+}
+ktap_eq "the trace export's and fabtop's job row say qp_counter too" \
+	"$(trace_evidence) $(fabtop_evidence)" "qp_counter qp_counter"
+# fabteld's set values against rdma statistic qp show, by counter id
+fab_sets() {
+	api "$PA" /api/v1/snapshot | jq -r '[.qp_counter_sets[] | select(.device == "fakeroce0") |
+		"\(.cntn):\(.job_id):\(.counters.out_of_sequence)"] | sort | join(" ")'
+}
+rdma_sets() {
+	local pid3 pid4
+	pid3=$(lab a 'head -1 /sys/fs/cgroup/job_8103/cgroup.procs')
+	pid4=$(lab a 'head -1 /sys/fs/cgroup/job_8104/cgroup.procs')
+	sets_of | jq -r --argjson a "$pid3" --argjson b "$pid4" '[.[] |
+		"\(.cntn):\(if .pid == $a then "8103" elif .pid == $b then "8104" else "?" end):\(.out_of_sequence)"] |
+		sort | join(" ")'
+}
+sets_same() { [[ $(fab_sets) == "$(rdma_sets)" && $(fab_sets) == *":8103:30"* ]]; }
+ktap_check "fabteld's sets (cntn:job:out_of_sequence) = rdma statistic qp show's" wait_for 10 sets_same
+ktap_info "fabteld: $(fab_sets); rdma: $(rdma_sets)"
+port_oos() { lab a "cat /sys/class/infiniband/fakeroce0/ports/1/hw_counters/out_of_sequence"; }
+ktap_eq "the port's out_of_sequence (hw_counters) counts the set's 30 and the 40 before: 70" "$(port_oos)" 70
+# port_stats = auto: the port's hw_counters in one RDMA netlink message; every
+# counter of the mlx5 map (schema name=driver name) against its file
+MLX5_MAP="out_of_sequence=out_of_sequence nak_seq_err_rcvd=packet_seq_err
+	implied_nak_seq_err=implied_nak_seq_err local_ack_timeout=local_ack_timeout_err
+	rnr_nak_rcvd=rnr_nak_retry_err duplicate_request=duplicate_request out_of_buffer=out_of_buffer
+	cnp_sent=np_cnp_sent cnp_handled=rp_cnp_handled cnp_ignored=rp_cnp_ignored
+	ecn_marked_rx=np_ecn_marked_roce_packets icrc_err=rx_icrc_encapsulated
+	req_cqe_err=req_cqe_error resp_cqe_err=resp_cqe_error"
+lab a "i=0; for n in $(sed 's/[^ ]*=//g' <<<"$MLX5_MAP" | xargs); do i=\$((i + 1));
+	echo \$((i * 1000 + 7)) >$DBG/counters/\$n; done"
+fab_port() { # schema name=value of fakeroce0/1 in fabteld's snapshot, the map's order
+	local pair
+	for pair in $MLX5_MAP; do
+		echo -n "${pair%%=*}=$(api "$PA" /api/v1/snapshot | jq -r ".ports[] | select(.device == \"fakeroce0\") | .counters.${pair%%=*}") "
+	done
+}
+file_port() { # the same from ib_core's hw_counters files
+	local pair
+	for pair in $MLX5_MAP; do
+		echo -n "${pair%%=*}=$(lab a "cat /sys/class/infiniband/fakeroce0/ports/1/hw_counters/${pair#*=}") "
+	done
+}
+netlink_read() { [[ $(metric "$PA" 'fabtel_port_source_up{device="fakeroce0",port="1",netdev="fre0",source="hw_counters_netlink",reader="fabteld"}') == 1 ]]; }
+same_as_files() { netlink_read && [[ $(fab_port) == "$(file_port)" ]]; }
+ktap_check "port_stats = auto: fakeroce0/1 read over RDMA netlink, its 14 mapped counters = the hw_counters files" \
+	wait_for 15 same_as_files
+ktap_info "fabteld: $(fab_port)"
+fabteld_stop a qpc >/dev/null
+ktap_check "fabteld's exit: auto mode off again (manual while its sets live on)" mode_off
+ktap_info "$(qp_mode)"
+jobs_end
+no_sets() { mode_off && [[ -z $(lab a 'rdma statistic qp show link fakeroce0/1') ]]; }
+ktap_check "... and no set once their QPs are gone: as found" no_sets
+
+# ---- an operator's own set: read, never unbound ---------------------------------------------
+job_qps 8105 2
+q=$(qpns_of 8105 | head -1)
+ktap_check "operator: rdma statistic qp bind link fakeroce0/1 lqpn $q" \
+	lab a "rdma statistic qp bind link fakeroce0/1 lqpn $q"
+cntn=$(sets_of | jq -r '.[0].cntn')
+start --set qp_counters=auto
+manual_other() { [[ $(port_qpc mode set_by) == "manual other" ]]; }
+ktap_check "auto leaves a port in manual mode alone: set_by other, mode manual" wait_for 15 manual_other
+inject "$q" out_of_sequence 25
+ktap_check "errors on the bound QP: job 8105 degraded with evidence qp_counter (the operator's set $cntn)" \
+	wait_for 15 verdicts_are "8105:degraded/qp_counter" 8105
+fabteld_stop a qpc >/dev/null
+still_bound() { [[ $(sets_of | jq -c ".[] | select(.cntn == $cntn)") == *"$q"* ]]; }
+ktap_check "fabteld gone: the operator's set $cntn still holds QP $q" still_bound
+ktap_info "$(sets_of)"
+lab a "rdma statistic qp unbind link fakeroce0/1 cntn $cntn lqpn $q" >/dev/null
+jobs_end
+
+# ---- exhaustion: 2 sets for 5 jobs --------------------------------------------------------
+lab a "echo 2 >$DBG/counter_limit"
+start --set qp_counters=auto
+wait_for 15 mode_auto
+n=0
+for j in 8106 8107 8108 8109 8110; do n=$((n + 2)); job_qps $j $n; done
+ktap_eq "counter_limit 2, 5 jobs: rdma statistic qp show lists 2 sets" "$(n_sets)" 2
+exhausted() {
+	[[ $(port_qpc sets unbound_qps) == "2 6" &&
+		$(metric "$PA" 'fabtel_qp_counter_unbound_qps{device="fakeroce0",port="1"}') == 6 ]]
+}
+ktap_check "fabteld: 2 sets, 6 QPs in none (fabtel_qp_counter_unbound_qps)" wait_for 15 exhausted
+ktap_info "sets, unbound: $(port_qpc sets unbound_qps)"
+wait_for 15 n_jobs 5
+q=$(qpns_of 8110 | head -1)
+inject "$q" out_of_sequence 20
+three_two() {
+	local v
+	v=$(verdicts 8106 8107 8108 8109 8110)
+	[[ $(grep -o 'degraded/port' <<<"$v" | wc -l) == 3 && $(grep -o 'healthy/' <<<"$v" | wc -l) == 2 ]]
+}
+ktap_check "errors on job 8110's QP (in no set): the 3 jobs without a set degraded on port evidence, the 2 with one healthy" \
+	wait_for 15 three_two
+ktap_info "verdicts: $(verdicts 8106 8107 8108 8109 8110)"
+ktap_check "... its reason says why: its QPs are in no counter set" \
+	grep -q 'in no counter set' <<<"$(job "$PA" 8110 '.reasons[] | select(.reason == "out_of_sequence") | .detail')"
+fabteld_stop a qpc >/dev/null
+jobs_end
+
+ktap_end
