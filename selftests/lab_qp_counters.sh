@@ -34,7 +34,7 @@ cleanup() {
 suite_on_exit cleanup
 
 ktap_check "fakeroce0 (mlx5) on guest a" \
-	lab a "rmmod fabtel fakeroce 2>/dev/null; modprobe ib_core; insmod $REPO/kmod/fakeroce.ko &&
+	lab a "rmmod fabtel fakeroce 2>/dev/null; modprobe ib_core; insmod $KMOD/fakeroce.ko &&
 		echo '0 mlx5' >/sys/kernel/fakeroce/new_device && ip link set fre0 up"
 
 # job ID's process makes N more QPs (fakeroce's qps holds the device's total)
