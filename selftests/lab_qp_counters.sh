@@ -21,7 +21,7 @@
 . "$(dirname "$0")/lib.sh"
 
 suite_begin
-ktap_begin 20
+ktap_begin 22
 
 DBG=/sys/kernel/debug/fakeroce/0
 PA=$("$FABLAB" port a)
@@ -79,6 +79,33 @@ inject "$q" out_of_sequence 40
 ktap_check "qp_counters = off: 40 out_of_sequence on job 8101's QP $q degrade 8101 and 8102 alike, port evidence" \
 	wait_for 15 verdicts_are "8101:degraded/port 8102:degraded/port" 8101 8102
 ktap_info "verdicts: $(verdicts 8101 8102)"
+# port_stats = auto: the port's hw_counters in one RDMA netlink message; every
+# counter of the mlx5 map (schema name=driver name) against its file
+MLX5_MAP="out_of_sequence=out_of_sequence nak_seq_err_rcvd=packet_seq_err
+	implied_nak_seq_err=implied_nak_seq_err local_ack_timeout=local_ack_timeout_err
+	rnr_nak_rcvd=rnr_nak_retry_err duplicate_request=duplicate_request out_of_buffer=out_of_buffer
+	cnp_sent=np_cnp_sent cnp_handled=rp_cnp_handled cnp_ignored=rp_cnp_ignored
+	ecn_marked_rx=np_ecn_marked_roce_packets icrc_err=rx_icrc_encapsulated
+	req_cqe_err=req_cqe_error resp_cqe_err=resp_cqe_error"
+lab a "i=0; for n in $(sed 's/[^ ]*=//g' <<<"$MLX5_MAP" | xargs); do i=\$((i + 1));
+	echo \$((i * 1000 + 7)) >$DBG/counters/\$n; done"
+fab_port() { # schema name=value of fakeroce0/1 in fabteld's snapshot, the map's order
+	local pair
+	for pair in $MLX5_MAP; do
+		echo -n "${pair%%=*}=$(api "$PA" /api/v1/snapshot | jq -r ".ports[] | select(.device == \"fakeroce0\") | .counters.${pair%%=*}") "
+	done
+}
+file_port() { # the same from ib_core's hw_counters files
+	local pair
+	for pair in $MLX5_MAP; do
+		echo -n "${pair%%=*}=$(lab a "cat /sys/class/infiniband/fakeroce0/ports/1/hw_counters/${pair#*=}") "
+	done
+}
+netlink_read() { [[ $(metric "$PA" 'fabtel_port_source_up{device="fakeroce0",port="1",netdev="fre0",source="hw_counters_netlink",reader="fabteld"}') == 1 ]]; }
+same_as_files() { netlink_read && [[ $(fab_port) == "$(file_port)" ]]; }
+ktap_check "port_stats = auto, no counter set: fakeroce0/1 read over RDMA netlink, its 14 mapped counters = the hw_counters files" \
+	wait_for 15 same_as_files
+ktap_info "fabteld: $(fab_port)"
 fabteld_stop a qpc >/dev/null
 jobs_end
 
@@ -103,6 +130,7 @@ ktap_eq "auto: each job's process got a set (rdma statistic qp show lists 2)" "$
 ktap_info "$(sets_of)"
 wait_for 15 n_jobs 2
 q=$(qpns_of 8103 | tail -1)
+oos0=$(lab a "cat /sys/class/infiniband/fakeroce0/ports/1/hw_counters/out_of_sequence")
 inject "$q" out_of_sequence 30
 ktap_check "errors on job 8103's QP $q: 8103 degraded with evidence qp_counter, 8104 healthy" \
 	wait_for 15 verdicts_are "8103:degraded/qp_counter 8104:healthy/" 8103 8104
@@ -134,34 +162,21 @@ sets_same() { [[ $(fab_sets) == "$(rdma_sets)" && $(fab_sets) == *":8103:30"* ]]
 ktap_check "fabteld's sets (cntn:job:out_of_sequence) = rdma statistic qp show's" wait_for 10 sets_same
 ktap_info "fabteld: $(fab_sets); rdma: $(rdma_sets)"
 port_oos() { lab a "cat /sys/class/infiniband/fakeroce0/ports/1/hw_counters/out_of_sequence"; }
-ktap_eq "the port's out_of_sequence (hw_counters) counts the set's 30 and the 40 before: 70" "$(port_oos)" 70
-# port_stats = auto: the port's hw_counters in one RDMA netlink message; every
-# counter of the mlx5 map (schema name=driver name) against its file
-MLX5_MAP="out_of_sequence=out_of_sequence nak_seq_err_rcvd=packet_seq_err
-	implied_nak_seq_err=implied_nak_seq_err local_ack_timeout=local_ack_timeout_err
-	rnr_nak_rcvd=rnr_nak_retry_err duplicate_request=duplicate_request out_of_buffer=out_of_buffer
-	cnp_sent=np_cnp_sent cnp_handled=rp_cnp_handled cnp_ignored=rp_cnp_ignored
-	ecn_marked_rx=np_ecn_marked_roce_packets icrc_err=rx_icrc_encapsulated
-	req_cqe_err=req_cqe_error resp_cqe_err=resp_cqe_error"
-lab a "i=0; for n in $(sed 's/[^ ]*=//g' <<<"$MLX5_MAP" | xargs); do i=\$((i + 1));
-	echo \$((i * 1000 + 7)) >$DBG/counters/\$n; done"
-fab_port() { # schema name=value of fakeroce0/1 in fabteld's snapshot, the map's order
-	local pair
-	for pair in $MLX5_MAP; do
-		echo -n "${pair%%=*}=$(api "$PA" /api/v1/snapshot | jq -r ".ports[] | select(.device == \"fakeroce0\") | .counters.${pair%%=*}") "
-	done
-}
-file_port() { # the same from ib_core's hw_counters files
-	local pair
-	for pair in $MLX5_MAP; do
-		echo -n "${pair%%=*}=$(lab a "cat /sys/class/infiniband/fakeroce0/ports/1/hw_counters/${pair#*=}") "
-	done
-}
-netlink_read() { [[ $(metric "$PA" 'fabtel_port_source_up{device="fakeroce0",port="1",netdev="fre0",source="hw_counters_netlink",reader="fabteld"}') == 1 ]]; }
-same_as_files() { netlink_read && [[ $(fab_port) == "$(file_port)" ]]; }
-ktap_check "port_stats = auto: fakeroce0/1 read over RDMA netlink, its 14 mapped counters = the hw_counters files" \
-	wait_for 15 same_as_files
-ktap_info "fabteld: $(fab_port)"
+ktap_eq "the port's out_of_sequence (hw_counters) counts the set's 30 too: $oos0 + 30" "$(port_oos)" $((oos0 + 30))
+netlink_absent() { [[ -z $(metric "$PA" 'fabtel_port_source_up{device="fakeroce0",port="1",netdev="fre0",source="hw_counters_netlink",reader="fabteld"}') ]]; }
+files_now() { netlink_absent && [[ $(fab_port) == "$(file_port)" ]]; }
+ktap_check "port_stats = auto, a port with counter sets: read from the files (no hw_counters_netlink read), still = the files" \
+	wait_for 15 files_now
+# what the sets cost the NIC: ib_core queries every set for each hw_counters
+# value of the port (fakeroce's q_counter commands); netlink's STAT_GET asks
+# all 29 each pass (2 sets x 29 x 2 passes a second), the files' tiers fewer
+qcmd() { lab a "awk '\$1 == \"q_counter\" { print \$2 }' $DBG/fw/commands"; }
+q0=$(qcmd); r0=$(metric "$PA" fabtel_qp_counter_requests_total); t0=$SECONDS
+sleep 5
+q1=$(qcmd); r1=$(metric "$PA" fabtel_qp_counter_requests_total); dt=$((SECONDS - t0))
+ktap_check "firmware cost with 2 sets: $((q1 - q0)) q_counter commands in $dt s, under half of netlink's $((2 * 29 * 2 * dt))" \
+	test $((q1 - q0)) -ge 2 -a $((2 * (q1 - q0))) -lt $((2 * 29 * 2 * dt))
+ktap_info "fabtel_qp_counter_requests_total rose by $((r1 - r0)) (device list, modes, dumps)"
 fabteld_stop a qpc >/dev/null
 ktap_check "fabteld's exit: auto mode off again (manual while its sets live on)" mode_off
 ktap_info "$(qp_mode)"

@@ -149,6 +149,7 @@ enum fakeroce_fw_kind {
 	FAKEROCE_FW_KSETTINGS,		/* get_link_ksettings */
 	FAKEROCE_FW_MODULE_EEPROM,		/* get_module_eeprom_by_page */
 	FAKEROCE_FW_DCB,		/* ieee_getpfc, ieee_getets */
+	FAKEROCE_FW_Q_COUNTER,		/* counter_update_stats (mlx5: QUERY_Q_COUNTER) */
 	FAKEROCE_FW_NR
 };
 

@@ -148,6 +148,9 @@ static int fakeroce_counter_update_stats(struct rdma_counter *counter)
 			       fdev->pers->num_counters);
 	struct fakeroce_counter_set *set;
 
+	/* a firmware command on mlx5: a refusal leaves ib_core the last values */
+	if (fakeroce_fw_call(fdev, FAKEROCE_FW_Q_COUNTER))
+		return -EIO;
 	spin_lock(&fdev->lock);
 	set = xa_load(&fdev->counter_sets, counter->id);
 	if (set)

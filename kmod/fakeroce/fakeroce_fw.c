@@ -31,6 +31,7 @@ static const char * const fakeroce_fw_names[FAKEROCE_FW_NR] = {
 	[FAKEROCE_FW_KSETTINGS] = "link_ksettings",
 	[FAKEROCE_FW_MODULE_EEPROM] = "module_eeprom",
 	[FAKEROCE_FW_DCB] = "dcb",
+	[FAKEROCE_FW_Q_COUNTER] = "q_counter",
 };
 
 /*
@@ -127,6 +128,7 @@ static const struct file_operations fakeroce_fw_fail_fops = {
 static const enum fakeroce_fw_kind fakeroce_fw_knob_kinds[] = {
 	FAKEROCE_FW_ETHTOOL_STATS, FAKEROCE_FW_FEC_STATS, FAKEROCE_FW_FECPARAM,
 	FAKEROCE_FW_KSETTINGS, FAKEROCE_FW_MODULE_EEPROM, FAKEROCE_FW_DCB,
+	FAKEROCE_FW_Q_COUNTER,
 };
 
 int fakeroce_fw_debugfs_add(struct fakeroce_dev *fdev)

@@ -204,6 +204,8 @@ void fold_qpcnt(struct model *m, const struct raw *r, const struct fold_prev *pr
 	unsigned int i;
 
 	gather(m, prev);
+	if (r->qpcnt_requests > m->qpcnt_requests)
+		m->qpcnt_requests = r->qpcnt_requests;
 	if (m->src[SRC_QP_COUNTERS] != SRC_STATE_UP) {
 		/* off or unavailable: the ports' own counters stand, as without sets */
 		for (i = 0; i < m->port_slots; i++) {

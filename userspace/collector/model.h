@@ -330,6 +330,7 @@ struct model {
 	struct model_qpcnt qpcnt[MODEL_MAX_QPCNT];
 	unsigned int nr_qpcnt, qpcnt_over;
 	uint64_t qpcnt_reads;		/* reads folded */
+	uint64_t qpcnt_requests;	/* RDMA netlink requests the source made */
 	struct model_job jobs[MODEL_MAX_JOBS];
 	/*
 	 * jobs[] from here on are all free: the loops of each pass and of the

@@ -191,6 +191,7 @@ struct raw {
 	unsigned int nr_qpcnt_qp, qpcnt_qp_over;
 	struct raw_qpcnt_port qpcnt_port[MODEL_MAX_PORTS];
 	unsigned int nr_qpcnt_port;
+	uint64_t qpcnt_requests;	/* RDMA netlink requests the source made, in all */
 	/* the states the sources reported this pass (the others keep theirs) */
 	bool reported[SRC_NR];
 	enum src_state state[SRC_NR];

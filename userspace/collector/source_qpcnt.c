@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backoff.h"
 #include "clock.h"
 #include "collector.h"
 #include "rdmastat.h"
@@ -36,9 +37,18 @@ struct qpcnt_ours {
 	char device[64];
 };
 
+/* a port where turning auto mode on was refused: asked again after a back-off */
+struct qpcnt_refused {
+	uint32_t dev_index, port;
+	struct backoff b;
+};
+
 /* the collector's priv for this source */
 struct source_qpcnt {
 	struct rdmastat st;
+	struct backoff reads;		/* the reads' own back-off (failing netlink) */
+	struct qpcnt_refused refused[MODEL_MAX_PORTS];
+	unsigned int nr_refused;
 	uint64_t next_ns;		/* CLOCK_MONOTONIC of the next read */
 	struct qpcnt_ours ours[MODEL_MAX_PORTS];
 	unsigned int nr_ours;
@@ -84,17 +94,46 @@ static bool is_ours(const struct source_qpcnt *s, uint32_t dev, uint32_t port)
 	return false;
 }
 
-/* auto mode by PID on a port that has no counter mode: said in qp->why */
-static void turn_auto_on(struct source_qpcnt *s, const struct raw_port *p, uint32_t dev,
-			 struct raw_qpcnt_port *q)
+/* the port's refusal record, made if new (NULL if the table is full) */
+static struct backoff *refusal(struct source_qpcnt *s, uint32_t dev, uint32_t port)
 {
+	unsigned int i;
+
+	for (i = 0; i < s->nr_refused; i++)
+		if (s->refused[i].dev_index == dev && s->refused[i].port == port)
+			return &s->refused[i].b;
+	if (s->nr_refused == MODEL_MAX_PORTS)
+		return NULL;
+	memset(&s->refused[s->nr_refused], 0, sizeof(s->refused[0]));
+	s->refused[s->nr_refused].dev_index = dev;
+	s->refused[s->nr_refused].port = port;
+	return &s->refused[s->nr_refused++].b;
+}
+
+/*
+ * auto mode by PID on a port that has no counter mode: said in qp->why; a
+ * refusal (no CAP_NET_ADMIN, no counter support) is asked again only after
+ * its back-off (backoff.h)
+ */
+static void turn_auto_on(struct collector *c, struct source_qpcnt *s, const struct raw_port *p,
+			 uint32_t dev, struct raw_qpcnt_port *q, uint64_t now)
+{
+	struct backoff *b = refusal(s, dev, p->port);
 	int err;
 
 	if (p->soft_roce) {
 		snprintf(q->why, sizeof(q->why), "Soft-RoCE has no counter sets: left alone");
 		return;
 	}
+	if (b && !backoff_due(b, now)) {
+		q->err = b->err;
+		snprintf(q->why, sizeof(q->why), "auto mode refused: %s (asked again in %u s)",
+			 strerror(-b->err), (unsigned int)((b->next_ns - now) / NS_PER_S));
+		return;
+	}
 	err = rdmastat_auto_set(&s->st, dev, p->port, RDMASTAT_MASK_PID);
+	if (b)
+		backoff_done(b, err, now, c->o->qp_counters_s * 1000);
 	if (err) {
 		q->err = err;
 		snprintf(q->why, sizeof(q->why), "auto mode refused: %s%s%s", strerror(-err),
@@ -112,7 +151,7 @@ static void turn_auto_on(struct source_qpcnt *s, const struct raw_port *p, uint3
 }
 
 /* each watched port's counter mode (and auto turned on where the policy says) */
-static void read_modes(struct collector *c, struct source_qpcnt *s, struct raw *r)
+static void read_modes(struct collector *c, struct source_qpcnt *s, struct raw *r, uint64_t now)
 {
 	unsigned int i;
 
@@ -137,7 +176,7 @@ static void read_modes(struct collector *c, struct source_qpcnt *s, struct raw *
 		}
 		q->ours = is_ours(s, dev, p->port) && q->mode == RDMASTAT_MODE_AUTO;
 		if (c->o->qp_counters == QPC_AUTO && q->mode == RDMASTAT_MODE_NONE)
-			turn_auto_on(s, p, dev, q);
+			turn_auto_on(c, s, p, dev, q, now);
 		q->ours |= is_ours(s, dev, p->port) && q->mode == RDMASTAT_MODE_AUTO;
 	}
 }
@@ -240,20 +279,25 @@ static bool qpcnt_sample(struct collector *c, void *priv, struct raw *r)
 			   "sysfs_root is not the host's: counter sets not read");
 		return false;
 	}
-	if (now < s->next_ns)
+	if (now < s->next_ns || !backoff_due(&s->reads, now))
 		return false;
 	s->next_ns = now + (uint64_t)c->o->qp_counters_s * NS_PER_S;
 	r->nr_qpcnt = r->qpcnt_over = r->nr_qpcnt_qp = r->qpcnt_qp_over = 0;
 	s->nr_devs = 0;
 	err = rdmastat_devices(&s->st, dev_cb, s);
+	r->qpcnt_requests = s->st.requests;
 	if (err) {
+		/* no RDMA netlink (ib_core not loaded): asked again after a back-off */
+		backoff_fail(&s->reads, err, now, c->o->qp_counters_s * 1000);
 		r->nr_qpcnt_port = 0;
 		raw_report(r, SRC_QP_COUNTERS, SRC_STATE_UNAVAILABLE, "RDMA netlink: %s",
 			   raw_strerror(r, -err));
 		return true;
 	}
-	read_modes(c, s, r);
+	read_modes(c, s, r, now);
 	err = read_counters(s, r);
+	r->qpcnt_requests = s->st.requests;
+	backoff_done(&s->reads, err, now, c->o->qp_counters_s * 1000);
 	r->qpcnt_read = !err;
 	if (err)
 		raw_report(r, SRC_QP_COUNTERS, SRC_STATE_UNAVAILABLE, "counter sets: %s",

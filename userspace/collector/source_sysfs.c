@@ -22,7 +22,8 @@
  * (port_reads.h): a file the driver fails gives none of them until a
  * retry answers.  On the kernel's tree the hw_counters may come in one
  * RDMA netlink STAT_GET instead (port_stats, sysfs_nlstat.c): auto asks
- * it first and reads the files for a port it fails, until a retry answers;
+ * it first and reads the files for a port it fails, until a retry answers,
+ * and for a port with counter sets (port_has_sets);
  * the way each port is read shows as its read hw_counters_netlink (ok:
  * netlink; unavailable: the files, or none with port_stats = netlink).
  */
@@ -164,6 +165,24 @@ static void hw_done(struct backoff *b, struct raw_port *p, int err, uint64_t now
  * nl (the kernel's tree, port_stats not files) netlink is asked first, in
  * the same back-off: what it answers stands for the files.
  */
+/*
+ * The port had counter sets at the qp_counters source's last read (the
+ * raw readings it left, this thread's own).  ib_core gives each hw_counters
+ * value of such a port as the default set plus every set: it queries each
+ * set for each value (on mlx5 a firmware command per set per counter), so
+ * one STAT_GET of all the port's counters costs sets x counters commands,
+ * where the files' tiers read only those that move.
+ */
+static bool port_has_sets(const struct raw *r, const struct raw_port *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_qpcnt; i++)
+		if (r->qpcnt[i].port == p->port && !strcmp(r->qpcnt[i].device, p->device))
+			return true;
+	return false;
+}
+
 static void read_hw_counters(struct collector *c, struct sysfs_nlstat *nl, struct port_plan *pl,
 			     struct raw_port *p, bool moved, uint64_t now)
 {
@@ -171,6 +190,8 @@ static void read_hw_counters(struct collector *c, struct sysfs_nlstat *nl, struc
 	int err;
 
 	p->soft_roce = pl->soft_roce;
+	if (nl && c->o->port_stats == PORT_STATS_AUTO && port_has_sets(&c->raw, p))
+		nl = NULL;	/* the files: fewer values asked, fewer set queries */
 	if (nl && backoff_due(b, now) &&
 	    sysfs_nlstat_read(nl, &c->backoffs, c->o->port_stats, p, now, &err)) {
 		hw_files_unknown(pl);

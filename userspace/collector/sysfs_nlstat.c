@@ -27,6 +27,7 @@
 #include "fsread.h"
 #include "schema.h"
 #include "source.h"
+#include "fnv.h"
 #include "sysfs_nlstat.h"
 
 bool sysfs_nlstat_wanted(const struct collect_opts *o)
@@ -47,27 +48,78 @@ void sysfs_nlstat_fini(struct sysfs_nlstat *n)
 	n->listed = false;
 }
 
-void sysfs_nlstat_map(const struct rdmastat_port *sp, struct raw_port *p)
+/* the map of a reply's names to the schema (the files' lookups) */
+static void map_make(const struct rdmastat_port *sp, struct nlstat_map *m)
 {
 	const char *names[RDMASTAT_MAX_ENTRIES] = { NULL };
 	const char *vendor;
-	unsigned int i, n = sp->nr < RDMASTAT_MAX_ENTRIES ? sp->nr : RDMASTAT_MAX_ENTRIES;
-	unsigned int width;
+	unsigned int i, width;
 	int k;
 
-	for (i = 0; i < n; i++)
+	m->nr = sp->nr < RDMASTAT_MAX_ENTRIES ? sp->nr : RDMASTAT_MAX_ENTRIES;
+	for (i = 0; i < m->nr; i++)
 		names[i] = sp->e[i].name;
-	vendor = schema_vendor_guess(names, n);
-	p->soft_roce = vendor && !strcmp(vendor, "rxe");
-	p->held = 0;
-	for (i = 0; i < n; i++) {
+	vendor = schema_vendor_guess(names, m->nr);
+	m->soft_roce = vendor && !strcmp(vendor, "rxe");
+	for (i = 0; i < m->nr; i++) {
 		k = schema_hw_lookup(vendor, names[i], &width);
-		if (k < 0)
-			continue;
-		p->ctr[k] = sp->e[i].value;
-		p->have[k] = true;
-		p->width[k] = (uint8_t)width;
+		m->k[i] = (int8_t)(k < 0 ? -1 : k);
+		m->width[i] = (uint8_t)width;
 	}
+}
+
+static void map_apply(const struct rdmastat_port *sp, const struct nlstat_map *m,
+		      struct raw_port *p)
+{
+	unsigned int i;
+
+	p->soft_roce = m->soft_roce;
+	p->held = 0;
+	for (i = 0; i < m->nr; i++) {
+		if (m->k[i] < 0)
+			continue;
+		p->ctr[m->k[i]] = sp->e[i].value;
+		p->have[m->k[i]] = true;
+		p->width[m->k[i]] = m->width[i];
+	}
+}
+
+void sysfs_nlstat_map(const struct rdmastat_port *sp, struct raw_port *p)
+{
+	struct nlstat_map m;
+
+	map_make(sp, &m);
+	map_apply(sp, &m, p);
+}
+
+/* the port's kept map, made again when its names changed (or new) */
+static void map_cached(struct sysfs_nlstat *n, const struct rdmastat_port *sp,
+		       struct raw_port *p)
+{
+	uint32_t key = fnv1a_u32(fnv1a_str(FNV1A_INIT, p->device), p->port);
+	uint32_t names = FNV1A_INIT;
+	struct nlstat_map *m = NULL;
+	unsigned int i;
+
+	for (i = 0; i < sp->nr && i < RDMASTAT_MAX_ENTRIES; i++)
+		names = fnv1a_str(fnv1a_u32(names, i), sp->e[i].name);
+	for (i = 0; i < n->nr_maps && !m; i++)
+		if (n->maps[i].key == key)
+			m = &n->maps[i];
+	if (!m) {
+		/* a full table starts again: ports come and go rarely */
+		if (n->nr_maps == NLSTAT_DEVS)
+			n->nr_maps = 0;
+		m = &n->maps[n->nr_maps++];
+		m->key = key;
+		m->names = names + 1;	/* not made yet */
+	}
+	if (m->names != names || m->nr != (sp->nr < RDMASTAT_MAX_ENTRIES ?
+					   sp->nr : RDMASTAT_MAX_ENTRIES)) {
+		map_make(sp, m);
+		m->names = names;
+	}
+	map_apply(sp, m, p);
 }
 
 static int add_dev(uint32_t index, const char *name, void *ctx)
@@ -133,7 +185,7 @@ static int nlstat_get(struct sysfs_nlstat *n, const char *dev, uint32_t port, st
 	if (ret)
 		n->listed = false;	/* listed again at the next try */
 	else
-		sysfs_nlstat_map(&n->reply, p);
+		map_cached(n, &n->reply, p);
 	return ret;
 }
 

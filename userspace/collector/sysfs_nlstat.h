@@ -29,6 +29,19 @@ struct sysfs_nlstat {
 		char name[RDMASTAT_NAME_LEN];
 	} devs[NLSTAT_DEVS];
 	struct rdmastat_port reply;	/* the last STAT_GET's */
+	/*
+	 * Each port's names -> schema map, made again only when the reply's
+	 * names change (a pass maps by index: no name compared)
+	 */
+	struct nlstat_map {
+		uint32_t key;		/* the port: fnv1a of device name and number */
+		uint32_t names;		/* fnv1a of the reply's names in order */
+		unsigned int nr;
+		bool soft_roce;
+		int8_t k[RDMASTAT_MAX_ENTRIES];		/* schema counter, -1 none */
+		uint8_t width[RDMASTAT_MAX_ENTRIES];
+	} maps[NLSTAT_DEVS];
+	unsigned int nr_maps;
 };
 
 /*

@@ -81,6 +81,11 @@ void render_qpcnt_families(const struct model *m, struct expo *e)
 	};
 	unsigned int i, w;
 
+	if (m->src[SRC_QP_COUNTERS] == SRC_STATE_STANDBY)
+		return;		/* off, or a fixture tree: never asked */
+	expo_family(e, "fabtel_qp_counter_requests_total", "counter",
+		    "RDMA netlink requests the qp_counters source made (mode reads, set dumps, auto mode); on mlx5 each set in a dump is also one firmware command.");
+	expo_u64(e, "fabtel_qp_counter_requests_total", NULL, m->qpcnt_requests);
 	if (m->src[SRC_QP_COUNTERS] != SRC_STATE_UP)
 		return;
 	for (w = 0; w < 3; w++) {
