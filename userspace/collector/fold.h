@@ -14,7 +14,7 @@
 #define FOLD_PORT_SIGS	4
 #define FOLD_LINK_ERRS	6
 
-/* those counters and the health signals they stand for (fold_jobs.c) */
+/* those counters and the health signals they stand for (fold_qpcnt.c) */
 extern const enum fabtel_counter fold_port_ctr[FOLD_PORT_SIGS];
 extern const enum health_sig fold_port_sig[FOLD_PORT_SIGS];
 

@@ -11,15 +11,6 @@
 #include "fold.h"
 #include "text.h"
 
-/* The port counters that stand in for per-QP events, and their signals. */
-const enum fabtel_counter fold_port_ctr[FOLD_PORT_SIGS] = {
-	FABTEL_OUT_OF_SEQUENCE, FABTEL_NAK_SEQ_ERR_RCVD, FABTEL_LOCAL_ACK_TIMEOUT,
-	FABTEL_RETRY_EXCEEDED,
-};
-const enum health_sig fold_port_sig[FOLD_PORT_SIGS] = {
-	HS_OUT_OF_SEQUENCE, HS_NAK_SEQ_RCVD, HS_ACK_TIMEOUT, HS_RETRY_EXCEEDED,
-};
-
 /*
  * The IB port counters that are errors of the link itself (not congestion
  * or policy: xmit_discards, constraint errors, VL15 drops are left out).

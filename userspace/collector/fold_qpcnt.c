@@ -21,6 +21,18 @@
 
 _Static_assert(FOLD_PORT_SIGS == MODEL_QPC_SIGS, "one error counter per signal");
 
+/*
+ * The port counters that stand in for per-QP events without the rxe
+ * program, and their signals: what counter sets split (fold_jobs.c too).
+ */
+const enum fabtel_counter fold_port_ctr[FOLD_PORT_SIGS] = {
+	FABTEL_OUT_OF_SEQUENCE, FABTEL_NAK_SEQ_ERR_RCVD, FABTEL_LOCAL_ACK_TIMEOUT,
+	FABTEL_RETRY_EXCEEDED,
+};
+const enum health_sig fold_port_sig[FOLD_PORT_SIGS] = {
+	HS_OUT_OF_SEQUENCE, HS_NAK_SEQ_RCVD, HS_ACK_TIMEOUT, HS_RETRY_EXCEEDED,
+};
+
 /* the port's error counters' rise since the pass before, gathered */
 static void gather(struct model *m, const struct fold_prev *prev)
 {
