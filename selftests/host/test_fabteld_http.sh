@@ -10,7 +10,7 @@ FABTELD=$REPO/build/asan/fabteld
 [[ -x $FABTELD ]] || ktap_skip_all "build/asan/fabteld not built (make)"
 command -v curl >/dev/null || ktap_skip_all "curl missing (scripts/deps.sh)"
 
-ktap_begin 23
+ktap_begin 25
 
 TMP=$(mktemp -d)
 PORT=$(free_port)
@@ -92,6 +92,14 @@ out=$("$FABTELD" --config "$TMP/bad.conf" --check-config 2>&1; echo "rc=$?")
 ktap_info "$out"
 ktap_check "garbage config: exit 2, error names line 2" \
 	bash -c '[[ $1 == *"bad.conf:2: "* && $1 == *rc=2 ]]' _ "$out"
+printf 'qp_counters = auto\nport_stats = files\nqp_counters = on\n' >"$TMP/qpc.conf"
+out=$("$FABTELD" --config "$TMP/qpc.conf" --check-config 2>&1; echo "rc=$?")
+ktap_check "qp_counters = on: exit 2, line 3 named with the values it takes" \
+	bash -c '[[ $1 == *"qpc.conf:3: "*"qp_counters wants off, read or auto, not '"'on'"'"* && $1 == *rc=2 ]]' _ "$out"
+out=$("$FABTELD" --set port_stats=sysfs --check-config 2>&1; echo "rc=$?")
+ktap_eq "port_stats = sysfs: exit 2, named" "$out" \
+	"fabteld: command line: port_stats wants auto, files or netlink, not 'sysfs'
+rc=2"
 out=$("$FABTELD" --bpf maybe --check-config 2>&1; echo "rc=$?")
 ktap_eq "bad option value: exit 2, named" "$out" \
 	"fabteld: command line: bpf wants auto, on or off, not 'maybe'
