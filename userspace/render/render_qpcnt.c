@@ -40,11 +40,11 @@ static void port_series(const struct model_port *p, struct expo *e, int which)
 		l[2] = (struct expo_label){ "mode", render_qpcnt_mode(p->qpc_mode) };
 		l[3] = (struct expo_label){ "set_by", p->qpc_ours ? "fabteld" : "other" };
 		l[4] = (struct expo_label){ NULL, NULL };
-		expo_u64(e, "fabtel_qp_counter_mode_info", l, 1);
+		expo_u64(e, "fabtel_qp_set_mode_info", l, 1);
 	} else if (which == 1) {
-		expo_u64(e, "fabtel_qp_counter_sets", l, p->qpc_counters);
+		expo_u64(e, "fabtel_qp_sets", l, p->qpc_counters);
 	} else {
-		expo_u64(e, "fabtel_qp_counter_unbound_qps", l, p->qpc_unbound);
+		expo_u64(e, "fabtel_qp_set_unbound_qps", l, p->qpc_unbound);
 	}
 }
 
@@ -64,7 +64,7 @@ static void set_series(const struct model *m, const struct model_qpcnt *c, struc
 			continue;
 		l[4] = (struct expo_label){ "counter", schema_ctr_name(k) };
 		l[5] = (struct expo_label){ NULL, NULL };
-		expo_u64(e, "fabtel_qp_counter_errors_total", l, c->ctr[k]);
+		expo_u64(e, "fabtel_qp_set_errors_total", l, c->ctr[k]);
 	}
 }
 
@@ -76,16 +76,16 @@ void render_qpcnt_families(const struct model *m, struct expo *e)
 		"The port's live QPs in no counter set: their errors are port evidence only.",
 	};
 	static const char *const name[3] = {
-		"fabtel_qp_counter_mode_info", "fabtel_qp_counter_sets",
-		"fabtel_qp_counter_unbound_qps",
+		"fabtel_qp_set_mode_info", "fabtel_qp_sets",
+		"fabtel_qp_set_unbound_qps",
 	};
 	unsigned int i, w;
 
 	if (m->src[SRC_QP_COUNTERS] == SRC_STATE_STANDBY)
 		return;		/* off, or a fixture tree: never asked */
-	expo_family(e, "fabtel_qp_counter_requests_total", "counter",
+	expo_family(e, "fabtel_qp_set_requests_total", "counter",
 		    "RDMA netlink requests the qp_counters source made (mode reads, set dumps, auto mode); on mlx5 each set in a dump is also one firmware command.");
-	expo_u64(e, "fabtel_qp_counter_requests_total", NULL, m->qpcnt_requests);
+	expo_u64(e, "fabtel_qp_set_requests_total", NULL, m->qpcnt_requests);
 	if (m->src[SRC_QP_COUNTERS] != SRC_STATE_UP)
 		return;
 	for (w = 0; w < 3; w++) {
@@ -94,13 +94,13 @@ void render_qpcnt_families(const struct model *m, struct expo *e)
 			if (m->ports[i].present && m->ports[i].qpc_known)
 				port_series(&m->ports[i], e, (int)w);
 	}
-	expo_family(e, "fabtel_qp_counter_errors_total", "counter",
+	expo_family(e, "fabtel_qp_set_errors_total", "counter",
 		    "A counter set's error counters as the NIC counts them (rdma statistic qp show), with the job of its QPs.");
 	for (i = 0; i < m->nr_qpcnt; i++)
 		set_series(m, &m->qpcnt[i], e);
-	expo_family(e, "fabtel_qp_counter_sets_dropped", "gauge",
+	expo_family(e, "fabtel_qp_sets_dropped", "gauge",
 		    "Counter sets past fabteld's table at the last read (not read).");
-	expo_u64(e, "fabtel_qp_counter_sets_dropped", NULL, m->qpcnt_over);
+	expo_u64(e, "fabtel_qp_sets_dropped", NULL, m->qpcnt_over);
 }
 
 /* a port's counter mode and sets for /api/v1/snapshot; NULL if not read */
