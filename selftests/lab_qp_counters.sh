@@ -28,8 +28,8 @@ PA=$("$FABLAB" port a)
 JOBS="8101 8102 8103 8104 8105 8106 8107 8108 8109 8110 8111 8112"
 
 cleanup() {
-	lab a "for j in $JOBS; do pkill -f \"^sleep 8[0-9]{3}$\"; done; echo 0 >$DBG/qps
-		rmmod fakeroce; for j in $JOBS; do rmdir /sys/fs/cgroup/job_\$j; done" >/dev/null 2>&1
+	jobs_end
+	lab a "rmmod fakeroce; for j in $JOBS; do rmdir /sys/fs/cgroup/job_\$j; done" >/dev/null 2>&1
 }
 suite_on_exit cleanup
 
@@ -38,13 +38,15 @@ ktap_check "fakeroce0 (mlx5) on guest a" \
 		echo '0 mlx5' >/sys/kernel/fakeroce/new_device && ip link set fre0 up"
 
 # job ID's process makes N more QPs (fakeroce's qps holds the device's total)
-job_qps() { # ID TOTAL
+job_qps() { # ID TOTAL (its pid in /tmp/qpc-job-ID.pid, for jobs_end)
 	lab a "mkdir -p /sys/fs/cgroup/job_$1; bash -c 'echo \$\$ >/sys/fs/cgroup/job_$1/cgroup.procs &&
-		echo $2 >$DBG/qps && exec sleep $1' >/dev/null 2>&1 &
-		for i in \$(seq 50); do pgrep -x -f 'sleep $1' >/dev/null && exit 0; sleep 0.1; done; exit 1"
+		echo $2 >$DBG/qps && exec sleep $1' >/dev/null 2>&1 & p=\$!; echo \$p >/tmp/qpc-job-$1.pid
+		for i in \$(seq 50); do [[ \$(cat /proc/\$p/comm 2>/dev/null) == sleep ]] && exit 0; sleep 0.1; done
+		exit 1"
 }
-jobs_end() { # every job's process gone, its QPs destroyed
-	lab a "echo 0 >$DBG/qps; pkill -x -f 'sleep 81[0-9][0-9]'; sleep 0.3" >/dev/null 2>&1
+jobs_end() { # every job's process gone (by the pids job_qps kept), its QPs destroyed
+	lab a "echo 0 >$DBG/qps; for f in /tmp/qpc-job-*.pid; do [[ -f \$f ]] || continue
+		kill \$(cat \$f); rm -f \$f; done; sleep 0.3" >/dev/null 2>&1
 }
 qpns_of() { # ID: the QPNs of job ID's process, as rdma res show qp lists them
 	lab a "p=\$(head -1 /sys/fs/cgroup/job_$1/cgroup.procs); rdma res show qp -j |
