@@ -280,7 +280,10 @@ void fold_qpcnt_jobs(struct model *m)
 	struct model_job_port *jp;
 	struct model_port *p;
 	unsigned int i, k;
+	bool active = false;
 
+	for (i = 0; i < m->port_slots; i++)
+		active |= m->ports[i].present && m->ports[i].qpc_active;
 	for (i = 0; i < m->job_slots; i++)
 		for (k = 0; k < m->jobs[i].nr_ports; k++) {
 			jp = &m->jobs[i].ports[k];
@@ -289,6 +292,8 @@ void fold_qpcnt_jobs(struct model *m)
 			memset(jp->qpc_rise, 0, sizeof(jp->qpc_rise));
 			memset(jp->qpc_total, 0, sizeof(jp->qpc_total));
 		}
+	if (!active)
+		return;		/* no port where sets stand: no QP to look at */
 	for (i = 0; i < m->qp_slots; i++) {
 		const struct model_qp *q = &m->qps[i];
 

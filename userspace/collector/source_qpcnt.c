@@ -174,10 +174,9 @@ static void read_modes(struct collector *c, struct source_qpcnt *s, struct raw *
 			snprintf(q->why, sizeof(q->why), "mode unreadable: %s", strerror(-err));
 			continue;
 		}
-		q->ours = is_ours(s, dev, p->port) && q->mode == RDMASTAT_MODE_AUTO;
 		if (c->o->qp_counters == QPC_AUTO && q->mode == RDMASTAT_MODE_NONE)
 			turn_auto_on(c, s, p, dev, q, now);
-		q->ours |= is_ours(s, dev, p->port) && q->mode == RDMASTAT_MODE_AUTO;
+		q->ours = is_ours(s, dev, p->port) && q->mode == RDMASTAT_MODE_AUTO;
 	}
 }
 
