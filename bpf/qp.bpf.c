@@ -4,8 +4,8 @@
  *
  * fexit/ib_create_qp_user runs in the creating process: its tgid, comm and
  * cgroup id go into an LRU map keyed by (device index, QPN).  Successful
- * ib_modify_qp_with_udata calls update state, destination QPN, timeout and
- * retry counts; ib_destroy_qp_user removes the entry.  A QP moved to ERR,
+ * ib_modify_qp_with_udata calls update state, destination QPN, the peer's
+ * GID (the address vector's, given at INIT->RTR), timeout and retry counts; ib_destroy_qp_user removes the entry.  A QP moved to ERR,
  * or hit by a fatal QP event through ib_uverbs, is reported.  QPs created
  * before the program loaded are seeded by the loader from RDMA netlink.
  */
@@ -19,6 +19,7 @@
 
 /* enum ib_qp_attr_mask (include/rdma/ib_verbs.h): no BTF, a stable ABI */
 #define IB_QP_STATE		(1 << 0)
+#define IB_QP_AV		(1 << 7)
 #define IB_QP_TIMEOUT		(1 << 9)
 #define IB_QP_RETRY_CNT		(1 << 10)
 #define IB_QP_RNR_RETRY		(1 << 11)
@@ -102,6 +103,9 @@ int BPF_PROG(qp_modify, struct ib_qp *qp, struct ib_qp_attr *attr,
 		info->state = BPF_CORE_READ(attr, qp_state);
 	if (mask & IB_QP_DEST_QPN)
 		info->dest_qpn = BPF_CORE_READ(attr, dest_qp_num);
+	if ((mask & IB_QP_AV) &&
+	    !bpf_core_read(info->dgid, sizeof(info->dgid), &attr->ah_attr.grh.dgid))
+		info->has_dgid = 1;
 	if (mask & IB_QP_TIMEOUT)
 		info->timeout = BPF_CORE_READ(attr, timeout);
 	if (mask & IB_QP_RETRY_CNT)

@@ -19,6 +19,9 @@ struct qp_info {
 	__u8 timeout;		/* local ACK timeout exponent */
 	__u8 retry_cnt;
 	__u8 rnr_retry;
+	__u8 has_dgid;		/* dgid is set: the QP was given an AV */
+	__u8 pad[3];
+	__u8 dgid[16];		/* the peer's GID from the QP's AV (RoCE: its IP) */
 	char comm[QP_COMM_LEN];
 };
 

@@ -19,7 +19,7 @@
 
 HW=/sys/class/infiniband
 
-ktap_begin 18
+ktap_begin 19
 
 cleanup() {
 	"$FABLAB" impair a clear >/dev/null 2>&1
@@ -121,6 +121,9 @@ pid=$(lab_read a /tmp/bw.pid)
 created=$(lab a "jq -c 'select(.kind == \"qp_created\" and .comm == \"ib_write_bw\") | [.tgid, .cgroup_id]' /tmp/rxa.json | head -1")
 ktap_eq "qp: ib_write_bw's QP -> its pid and the cgroup id of job_42" "$created" "[$pid,$cg]"
 qpn=$(lab a "jq -r 'select(.kind == \"qp_created\" and .comm == \"ib_write_bw\") | .qpn' /tmp/rxa.json | head -1")
+ktap_eq "qp: ib_write_bw's QP given its peer at INIT->RTR: b's address, the one the client was told (10.77.0.2)" \
+	"$(lab a "jq -r 'select(.kind == \"qp_modified\" and .qpn == ${qpn:-0} and .peer != null) | .peer' /tmp/rxa.json | sort -u | xargs")" \
+	10.77.0.2
 ktap_eq "qp: destroyed when ib_write_bw exited" \
 	"$(jcount a /tmp/rxa.json ".kind == \"qp_destroyed\" and .qpn == ${qpn:-0}")" 1
 ktap_eq "qp: no longer in the map at exit" \

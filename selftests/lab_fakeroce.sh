@@ -19,7 +19,7 @@ CTL=/sys/kernel/fakeroce
 DBG=/sys/kernel/debug/fakeroce
 IB=/sys/class/infiniband
 
-ktap_begin 98
+ktap_begin 99
 
 [[ -f $KO ]] || { ktap_fail "fakeroce.ko was built" "$KO missing"; ktap_end; }
 echo "lab_fakeroce: start" >/dev/kmsg
@@ -365,6 +365,10 @@ ktap_eq "qp_errors: unknown QPN or name, 2 or 4 words, DELTA x or -1 refused (EI
 		"${q[0]} out_of_sequence 1 2" "${q[0]} out_of_sequence x" "${q[0]} out_of_sequence -1"; do
 		write_err $DBG/0/qp_errors "$v"; done | sort -u) $(write_err $DBG/0/counter_limit 1025) $(port_stat out_of_sequence)" \
 	"Invalid argument Invalid argument $((p0 + 12))"
+ktap_eq "qp_peer: \"QPN 10.77.0.2\" and \"QPN fe80::1\" taken (RTR through ib_modify_qp_with_udata); unknown QPN, 1 or 3 words, a bad address refused (EINVAL)" \
+	"$(knob 0/qp_peer "${q[0]} 10.77.0.2" && knob 0/qp_peer "${q[1]} fe80::1" && echo taken) $(for v in \
+		"99 10.77.0.2" "${q[0]}" "${q[0]} 10.77.0.2 x" "${q[0]} 10.77.0.300" "${q[0]} peer"; do
+		write_err $DBG/0/qp_peer "$v"; done | sort -u)" "taken Invalid argument"
 rdma statistic qp set link $L auto off
 ktap_eq "auto off: qp mode auto off, the counters stay" "$(qp_mode) $(cnt_list)" \
 	"qp auto off 1:${w[0]}:${q[0]} 2:${w[1]}:${q[1]}"

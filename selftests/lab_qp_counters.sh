@@ -17,11 +17,16 @@
 #  - an operator's manual set: read and used, never unbound;
 #  - counter_limit 2 and 5 jobs: 2 sets, the other jobs on port evidence,
 #    said so; only the jobs with QPs in no set are blamed for errors there;
-#  - port_stats = netlink: the port's counters equal the hw_counters files.
+#  - port_stats = netlink: the port's counters equal the hw_counters files;
+#  - peer: QPs connected (fakeroce's qp_peer: INIT->RTR with an AV, through
+#    the call uverbs makes) towards guest b and towards an address no host
+#    has; fabteld binds each job's QPs into one set per peer; errors on QPs
+#    towards b name b only; its exit unbinds them all; qp_counters_sets
+#    caps the sets it makes.
 . "$(dirname "$0")/lib.sh"
 
 suite_begin
-ktap_begin 23
+ktap_begin 29
 
 DBG=/sys/kernel/debug/fakeroce/0
 PA=$("$FABLAB" port a)
@@ -236,6 +241,85 @@ ktap_check "errors on job 8110's QP (in no set): the 3 jobs without a set degrad
 ktap_info "verdicts: $(verdicts 8106 8107 8108 8109 8110)"
 ktap_check "... its reason says why: its QPs are in no counter set" \
 	grep -q 'in no counter set' <<<"$(job "$PA" 8110 '.reasons[] | select(.reason == "out_of_sequence") | .detail')"
+fabteld_stop a qpc >/dev/null
+jobs_end
+
+# ---- peer: one set per (job, peer); errors name the peer they come from ------------------
+lab a "echo 16 >$DBG/counter_limit"
+B=10.77.0.2 C=10.77.0.3		# guest b, and an address no guest has
+start --set qp_counters=peer --set bpf=on
+job_qps 8111 4
+job_qps 8112 6
+mapfile -t QA < <(qpns_of 8111)
+mapfile -t QB < <(qpns_of 8112)
+declare -A WANT			# QPN -> job/peer, as qp_peer is given them
+plan() { # JOB ADDR QPN...
+	local j=$1 a=$2 q
+	shift 2
+	for q in "$@"; do WANT[$q]="$j/$a"; done
+}
+plan 8111 $B "${QA[0]}" "${QA[1]}"
+plan 8111 $C "${QA[2]}" "${QA[3]}"
+plan 8112 $B "${QB[@]}"
+connect() { # each QP of the plan to RTR towards its peer
+	local q
+	for q in "${!WANT[@]}"; do
+		lab a "echo '$q ${WANT[$q]#*/}' >$DBG/qp_peer" || return 1
+	done
+}
+ktap_check "qp_peer: job 8111's QPs ${QA[*]} to RTR, two towards $B (guest b), two towards $C; job 8112's ${QB[*]} towards $B" \
+	connect
+# rdma's sets, each as the job/peer its QPs were given (all its QPs alike) and fabteld's
+rdma_peer_sets() {
+	local cntn qps q want
+	sets_of | jq -r '.[] | "\(.cntn) \([.lqpn[]?] | join(","))"' | while read -r cntn qps; do
+		want=""
+		for q in ${qps//,/ }; do
+			[[ -z $want || $want == "${WANT[$q]}" ]] && want=${WANT[$q]} || want="mixed"
+		done
+		echo "$cntn:$want"
+	done | sort | xargs
+}
+fab_peer_sets() {
+	api "$PA" /api/v1/snapshot | jq -r '[.qp_counter_sets[] | select(.device == "fakeroce0") |
+		"\(.cntn):\(.job_id)/\(.peer)"] | sort | join(" ")'
+}
+three_sets() {
+	local r
+	r=$(rdma_peer_sets)
+	[[ $(wc -w <<<"$r") == 3 && $r != *mixed* && $r != *":/"* && $r == "$(fab_peer_sets)" ]]
+}
+ktap_check "fabteld bound them into 3 manual sets, one per (job, peer): rdma statistic qp show's QPs = fabteld's job/peer" \
+	wait_for 20 three_sets
+ktap_info "rdma: $(rdma_peer_sets); fabteld: $(fab_peer_sets); $(qp_mode)"
+wait_for 15 n_jobs 2
+inject "${QA[0]}" out_of_sequence 30
+oos_detail() { job "$PA" 8111 '.reasons[] | select(.reason == "out_of_sequence") | .detail'; }
+names_b() {
+	verdicts_are "8111:degraded/qp_counter 8112:healthy/" 8111 8112 &&
+		[[ $(oos_detail) == "towards $B" ]]
+}
+ktap_check "30 out_of_sequence on QP ${QA[0]} (towards b): 8111 degraded, qp_counter, \"towards $B\" (not $C); 8112 (its set towards b did not rise) healthy" \
+	wait_for 15 names_b
+ktap_info "verdicts: $(verdicts 8111 8112); detail: $(oos_detail)"
+fab_oos() { api "$PA" /api/v1/snapshot | jq -r '[.qp_counter_sets[] | "\(.cntn):\(.counters.out_of_sequence)"] | sort | join(" ")'; }
+rdma_oos() { sets_of | jq -r '[.[] | "\(.cntn):\(.out_of_sequence)"] | sort | join(" ")'; }
+same_oos() { [[ $(fab_oos) == "$(rdma_oos)" && $(fab_oos) == *":30"* ]]; }
+ktap_check "the sets' out_of_sequence (cntn:value): fabteld's = rdma statistic qp show's" wait_for 10 same_oos
+ktap_info "fabteld: $(fab_oos); rdma: $(rdma_oos)"
+fabteld_stop a qpc >/dev/null
+ktap_check "fabteld's exit unbound every QP it bound: no set left, mode none (auto off)" no_sets
+ktap_info "$(qp_mode); sets: $(lab a 'rdma statistic qp show link fakeroce0/1')"
+# the budget: 2 sets of fabteld's own per port, 3 (job, peer) pairs; a new
+# fabteld's BPF program sees the peers at the next INIT->RTR only
+start --set qp_counters=peer --set bpf=on --set qp_counters_sets=2
+connect
+capped() {
+	[[ $(n_sets) == 2 && $(port_qpc note) == "2 QPs with a peer in no set (qp_counters_sets reached; 2 of 2 sets ours)" ]]
+}
+ktap_check "qp_counters_sets = 2: rdma statistic qp show lists 2 sets; the port's note says 2 QPs wait, and why" \
+	wait_for 20 capped
+ktap_info "note: $(port_qpc note)"
 fabteld_stop a qpc >/dev/null
 jobs_end
 

@@ -267,6 +267,7 @@ void fakeroce_qps_init(struct fakeroce_dev *fdev);
 int fakeroce_qps_set(struct fakeroce_dev *fdev, unsigned int n);
 unsigned int fakeroce_qps_count(struct fakeroce_dev *fdev);
 void fakeroce_qps_destroy(struct fakeroce_dev *fdev);
+int fakeroce_qp_peer_set(struct fakeroce_dev *fdev, u32 qpn, const union ib_gid *dgid);
 int fakeroce_qp_errors_add(struct fakeroce_dev *fdev, u32 qpn,
 			   unsigned int idx, u64 delta);
 

@@ -23,10 +23,12 @@
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/inet.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/xarray.h>
+#include <net/ipv6.h>
 #include <rdma/rdma_counter.h>
 
 #include "fakeroce.h"
@@ -37,8 +39,8 @@ struct fakeroce_counter_set {
 	u64 values[FAKEROCE_MAX_COUNTERS];
 };
 
-/* counter_limit, counters_in_use, qp_errors */
-#define FAKEROCE_NUM_COUNTER_KNOBS	3
+/* counter_limit, counters_in_use, qp_errors, qp_peer */
+#define FAKEROCE_NUM_COUNTER_KNOBS	4
 
 /* "QPN NAME DELTA" fits, with a bnxt_re name and a 20-digit DELTA. */
 #define FAKEROCE_QP_ERRORS_BUF	128
@@ -241,23 +243,30 @@ static int fakeroce_counter_index(struct fakeroce_dev *fdev, const char *name)
 	return -EINVAL;
 }
 
+/* s cut into exactly n words (spaces or tabs between), or -EINVAL */
+static int fakeroce_words(char *s, char **word, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!s)
+			return -EINVAL;
+		s = skip_spaces(s);
+		word[i] = strsep(&s, " \t");
+		if (!*word[i])
+			return -EINVAL;
+	}
+	return s && *skip_spaces(s) ? -EINVAL : 0;
+}
+
 /* "QPN NAME DELTA": three words, decimal QPN and DELTA, nothing more. */
 static int fakeroce_qp_errors_parse(struct fakeroce_dev *fdev, char *s,
 				    u32 *qpn, int *idx, u64 *delta)
 {
 	char *word[3];
-	unsigned int n;
 	int err;
 
-	for (n = 0; n < ARRAY_SIZE(word); n++) {
-		if (!s)
-			return -EINVAL;
-		s = skip_spaces(s);
-		word[n] = strsep(&s, " \t");
-		if (!*word[n])
-			return -EINVAL;
-	}
-	if (s && *skip_spaces(s))
+	if (fakeroce_words(s, word, ARRAY_SIZE(word)))
 		return -EINVAL;
 	err = kstrtou32(word[0], 10, qpn);
 	if (err)
@@ -299,19 +308,70 @@ static const struct file_operations fakeroce_qp_errors_fops = {
 	.llseek = default_llseek,
 };
 
+/*
+ * "QPN ADDR": a decimal QPN and the peer's IPv4 (its IPv4-mapped GID, as
+ * RoCEv2 has it) or IPv6 address, nothing more.
+ */
+static int fakeroce_qp_peer_parse(char *s, u32 *qpn, union ib_gid *gid)
+{
+	char *word[2];
+	__be32 v4;
+
+	if (fakeroce_words(s, word, ARRAY_SIZE(word)) || kstrtou32(word[0], 10, qpn))
+		return -EINVAL;
+	if (in4_pton(word[1], -1, (u8 *)&v4, '\0', NULL)) {
+		ipv6_addr_set_v4mapped(v4, (struct in6_addr *)gid->raw);
+		return 0;
+	}
+	return in6_pton(word[1], -1, gid->raw, '\0', NULL) ? 0 : -EINVAL;
+}
+
+static ssize_t fakeroce_qp_peer_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	struct fakeroce_knob *knob = file->private_data;
+	char buf[FAKEROCE_QP_ERRORS_BUF];
+	union ib_gid gid;
+	u32 qpn;
+	char *s;
+	int err;
+
+	s = fakeroce_knob_input(buf, sizeof(buf), ubuf, count, ppos);
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	err = fakeroce_qp_peer_parse(s, &qpn, &gid);
+	if (err)
+		return err;
+	err = fakeroce_qp_peer_set(knob->fdev, qpn, &gid);
+	if (err)
+		return err;
+	return fakeroce_knob_done(count, ppos);
+}
+
+/* Write-only, as qp_errors. */
+static const struct file_operations fakeroce_qp_peer_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = fakeroce_qp_peer_write,
+	.llseek = default_llseek,
+};
+
 /* How many knobs fakeroce_counter_debugfs_add() takes from the pool. */
 unsigned int fakeroce_counter_debugfs_knobs(struct fakeroce_dev *fdev)
 {
-	return fdev->pers->qp_counters ? FAKEROCE_NUM_COUNTER_KNOBS : 1;
+	return fdev->pers->qp_counters ? FAKEROCE_NUM_COUNTER_KNOBS : 2;
 }
 
-/* qp_errors for every personality; the sets' knobs where there are sets. */
+/* qp_errors and qp_peer for every personality; the sets' knobs where there are sets. */
 void fakeroce_counter_debugfs_add(struct fakeroce_dev *fdev)
 {
 	struct dentry *dir = fdev->debugfs_dir;
 
 	fakeroce_knob_file(fdev, dir, "qp_errors", 0200, NULL, 0,
 			   &fakeroce_qp_errors_fops);
+	fakeroce_knob_file(fdev, dir, "qp_peer", 0200, NULL, 0,
+			   &fakeroce_qp_peer_fops);
 	if (!fdev->pers->qp_counters)
 		return;
 	fakeroce_knob_uint_max(fdev, dir, "counter_limit", &fdev->counter_limit,

@@ -13,6 +13,8 @@
  * Each new QP is moved RESET->INIT on port 1 through ib_modify_qp(), the
  * one transition at which ib_core binds a QP to a counter in auto mode
  * (`rdma statistic qp set ... auto`), still in the writer's context.
+ * Writing "QPN ADDR" to qp_peer moves a QP to RTR towards ADDR, the way a
+ * program connects one (fakeroce_qp_peer_set()).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -72,13 +74,21 @@ static int fakeroce_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 	return 0;
 }
 
+/* what fakeroce_qp_peer_set() gives: a connected QP's INIT->RTR */
+#define FAKEROCE_RTR_MASK	(IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU | \
+				 IB_QP_DEST_QPN | IB_QP_RQ_PSN | \
+				 IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER)
+
 /*
- * RESET->INIT with a port is all a QP here ever does; ib_core has bound it
- * to a counter (auto mode) just before.  Anything else is not supported.
+ * RESET->INIT with a port (ib_core has bound the QP to a counter in auto
+ * mode just before) and the RTR of qp_peer are all a QP here ever does.
+ * Anything else is not supported.
  */
 static int fakeroce_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			      int mask, struct ib_udata *udata)
 {
+	if (mask == FAKEROCE_RTR_MASK && attr->qp_state == IB_QPS_RTR)
+		return 0;
 	if (mask & ~(IB_QP_STATE | IB_QP_PORT | IB_QP_PKEY_INDEX))
 		return -EOPNOTSUPP;
 	if (!(mask & IB_QP_STATE) || attr->qp_state != IB_QPS_INIT)
@@ -159,6 +169,40 @@ int fakeroce_qp_errors_add(struct fakeroce_dev *fdev, u32 qpn,
 			continue;
 		fakeroce_counter_qp_add(fdev, &fq->ibqp, idx, delta);
 		err = 0;
+		break;
+	}
+	mutex_unlock(&fdev->qp_lock);
+	return err;
+}
+
+/*
+ * QP @qpn to RTR towards @dgid (debugfs qp_peer), as a program's INIT->RTR
+ * is made: through ib_modify_qp_with_udata(), the call uverbs makes, so
+ * whatever watches that call sees the peer.  No udata: ib_core then takes
+ * the AV as resolved and looks up no neighbour.  The AV's source is GID
+ * index 0, the netdev's default GID.  -EINVAL for a QPN not ours.
+ */
+int fakeroce_qp_peer_set(struct fakeroce_dev *fdev, u32 qpn, const union ib_gid *dgid)
+{
+	struct ib_qp_attr attr = {
+		.qp_state = IB_QPS_RTR,
+		.path_mtu = IB_MTU_1024,
+		.dest_qp_num = FAKEROCE_QPN_MIN,
+		.max_dest_rd_atomic = 1,
+		.min_rnr_timer = 12,
+	};
+	union ib_gid gid = *dgid;
+	struct fakeroce_qp *fq;
+	int err = -EINVAL;
+
+	attr.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(&attr.ah_attr, FAKEROCE_PORT);
+	rdma_ah_set_grh(&attr.ah_attr, &gid, 0, 0, 64, 0);
+	mutex_lock(&fdev->qp_lock);
+	list_for_each_entry(fq, &fdev->qps, node) {
+		if (fq->ibqp.qp_num != qpn)
+			continue;
+		err = ib_modify_qp_with_udata(&fq->ibqp, &attr, FAKEROCE_RTR_MASK, NULL);
 		break;
 	}
 	mutex_unlock(&fdev->qp_lock);

@@ -95,7 +95,7 @@ ktap_check "garbage config: exit 2, error names line 2" \
 printf 'qp_counters = auto\nport_stats = files\nqp_counters = on\n' >"$TMP/qpc.conf"
 out=$("$FABTELD" --config "$TMP/qpc.conf" --check-config 2>&1; echo "rc=$?")
 ktap_check "qp_counters = on: exit 2, line 3 named with the values it takes" \
-	bash -c '[[ $1 == *"qpc.conf:3: "*"qp_counters wants off, read or auto, not '"'on'"'"* && $1 == *rc=2 ]]' _ "$out"
+	bash -c '[[ $1 == *"qpc.conf:3: "*"qp_counters wants off, read, auto or peer, not '"'on'"'"* && $1 == *rc=2 ]]' _ "$out"
 out=$("$FABTELD" --set port_stats=sysfs --check-config 2>&1; echo "rc=$?")
 ktap_eq "port_stats = sysfs: exit 2, named" "$out" \
 	"fabteld: command line: port_stats wants auto, files or netlink, not 'sysfs'

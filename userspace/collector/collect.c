@@ -14,7 +14,8 @@
 
 /* In pass order: the sysfs source stands by when fabtel.ko's ports were read,
  * ethtool adds to the ports either read, the BPF source prunes by the QP
- * source's list. */
+ * source's list and gives its QPs their peers, which the counter sets' source
+ * binds by. */
 static const struct source_ops *const sources[] = {
 	&source_ko,
 	&source_sysfs,
@@ -22,8 +23,8 @@ static const struct source_ops *const sources[] = {
 	&source_config,
 	&source_ethstats,
 	&source_qps,
-	&source_qpcnt,
 	&source_bpf,
+	&source_qpcnt,
 };
 
 #define NR_SOURCES	(sizeof(sources) / sizeof(sources[0]))

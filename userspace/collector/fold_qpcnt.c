@@ -108,6 +108,9 @@ static void take_sets(struct model *m, const struct raw *r)
 		memcpy(q->have, r->qpcnt[i].have, sizeof(q->have));
 		memcpy(q->rise, rise[i], sizeof(q->rise));
 		q->seen_before = before[i];
+		q->ours = r->qpcnt[i].ours;
+		q->has_peer = r->qpcnt[i].has_peer;
+		memcpy(q->peer, r->qpcnt[i].peer, sizeof(q->peer));
 		q->job = -1;
 	}
 	m->nr_qpcnt = n;
@@ -250,7 +253,8 @@ static void job_add(struct model *m, int ji, const struct model_qpcnt *c, bool s
 	jp->qpc_sets++;
 	jp->qpc_shared |= shared;
 	for (x = 0; x < MODEL_QPC_SIGS; x++) {
-		jp->qpc_rise[x] += c->rise[x];
+		if (!c->has_peer || shared)	/* a peer's set: its own signal */
+			jp->qpc_rise[x] += c->rise[x];
 		jp->qpc_total[x] += c->ctr[fold_port_ctr[x]];
 	}
 }
@@ -316,21 +320,41 @@ void fold_qpcnt_jobs(struct model *m)
 	}
 }
 
+/* the rise of job j's sets by peer on port p: a signal per set, naming the peer */
+static void peer_signals(const struct model *m, struct model_job *j, const struct model_port *p,
+			 uint64_t now)
+{
+	unsigned int i, x;
+
+	for (i = 0; i < m->nr_qpcnt; i++) {
+		const struct model_qpcnt *c = &m->qpcnt[i];
+
+		if (!c->has_peer || c->job != (int)(j - m->jobs) || c->port != p->port ||
+		    strcmp(c->device, p->device))
+			continue;
+		for (x = 0; x < MODEL_QPC_SIGS; x++)
+			if (c->rise[x])
+				model_signal_job_counter(j, fold_port_sig[x], p->device, p->port,
+							 c->rise[x], c->peer, now);
+	}
+}
+
 void fold_qpcnt_signals(struct model *m, struct model_job *j, const struct model_job_port *jp,
 			const struct model_port *p, uint64_t now)
 {
 	unsigned int x;
 
-	(void)m;
 	if (!p->qpc_fresh)
 		return;		/* gathered until the sets' next read */
+	if (jp->qpc_sets)
+		peer_signals(m, j, p, now);
 	for (x = 0; x < MODEL_QPC_SIGS; x++) {
 		if (jp->qpc_rise[x] && jp->qpc_shared)
 			model_signal_job(j, fold_port_sig[x], p->device, p->port, jp->qpc_rise[x],
 					 true, now);
 		else if (jp->qpc_rise[x])
 			model_signal_job_counter(j, fold_port_sig[x], p->device, p->port,
-						 jp->qpc_rise[x], now);
+						 jp->qpc_rise[x], NULL, now);
 		if (jp->qpc_unbound && p->qpc_resid[x])
 			model_signal_job(j, fold_port_sig[x], p->device, p->port, p->qpc_resid[x],
 					 true, now);

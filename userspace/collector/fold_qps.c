@@ -75,6 +75,10 @@ static void update_qp(struct model *m, struct model_qp *q, const struct raw_qp *
 	q->pid = rq->nl.pid;
 	q->type = rq->nl.type;
 	q->state = rq->nl.has_state ? rq->nl.state : 0;
+	if (rq->has_peer) {
+		q->has_peer = true;
+		memcpy(q->peer, rq->peer, sizeof(q->peer));
+	}
 	if (q->comm[0] == '\0' || rq->comm[0])
 		set_name(q->comm, sizeof(q->comm), rq->comm);
 	if (rq->has_job) {

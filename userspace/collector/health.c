@@ -7,6 +7,7 @@
 
 #include "clock.h"
 #include "health.h"
+#include "text.h"
 
 #define MAX_PORTS 32
 
@@ -58,7 +59,8 @@ void health_add(struct health_track *t, const struct health_signal *s)
 	if (t->count) {
 		last = nth(t, t->count - 1);
 		if (last->sig == s->sig && last->port == s->port && last->shared == s->shared &&
-		    last->counter == s->counter &&
+		    last->counter == s->counter && last->has_peer == s->has_peer &&
+		    !memcmp(last->peer, s->peer, sizeof(s->peer)) &&
 		    !strcmp(last->device, s->device) && s->at_ns >= last->at_ns &&
 		    s->at_ns - last->at_ns < NS_PER_S && s->sig != HS_LINK_FLAP) {
 			last->n += s->n;
@@ -125,11 +127,59 @@ static void reason(struct health_result *r, const char *what, const char *sev,
 	x->evidence = shared ? "port" : "qp_event";
 }
 
-/* a counter-set signal behind the newest reason (not a port-wide one) */
-static void by_counter(struct health_result *r, unsigned int before, bool counter)
+/*
+ * The peers of the counter-set signals of kind a or b on port p within the
+ * hold before now, in words: "towards 10.0.0.2, 10.0.0.3"; "" if none.
+ */
+static void peers_of(const struct health_track *t, const struct port_sum *p, enum health_sig a,
+		     enum health_sig b, uint64_t from, char *out, size_t len)
 {
-	if (r->nr_reasons > before && counter && !r->reasons[r->nr_reasons - 1].shared)
-		r->reasons[r->nr_reasons - 1].evidence = "qp_counter";
+	const struct health_signal *s, *o;
+	char addr[48];
+	size_t at = 0;
+	unsigned int i, k, more = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < t->count; i++) {
+		s = nth(t, i);
+		if (!s->has_peer || (s->sig != a && s->sig != b) || s->at_ns < from ||
+		    s->port != p->port || strcmp(s->device, p->device))
+			continue;
+		for (k = 0; k < i; k++) {	/* named already? */
+			o = nth(t, k);
+			if (o->has_peer && (o->sig == a || o->sig == b) && o->at_ns >= from &&
+			    o->port == p->port && !memcmp(o->peer, s->peer, sizeof(o->peer)) &&
+			    !strcmp(o->device, p->device))
+				break;
+		}
+		if (k < i)
+			continue;
+		text_gid(addr, sizeof(addr), s->peer);
+		if (at + strlen(addr) + 24 > len) {
+			more++;
+			continue;
+		}
+		at += (size_t)snprintf(out + at, len - at, "%s%s", at ? ", " : "towards ", addr);
+	}
+	if (more)
+		snprintf(out + at, len - at, " and %u more", more);
+}
+
+/*
+ * A counter-set signal behind the newest reason (not a port-wide one): its
+ * evidence, and the peers where sets are by peer.
+ */
+static void by_counter(struct health_result *r, unsigned int before, bool counter,
+		       const struct health_track *t, const struct port_sum *p,
+		       enum health_sig a, enum health_sig b, uint64_t from)
+{
+	struct health_reason *x;
+
+	if (r->nr_reasons <= before || !counter || r->reasons[r->nr_reasons - 1].shared)
+		return;
+	x = &r->reasons[r->nr_reasons - 1];
+	x->evidence = "qp_counter";
+	peers_of(t, p, a, b, from, x->detail, sizeof(x->detail));
 }
 
 /* Is p a port whose traffic the collector sees for this job? */
@@ -170,12 +220,14 @@ static bool active_around(const struct health_track *t, const struct port_sum *p
 }
 
 static void eval_port(const struct health_track *t, const struct health_cfg *cfg,
-		      const struct port_sum *p, struct health_result *r, int pass)
+		      const struct port_sum *p, struct health_result *r, int pass, uint64_t now)
 {
 	static const enum health_sig fatal[] = {
 		HS_RETRY_EXCEEDED, HS_RNR_RETRY_EXCEEDED, HS_QP_ERROR,
 	};
 	uint64_t window = (uint64_t)cfg->window_s * NS_PER_S;
+	uint64_t hold = (uint64_t)cfg->hold_s * NS_PER_S;
+	uint64_t win_from = now > window ? now - window : 0, hold_from = now > hold ? now - hold : 0;
 	uint64_t oos = p->win[HS_OUT_OF_SEQUENCE] + p->win[HS_NAK_SEQ_RCVD];
 	uint64_t at;
 	bool idle;
@@ -187,7 +239,8 @@ static void eval_port(const struct health_track *t, const struct health_cfg *cfg
 			if (p->hold[fatal[i]])
 				reason(r, health_sig_name(fatal[i]), "failing", p,
 				       p->last[fatal[i]], p->hold[fatal[i]], p->shared[fatal[i]]);
-			by_counter(r, before, p->counter[fatal[i]]);
+			by_counter(r, before, p->counter[fatal[i]], t, p, fatal[i], fatal[i],
+				   hold_from);
 		}
 		if (p->hold[HS_LINK_FLAP]) {
 			idle = seen(t, p) &&
@@ -203,18 +256,20 @@ static void eval_port(const struct health_track *t, const struct health_cfg *cfg
 		     p->last[HS_OUT_OF_SEQUENCE] : p->last[HS_NAK_SEQ_RCVD];
 		reason(r, "out_of_sequence", "degraded", p, at, oos,
 		       p->shared[HS_OUT_OF_SEQUENCE] || p->shared[HS_NAK_SEQ_RCVD]);
-		by_counter(r, before, p->counter[HS_OUT_OF_SEQUENCE] || p->counter[HS_NAK_SEQ_RCVD]);
+		by_counter(r, before, p->counter[HS_OUT_OF_SEQUENCE] || p->counter[HS_NAK_SEQ_RCVD],
+			   t, p, HS_OUT_OF_SEQUENCE, HS_NAK_SEQ_RCVD, win_from);
 	}
 	before = r->nr_reasons;
 	if (p->win[HS_ACK_TIMEOUT] && p->win[HS_ACK_TIMEOUT] >= cfg->ack_timeouts)
 		reason(r, "ack_timeout", "degraded", p, p->last[HS_ACK_TIMEOUT],
 		       p->win[HS_ACK_TIMEOUT], p->shared[HS_ACK_TIMEOUT]);
-	by_counter(r, before, p->counter[HS_ACK_TIMEOUT]);
+	by_counter(r, before, p->counter[HS_ACK_TIMEOUT], t, p, HS_ACK_TIMEOUT, HS_ACK_TIMEOUT,
+		   win_from);
 	before = r->nr_reasons;
 	if (p->win[HS_RNR_NAK] && p->win[HS_RNR_NAK] >= cfg->rnr_naks)
 		reason(r, "rnr_nak", "degraded", p, p->last[HS_RNR_NAK], p->win[HS_RNR_NAK],
 		       p->shared[HS_RNR_NAK]);
-	by_counter(r, before, p->counter[HS_RNR_NAK]);
+	by_counter(r, before, p->counter[HS_RNR_NAK], t, p, HS_RNR_NAK, HS_RNR_NAK, win_from);
 	if (p->win[HS_PAUSE_STORM])
 		reason(r, "pause_storm", "degraded", p, p->last[HS_PAUSE_STORM],
 		       p->win[HS_PAUSE_STORM], true);
@@ -283,9 +338,9 @@ void health_eval(const struct health_track *t, const struct health_cfg *cfg,
 				 sizeof(out->reasons[0].detail), "%s", ports[i].detail);
 	}
 	for (i = 0; i < n; i++)
-		eval_port(t, cfg, &ps[i], out, VERDICT_FAILING);
+		eval_port(t, cfg, &ps[i], out, VERDICT_FAILING, now_ns);
 	for (i = 0; i < n; i++)
-		eval_port(t, cfg, &ps[i], out, VERDICT_DEGRADED);
+		eval_port(t, cfg, &ps[i], out, VERDICT_DEGRADED, now_ns);
 
 	for (i = 0; i < out->nr_reasons; i++) {
 		if (!strcmp(out->reasons[i].severity, "failing")) {

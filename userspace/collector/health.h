@@ -81,6 +81,8 @@ struct health_signal {
 	uint64_t n;			/* how many (events, packets) */
 	bool shared;			/* port-wide, not only this job's QPs */
 	bool counter;			/* from the NIC's counter sets (the job's own QPs) */
+	bool has_peer;			/* ... of the job's QPs towards peer (qp_counters = peer) */
+	uint8_t peer[16];		/* the peer's GID */
 };
 
 struct health_reason {
@@ -97,7 +99,8 @@ struct health_reason {
 	 * QPs), "port" (port-wide counters or states)
 	 */
 	const char *evidence;
-	char detail[128];		/* evidence in words (path_*: the peers), "" none */
+	/* evidence in words (path_*, and qp_counter sets by peer: the peers), "" none */
+	char detail[128];
 };
 
 struct health_result {

@@ -73,6 +73,7 @@ void collect_opts_default(struct collect_opts *o)
 	o->info_every = COLLECT_INFO_EVERY;
 	o->qp_counters = QPC_READ;
 	o->qp_counters_s = COLLECT_QP_COUNTERS_S;
+	o->qp_counters_sets = COLLECT_QP_COUNTERS_SETS;
 	o->port_stats = PORT_STATS_AUTO;
 	o->roce_tos = -1;
 	health_cfg_defaults(&o->health);
@@ -330,12 +331,14 @@ void model_signal_job(struct model_job *j, enum health_sig sig, const char *dev,
 }
 
 void model_signal_job_counter(struct model_job *j, enum health_sig sig, const char *dev,
-			      uint32_t port, uint64_t n, uint64_t at_ns)
+			      uint32_t port, uint64_t n, const uint8_t *peer, uint64_t at_ns)
 {
 	struct health_signal s = { .at_ns = at_ns, .sig = sig, .port = port, .n = n,
-				   .counter = true };
+				   .counter = true, .has_peer = peer != NULL };
 
 	text_copy(s.device, sizeof(s.device), dev);
+	if (peer)
+		memcpy(s.peer, peer, sizeof(s.peer));
 	health_add(&j->track, &s);
 }
 

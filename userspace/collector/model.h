@@ -217,6 +217,8 @@ struct model_qp {
 	char comm[16];
 	int job;			/* index in jobs, -1 none */
 	int qpcnt;			/* the counter set it is bound to: index in qpcnt, -1 none */
+	bool has_peer;			/* peer: the GID of its AV (qp_counters = peer) */
+	uint8_t peer[16];
 	uint64_t rxe_prev[16];
 	uint64_t wire_prev;
 	uint64_t first_ns;
@@ -262,6 +264,9 @@ struct model_qpcnt {
 	uint64_t rise[MODEL_QPC_SIGS];	/* at this read: the error counters' rise */
 	int job;			/* the job of its QPs: index in jobs, -1 none, -2 several */
 	bool seen_before;		/* in the read before (a new one's values all count) */
+	bool ours;			/* made by fabteld (qp_counters = peer) */
+	bool has_peer;			/* ... for the job's QPs towards peer (a GID) */
+	uint8_t peer[16];
 };
 
 /* The event log behind /api/v1/events and fabtop's Events pane. */
@@ -410,9 +415,9 @@ void model_job_slots_trim(struct model *m);
 /* The job's entry for port p, added if new (NULL if the job has too many). */
 struct model_job_port *model_job_port(struct model_job *j, const struct model_port *p);
 /* Give a job a health signal. */
-/* The same, from the NIC's counter sets of the job's own QPs. */
+/* The same, from the NIC's counter sets of the job's own QPs (peer: a set by peer's GID). */
 void model_signal_job_counter(struct model_job *j, enum health_sig sig, const char *dev,
-			      uint32_t port, uint64_t n, uint64_t at_ns);
+			      uint32_t port, uint64_t n, const uint8_t *peer, uint64_t at_ns);
 void model_signal_job(struct model_job *j, enum health_sig sig, const char *dev, uint32_t port,
 		      uint64_t n, bool shared, uint64_t at_ns);
 

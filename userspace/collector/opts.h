@@ -24,12 +24,14 @@
 #define COLLECT_QUIET_EVERY	4	/* quiet_every */
 #define COLLECT_INFO_EVERY	2	/* info_every */
 #define COLLECT_QP_COUNTERS_S	5	/* qp_counters_s */
+#define COLLECT_QP_COUNTERS_SETS	8	/* qp_counters_sets */
 
 /* qp_counters: whether the NIC's own per-QP counter sets are read (qp_counters.rst) */
 enum qp_counters_policy {
 	QPC_OFF,		/* never asked */
 	QPC_READ,		/* the counters that exist are read */
 	QPC_AUTO,		/* read, and auto mode by PID turned on where a port has none */
+	QPC_PEER,		/* read, and each job's QPs bound by peer where a port has none */
 };
 
 /* port_stats: how plain sysfs reads a port's hw_counters */
@@ -55,6 +57,7 @@ struct collect_opts {
 	unsigned int info_every;	/* plain sysfs: a moving one that counts no error: period */
 	enum qp_counters_policy qp_counters;
 	unsigned int qp_counters_s;	/* counter sets' read period; 0 each sample */
+	unsigned int qp_counters_sets;	/* peer: sets fabteld makes per port, at most */
 	enum port_stats_via port_stats;
 	int roce_tos;			/* the ToS RoCE jobs use (NCCL_IB_TC); -1 unset */
 	struct health_cfg health;

@@ -112,6 +112,8 @@ struct raw_qp {
 	char user[32];		/* the owner's user name, else its uid; "" unknown */
 	struct job_match job;
 	bool has_job;
+	bool has_peer;		/* peer: the GID of the QP's AV (BPF qp map; qp_counters = peer) */
+	uint8_t peer[16];
 };
 
 #define RAW_RXE_KINDS	16
@@ -141,6 +143,9 @@ struct raw_qpcnt {
 	uint32_t port, id, mode;
 	uint32_t pid;			/* auto by PID: the process; 0 otherwise */
 	unsigned int nr_qpns;		/* QPs bound (those listed in raw.qpcnt_qp) */
+	bool ours;			/* qp_counters = peer: a set fabteld made */
+	bool has_peer;			/* ... for the QPs towards peer (a GID) */
+	uint8_t peer[16];
 	uint64_t ctr[FABTEL_NR_COUNTERS];
 	bool have[FABTEL_NR_COUNTERS];
 };

@@ -395,6 +395,27 @@ static void wire_known_sync(struct source_bpf *b, struct raw *r)
 	b->known_failed = err != 0;
 }
 
+/*
+ * qp_counters = peer: each QP's peer (the GID of the AV it was given at
+ * INIT->RTR) from the qp program's map, one lookup per QP.  A QP made
+ * before the program loaded was seeded from RDMA netlink, which has no
+ * peer: it has none here either.
+ */
+static void qp_peers(struct source_bpf *b, struct raw *r)
+{
+	struct qp_info info;
+	unsigned int i;
+
+	for (i = 0; i < r->nr_qps; i++) {
+		struct raw_qp *q = &r->qps[i];
+
+		q->has_peer = !fabbpf_qp_lookup(b->fb, q->nl.dev_index, q->nl.qpn, &info) &&
+			      info.has_dgid;
+		if (q->has_peer)
+			memcpy(q->peer, info.dgid, sizeof(q->peer));
+	}
+}
+
 /* after the QP source: pruning needs this pass's QP list; the rings' losses */
 static bool bpf_sample(struct collector *c, void *priv, struct raw *r)
 {
@@ -411,6 +432,8 @@ static bool bpf_sample(struct collector *c, void *priv, struct raw *r)
 		r->ring_drops[1] = d.qp;
 		r->ring_drops[2] = d.rxe;
 	}
+	if (c->o->qp_counters == QPC_PEER && m->src[SRC_BPF_QP] == SRC_STATE_UP)
+		qp_peers(b, r);
 	r->nr_rxe = r->nr_wire = 0;
 	/* a walk cut off at the array's size (cb's 1) is as partial as a failed one */
 	r->rxe_err = rxe && fabbpf_for_each_rxe_qp(b->fb, rxe_cb, r) != 0;

@@ -14,6 +14,9 @@
  *         fabteld turned it on.  A port in AUTO or MANUAL mode is someone
  *         else's and left alone.  Soft-RoCE (rxe) implements no counter
  *         sets: its ports are left alone too.
+ *   peer  read, and each job's QPs bound by hand into one set per (job,
+ *         peer) on a port whose mode is none, or manual with only sets
+ *         fabteld made (qpcnt_peer.c); unbound again at close.
  *
  * Cost: one STAT_GET per port for its mode, one dump per device; on mlx5
  * the dump queries each counter from the firmware (QUERY_Q_COUNTER).
@@ -25,6 +28,7 @@
 #include "backoff.h"
 #include "clock.h"
 #include "collector.h"
+#include "qpcnt_peer.h"
 #include "rdmastat.h"
 #include "schema.h"
 #include "text.h"
@@ -57,6 +61,7 @@ struct source_qpcnt {
 		char name[64];
 	} devs[QPCNT_DEVS];
 	unsigned int nr_devs;
+	struct qpcnt_peers peers;	/* qp_counters = peer: the sets and binds made */
 };
 
 static int dev_cb(uint32_t dev_index, const char *name, void *ctx)
@@ -253,6 +258,39 @@ static int read_counters(struct source_qpcnt *s, struct raw *r)
 	return first;
 }
 
+/* qp_counters = peer: each watched port's QPs bound by (job, peer) */
+static void bind_peers(struct collector *c, struct source_qpcnt *s, struct raw *r, uint64_t now)
+{
+	unsigned int i, k;
+	struct backoff *b;
+	uint32_t dev;
+
+	qpcnt_peers_read(&s->peers, r);
+	for (i = 0; i < r->nr_qpcnt_port; i++) {
+		struct raw_qpcnt_port *q = &r->qpcnt_port[i];
+
+		for (k = 0; k < r->nr_ports; k++)
+			if (r->ports[k].port == q->port && !strcmp(r->ports[k].device, q->device))
+				break;
+		if (q->err || k == r->nr_ports || !dev_index(s, q->device, &dev))
+			continue;
+		if (r->ports[k].soft_roce) {
+			snprintf(q->why, sizeof(q->why), "Soft-RoCE has no counter sets: left alone");
+			continue;
+		}
+		b = refusal(s, dev, q->port);
+		if (b && !backoff_due(b, now)) {
+			q->err = b->err;
+			snprintf(q->why, sizeof(q->why), "peer binds refused: %s (asked again in %u s)",
+				 strerror(-b->err), (unsigned int)((b->next_ns - now) / NS_PER_S));
+			continue;
+		}
+		qpcnt_peers_bind(&s->peers, &s->st, r, q, dev, c->o->qp_counters_sets);
+		if (b)
+			backoff_done(b, q->err, now, c->o->qp_counters_s * 1000);
+	}
+}
+
 static void qpcnt_open(struct collector *c, void *priv)
 {
 	struct source_qpcnt *s = priv;
@@ -295,6 +333,8 @@ static bool qpcnt_sample(struct collector *c, void *priv, struct raw *r)
 	}
 	read_modes(c, s, r, now);
 	err = read_counters(s, r);
+	if (!err && c->o->qp_counters == QPC_PEER)
+		bind_peers(c, s, r, now);
 	r->qpcnt_requests = s->st.requests;
 	backoff_done(&s->reads, err, now, c->o->qp_counters_s * 1000);
 	r->qpcnt_read = !err;
@@ -321,6 +361,9 @@ static void qpcnt_close(struct collector *c, void *priv)
 				s->ours[i].device, s->ours[i].port, strerror(-err));
 	}
 	s->nr_ours = 0;
+	err = (int)qpcnt_peers_release(&s->peers, &s->st);
+	if (err)
+		fprintf(stderr, "fabteld: qp_counters: %d of the QPs fabteld bound left bound\n", err);
 	rdmastat_close(&s->st);
 }
 

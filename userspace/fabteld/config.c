@@ -172,9 +172,10 @@ static int set_text(struct config *c, const char *key, const char *value, char *
 		}
 		c->nr_job_rules++;
 	} else if (!strcmp(key, "qp_counters")) {
-		r = config_pick(value, (const char *[]){ "off", "read", "auto", NULL });
+		r = config_pick(value, (const char *[]){ "off", "read", "auto", "peer", NULL });
 		if (r < 0) {
-			snprintf(err, errlen, "qp_counters wants off, read or auto, not '%s'", value);
+			snprintf(err, errlen, "qp_counters wants off, read, auto or peer, not '%s'",
+				 value);
 			return -1;
 		}
 		c->qp_counters = (enum qp_counters_policy)r;

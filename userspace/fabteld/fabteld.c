@@ -355,7 +355,7 @@ int main(int argc, char **argv)
 		goto fini;
 	}
 	if (!opt.once && privs_drop(cfg.user, model.src[SRC_BPF_WIRE] == SRC_STATE_UP ||
-					       cfg.qp_counters == QPC_AUTO))
+					       cfg.qp_counters >= QPC_AUTO))
 		goto fini;
 	if (probing() && start_prober(&pr))
 		goto fini;

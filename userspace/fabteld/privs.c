@@ -67,7 +67,7 @@ int privs_drop(const char *user, bool net_admin)
 		return -1;
 	}
 	fprintf(stderr, "fabteld: running as %s with %s\n", user,
-		net_admin ? "CAP_NET_ADMIN only (the wire program's TC filters, qp_counters auto)" :
+		net_admin ? "CAP_NET_ADMIN only (the wire program's TC filters, qp_counters auto and peer)" :
 			    "no capabilities");
 	return 0;
 }

@@ -141,16 +141,22 @@ const struct setting settings[] = {
 	  .conf = "Without fabtel.ko: a port's hw_counters read in one RDMA netlink message "
 		  "(what `rdma statistic show` reads), or one file each; auto takes netlink and "
 		  "falls back to the files where the kernel refuses it." },
-	{ TEXT("qp_counters", "off, read, auto"), .def = "read",
+	{ TEXT("qp_counters", "off, read, auto, peer"), .def = "read",
 	  .help = "the NIC's per-QP counter sets (Documentation/qp_counters.rst): off, read "
 		  "those that exist, auto (read, and turn auto mode by PID on where a port has "
-		  "none, off again at exit)",
+		  "none, off again at exit), peer (read, and bind each job's QPs into one set "
+		  "per peer where a port has none, unbound again at exit)",
 	  .conf = "The NIC's own per-QP counter sets (`rdma statistic qp`), per-job evidence: "
 		  "off; read (those an operator set up); auto (also turns auto mode by PID on "
-		  "where a port has none, and off again at exit; needs CAP_NET_ADMIN)." },
+		  "where a port has none, and off again at exit); peer (binds each job's QPs "
+		  "into one set per remote address, so errors name the peer host; needs the "
+		  "BPF qp program).  auto and peer need CAP_NET_ADMIN." },
 	{ OPT("qp_counters_s", qp_counters_s, 0, 3600),
 	  .help = "counter sets read period, s (0: every sample; one firmware command per "
 		  "counter on mlx5)", .conf = "" },
+	{ OPT("qp_counters_sets", qp_counters_sets, 1, 64),
+	  .help = "qp_counters = peer: counter sets fabteld makes per port, at most (the NIC's "
+		  "counter budget; a (job, peer) past it stays on port evidence)", .conf = "" },
 	{ UINT("roce_tos", roce_tos, 0, 255, NULL), .example = "106",
 	  .help = "the ToS RoCE jobs use (NCCL_IB_TC), checked against each port's DSCP map and "
 		  "PFC",

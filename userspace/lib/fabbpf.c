@@ -304,6 +304,15 @@ int fabbpf_for_each_qp(const struct fabbpf *fb,
 			sizeof(struct qp_info), qp_walk_one, &w);
 }
 
+int fabbpf_qp_lookup(const struct fabbpf *fb, __u32 dev_index, __u32 qpn, struct qp_info *out)
+{
+	struct qp_key key = { .dev_index = dev_index, .qpn = qpn };
+
+	if (!fb->qp)
+		return -ENOENT;
+	return bpf_map_lookup_elem(bpf_map__fd(fb->qp->maps.qp_owners), &key, out) ? -errno : 0;
+}
+
 struct rxe_walk {
 	int (*cb)(const struct rxe_qp_key *, const struct rxe_qp_counts *, void *);
 	void *ctx;

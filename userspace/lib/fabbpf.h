@@ -53,6 +53,8 @@ void fabbpf_drops(const struct fabbpf *fb, struct fabbpf_drops *out);
 int fabbpf_for_each_qp(const struct fabbpf *fb,
 		       int (*cb)(const struct qp_key *, const struct qp_info *, void *),
 		       void *ctx);
+/* One QP's entry in the qp program's map: 0, -ENOENT, or negative errno. */
+int fabbpf_qp_lookup(const struct fabbpf *fb, __u32 dev_index, __u32 qpn, struct qp_info *out);
 int fabbpf_for_each_rxe_qp(const struct fabbpf *fb,
 			   int (*cb)(const struct rxe_qp_key *,
 				     const struct rxe_qp_counts *, void *),

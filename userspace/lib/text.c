@@ -2,6 +2,7 @@
 /*
  * text.c - text helpers (text.h).
  */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <string.h>
 
@@ -47,4 +48,16 @@ void text_copy(char *dst, size_t len, const char *src)
 	n = strnlen(src, len - 1);
 	memmove(dst, src, n);
 	dst[n] = '\0';
+}
+
+void text_gid(char *dst, size_t len, const uint8_t gid[16])
+{
+	static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	if (!memcmp(gid, v4mapped, sizeof(v4mapped))) {
+		if (!inet_ntop(AF_INET, gid + 12, dst, (socklen_t)len))
+			dst[0] = '\0';
+	} else if (!inet_ntop(AF_INET6, gid, dst, (socklen_t)len)) {
+		dst[0] = '\0';
+	}
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * text.h - small helpers for the text fabteld reads: its config file, the
- * prober's peers file, and the counters of sysfs and procfs.
+ * prober's peers file, the counters of sysfs and procfs, and addresses.
  */
 #ifndef FABTEL_TEXT_H
 #define FABTEL_TEXT_H
@@ -26,5 +26,11 @@ const char *text_dec_u64(const char *s, uint64_t *v);
  * collector copies a port's names several times a sample).
  */
 void text_copy(char *dst, size_t len, const char *src);
+
+/*
+ * A GID as an address: an IPv4-mapped one (RoCEv2's for an IPv4 address)
+ * in dotted form, any other as IPv6.  len: at least 46 (INET6_ADDRSTRLEN).
+ */
+void text_gid(char *dst, size_t len, const uint8_t gid[16]);
 
 #endif /* FABTEL_TEXT_H */

@@ -14,6 +14,7 @@
 #include "rdmastat.h"
 #include "render.h"
 #include "schema.h"
+#include "text.h"
 
 const char *render_qpcnt_mode(uint32_t mode)
 {
@@ -50,20 +51,22 @@ static void port_series(const struct model_port *p, struct expo *e, int which)
 
 static void set_series(const struct model *m, const struct model_qpcnt *c, struct expo *e)
 {
-	char port[12], cntn[12];
-	struct expo_label l[6] = {
+	char port[12], cntn[12], peer[48] = "";
+	struct expo_label l[7] = {
 		{ "device", c->device }, { "port", port }, { "cntn", cntn },
-		{ "job", c->job >= 0 ? m->jobs[c->job].id.id : "" },
+		{ "job", c->job >= 0 ? m->jobs[c->job].id.id : "" }, { "peer", peer },
 	};
 	unsigned int k;
 
+	if (c->has_peer)
+		text_gid(peer, sizeof(peer), c->peer);
 	snprintf(port, sizeof(port), "%u", c->port);
 	snprintf(cntn, sizeof(cntn), "%u", c->id);
 	for (k = 0; k < FABTEL_NR_COUNTERS; k++) {
 		if (!c->have[k] || !schema_ctr_is_error(k))
 			continue;
-		l[4] = (struct expo_label){ "counter", schema_ctr_name(k) };
-		l[5] = (struct expo_label){ NULL, NULL };
+		l[5] = (struct expo_label){ "counter", schema_ctr_name(k) };
+		l[6] = (struct expo_label){ NULL, NULL };
 		expo_u64(e, "fabtel_qp_set_errors_total", l, c->ctr[k]);
 	}
 }
@@ -71,7 +74,7 @@ static void set_series(const struct model *m, const struct model_qpcnt *c, struc
 void render_qpcnt_families(const struct model *m, struct expo *e)
 {
 	static const char *const help[3] = {
-		"1: the port's QP counter mode (none, auto, manual) and who set it (fabteld under qp_counters = auto, or other).",
+		"1: the port's QP counter mode (none, auto, manual) and who set it (fabteld under qp_counters = auto or peer, or other).",
 		"The NIC's counter sets on the port at the last read.",
 		"The port's live QPs in no counter set: their errors are port evidence only.",
 	};
@@ -95,7 +98,7 @@ void render_qpcnt_families(const struct model *m, struct expo *e)
 				port_series(&m->ports[i], e, (int)w);
 	}
 	expo_family(e, "fabtel_qp_set_errors_total", "counter",
-		    "A counter set's error counters as the NIC counts them (rdma statistic qp show), with the job of its QPs.");
+		    "A counter set's error counters as the NIC counts them (rdma statistic qp show), with the job of its QPs and, for a set fabteld made by peer (qp_counters = peer), the peer's address.");
 	for (i = 0; i < m->nr_qpcnt; i++)
 		set_series(m, &m->qpcnt[i], e);
 	expo_family(e, "fabtel_qp_sets_dropped", "gauge",
@@ -139,11 +142,14 @@ static struct json_object *jcounters(const uint64_t *v, const bool *have)
 struct json_object *render_qpcnt_sets(const struct model *m)
 {
 	struct json_object *a = json_object_new_array(), *o;
+	char peer[48];
 	unsigned int i;
 
 	for (i = 0; i < m->nr_qpcnt; i++) {
 		const struct model_qpcnt *c = &m->qpcnt[i];
 
+		if (c->has_peer)
+			text_gid(peer, sizeof(peer), c->peer);
 		o = json_object_new_object();
 		json_object_object_add(o, "device", json_object_new_string(c->device));
 		json_object_object_add(o, "port", json_object_new_int64(c->port));
@@ -153,6 +159,9 @@ struct json_object *render_qpcnt_sets(const struct model *m)
 		json_object_object_add(o, "qps", json_object_new_int64(c->nr_qpns));
 		json_object_object_add(o, "job_id", c->job >= 0 ?
 				       json_object_new_string(m->jobs[c->job].id.id) : NULL);
+		json_object_object_add(o, "set_by", json_object_new_string(c->ours ? "fabteld" :
+									   "other"));
+		json_object_object_add(o, "peer", c->has_peer ? json_object_new_string(peer) : NULL);
 		json_object_object_add(o, "counters", jcounters(c->ctr, c->have));
 		json_object_array_add(a, o);
 	}

@@ -6,7 +6,8 @@
  * is its job's own evidence; the port's rise less the sets' goes to the
  * jobs with QPs in no set only; between two reads of the sets the port's
  * rise waits; fabtel.ko's port values (the driver's default set) are all
- * rest; without the source every job takes the port's rise, as before.
+ * rest; without the source every job takes the port's rise, as before;
+ * sets fabteld made by peer name the peer whose set rose, and only it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -199,6 +200,52 @@ static void new_set_counts_from_zero(void **state)
 	assert_null(oos_reason("8"));
 }
 
+/* a v4-mapped GID of 10.77.0.d */
+static void gid4(uint8_t *g, uint8_t d)
+{
+	static const uint8_t pre[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+
+	memcpy(g, pre, sizeof(pre));
+	g[12] = 10;
+	g[13] = 77;
+	g[14] = 0;
+	g[15] = d;
+}
+
+static void peer_set_names_its_peer(void **state)
+{
+	const struct health_reason *x;
+	struct raw_qp *q;
+
+	(void)state;
+	/* job 7's QP 21 towards 10.77.0.3 beside QP 17 towards 10.77.0.2 */
+	q = &r.qps[r.nr_qps++];
+	*q = r.qps[0];
+	q->nl.qpn = 21;
+	r.qpcnt_port[0].mode = RDMASTAT_MODE_MANUAL;
+	r.qpcnt[0].mode = RDMASTAT_MODE_MANUAL;
+	r.qpcnt[0].ours = r.qpcnt[0].has_peer = true;
+	gid4(r.qpcnt[0].peer, 2);
+	r.qpcnt[1] = r.qpcnt[0];
+	r.qpcnt[1].id = 2;
+	gid4(r.qpcnt[1].peer, 3);
+	r.nr_qpcnt = 2;
+	r.qpcnt_qp[r.nr_qpcnt_qp++] = (struct raw_qpcnt_qp){ .dev_index = 1, .qpn = 21, .cnt = 1 };
+	pass();
+	pass();
+	rise(10, 10, true);		/* set 1: the QPs towards 10.77.0.2 */
+	x = oos_reason("7");
+	assert_non_null(x);
+	assert_string_equal(x->evidence, "qp_counter");
+	assert_int_equal(x->count, 10);
+	assert_string_equal(x->detail, "towards 10.77.0.2");
+	assert_null(oos_reason("8"));
+	r.qpcnt[1].ctr[OOS] += 4;	/* now set 2 too */
+	rise(4, 0, true);
+	assert_string_equal(oos_reason("7")->detail, "towards 10.77.0.2, 10.77.0.3");
+	assert_int_equal(oos_reason("7")->count, 14);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +256,7 @@ int main(void)
 		cmocka_unit_test_setup(ko_port_is_the_default_set, setup),
 		cmocka_unit_test_setup(without_the_source_every_job_takes_the_port, setup),
 		cmocka_unit_test_setup(new_set_counts_from_zero, setup),
+		cmocka_unit_test_setup(peer_set_names_its_peer, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "fabbpf.h"
+#include "text.h"
 #include "wire_loader.h"
 
 /* wire is not a fabbpf program: it has its own loader and only counters */
@@ -205,6 +206,8 @@ static void on_flap(const struct flap_event *e, void *ctx)
 
 static void qp_fields(struct json_object *o, const struct qp_key *k, const struct qp_info *i)
 {
+	char peer[48];
+
 	json_object_object_add(o, "dev_index", json_object_new_int64(k->dev_index));
 	json_object_object_add(o, "qpn", json_object_new_int64(k->qpn));
 	json_object_object_add(o, "tgid", json_object_new_int64(i->tgid));
@@ -213,6 +216,9 @@ static void qp_fields(struct json_object *o, const struct qp_key *k, const struc
 	json_object_object_add(o, "cgroup_id", json_object_new_uint64(i->cgroup_id));
 	json_object_object_add(o, "state", json_object_new_string(fabbpf_qp_state_name(i->state)));
 	json_object_object_add(o, "dest_qpn", json_object_new_int64(i->dest_qpn));
+	if (i->has_dgid)
+		text_gid(peer, sizeof(peer), i->dgid);
+	json_object_object_add(o, "peer", i->has_dgid ? json_object_new_string(peer) : NULL);
 	json_object_object_add(o, "timeout", json_object_new_int(i->timeout));
 	json_object_object_add(o, "retry_cnt", json_object_new_int(i->retry_cnt));
 	json_object_object_add(o, "rnr_retry", json_object_new_int(i->rnr_retry));
