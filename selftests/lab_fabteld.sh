@@ -27,7 +27,7 @@ TRAFFIC=$REPO/build/fabtel-traffic
 PROM_PORT=${PROM_PORT:-19090}
 suite_begin
 
-ktap_begin 37
+ktap_begin 38
 
 # the fabtelds and Prometheus stop at exit (lib.sh, suite_cleanup); then this
 cleanup() {
@@ -119,6 +119,14 @@ ktap_info "eth0 rx $r0..$r1 tx $t0..$t1; fabteld: $got; the guest lists $nets ne
 ktap_check "plain sysfs: rxa's netdev bytes (from /proc/net/dev, $nets netdevs) within eth0's statistics files read around the sample" \
 	bash -c '(($7 <= 2 * $(jq ".ports | length" <<<"$1") + 4)) && read -r r t <<<"$2" &&
 		(($3 <= r && r <= $4 && $5 <= t && t <= $6))' _ "$snap" "$got" "$r0" "$r1" "$t0" "$t1" "${nets:-99}"
+
+# PCIe: rxa's function is eth0's device's parent (virtio0's); QEMU's pc
+# machine gives it no PCI Express capability, so no link files either
+fn=$(lab a 'basename "$(readlink -f /sys/class/net/eth0/device/..)"')
+express="$(lab a "lspci -s $fn | grep -c 'Ethernet controller' || true") $(lab a "lspci -vv -s $fn | grep -c 'Express' || true")"
+pcie=$(jq -r '.pcie[] | select(.device == "rxa") | "\(.pci) \(.note)"' <<<"$snap")
+ktap_eq "PCIe: rxa's function $fn, an Ethernet controller with no Express capability (lspci), and fabteld reads no link for it, said" \
+	"$express $pcie" "1 0 null no PCIe function (virtual, or conventional PCI)"
 
 "$FABLAB" impair a delay 1ms reorder 25% 50% loss 2%
 ktap_check "under netem loss, job 4242 becomes degraded" \

@@ -25,6 +25,7 @@ static const struct source_ops *const sources[] = {
 	&source_qps,
 	&source_bpf,
 	&source_qpcnt,
+	&source_pcie,
 };
 
 #define NR_SOURCES	(sizeof(sources) / sizeof(sources[0]))
@@ -185,6 +186,7 @@ void collect_sample(struct collector *c)
 	devices_fold(&c->devs, m);
 	fold_qps(m, r, now);
 	fold_qpcnt(m, r, &c->fold.prev);
+	fold_pcie(&c->fold, m, r, now);
 	fold_bpf(&c->fold, m, r, now);
 	fold_jobs(m, now, &c->fold.prev);
 	m->bpf_pruned[0] = pruned(c, 0);

@@ -131,6 +131,21 @@ static bool port_shared(const struct model *m, unsigned int i, const struct mode
 	return false;
 }
 
+/* the AER errors of the port's PCI function at this read (fold_pcie.c) */
+static void pcie_signals(const struct model *m, struct model_job *j, const struct model_port *p,
+			 uint64_t now)
+{
+	const struct model_pcie *q = m->pcie_fresh ? model_pcie_of(m, p->device) : NULL;
+
+	if (!q)
+		return;
+	if (q->aer_rise[0])
+		model_signal_job(j, HS_PCIE_ERRORS, p->device, p->port, q->aer_rise[0], true, now);
+	if (q->aer_rise[1] + q->aer_rise[2])
+		model_signal_job(j, HS_PCIE_FATAL, p->device, p->port,
+				 q->aer_rise[1] + q->aer_rise[2], true, now);
+}
+
 /*
  * the port's flaps, storms, link errors and (without per-QP events) error
  * counters
@@ -170,6 +185,7 @@ static void port_signals(struct model *m, struct model_job *j, struct model_job_
 				 p->fec[ETHNL_FEC_UNCORR].total - was, true, now);
 	if ((was = phy_rise(p, prev, pi)))
 		model_signal_job(j, HS_LINK_ERRORS, p->device, p->port, was, true, now);
+	pcie_signals(m, j, p, now);
 	if (!per_qp && p->qpc_active) {
 		/* the NIC's counter sets split the port's error counters (fold_qpcnt.c) */
 		fold_qpcnt_signals(m, j, jp, p, now);
@@ -248,6 +264,18 @@ static void port_evidence_why(struct model *m, struct model_job *j)
 	}
 }
 
+/* the port's PCI function runs below what it should: the state, how in detail */
+static void pcie_state(const struct model *m, struct health_port_state *st, unsigned int *ns,
+		       const struct model_port *p)
+{
+	const struct model_pcie *q = model_pcie_of(m, p->device);
+
+	if (!q || !q->degraded || *ns == MODEL_MAX_JOB_PORTS)
+		return;
+	port_state(st, ns, p, HP_PCIE, q->degraded_ns);
+	snprintf(st[*ns - 1].detail, sizeof(st[0].detail), "PCIe %s: %s", q->bdf, q->detail);
+}
+
 static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct fold_prev *prev)
 {
 	struct model_job *j = &m->jobs[i];
@@ -274,6 +302,7 @@ static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct
 				   down ? now : p->degraded_ns);
 		if (p->optics_trouble)
 			port_state(st, &ns, p, HP_OPTICS, p->optics_since_ns);
+		pcie_state(m, st, &ns, p);
 		if (p->misconfigured)
 			port_state(st, &ns, p, HP_MISCONFIGURED, p->misconfigured_ns);
 		path_states(st, &ns, p);

@@ -19,6 +19,7 @@ void health_cfg_defaults(struct health_cfg *cfg)
 	cfg->ack_timeouts = 5;
 	cfg->rnr_naks = 100;
 	cfg->link_errors = 10;
+	cfg->pcie_errors = 10;
 }
 
 const char *health_verdict_name(enum health_verdict v)
@@ -33,7 +34,7 @@ const char *health_sig_name(enum health_sig s)
 	static const char *const n[HS_NR] = {
 		"out_of_sequence", "nak_seq_rcvd", "ack_timeout", "rnr_nak_rcvd",
 		"retry_exceeded", "rnr_retry_exceeded", "qp_error", "link_flap",
-		"pause_storm", "traffic", "link_errors",
+		"pause_storm", "traffic", "link_errors", "pcie_errors", "pcie_uncorrectable",
 	};
 
 	return s < HS_NR ? n[s] : "unknown";
@@ -242,6 +243,9 @@ static void eval_port(const struct health_track *t, const struct health_cfg *cfg
 			by_counter(r, before, p->counter[fatal[i]], t, p, fatal[i], fatal[i],
 				   hold_from);
 		}
+		if (p->hold[HS_PCIE_FATAL])	/* uncorrectable: the function may have reset */
+			reason(r, "pcie_errors", "failing", p, p->last[HS_PCIE_FATAL],
+			       p->hold[HS_PCIE_FATAL], true);
 		if (p->hold[HS_LINK_FLAP]) {
 			idle = seen(t, p) &&
 			       !active_around(t, p, p->last[HS_LINK_FLAP], window);
@@ -280,12 +284,16 @@ static void eval_port(const struct health_track *t, const struct health_cfg *cfg
 		reason(r, "link_errors", idle ? "notice" : "degraded", p,
 		       p->last[HS_LINK_ERRORS], p->win[HS_LINK_ERRORS], true);
 	}
+	if (p->win[HS_PCIE_ERRORS] && p->win[HS_PCIE_ERRORS] >= cfg->pcie_errors)
+		reason(r, "pcie_errors", "degraded", p, p->last[HS_PCIE_ERRORS],
+		       p->win[HS_PCIE_ERRORS], true);
 }
 
 static const char *const port_reason[] = {
 	[HP_DOWN] = "port_down", [HP_DEGRADED] = "link_degraded",
 	[HP_OPTICS] = "optics", [HP_MISCONFIGURED] = "misconfigured",
 	[HP_PATH_LOSS] = "path_loss", [HP_PATH_LATENCY] = "path_latency",
+	[HP_PCIE] = "pcie_degraded",
 };
 
 void health_eval(const struct health_track *t, const struct health_cfg *cfg,

@@ -61,6 +61,8 @@ enum health_sig {
 	HS_PAUSE_STORM,		/* port-level */
 	HS_TRAFFIC,		/* the job moved packets on the port */
 	HS_LINK_ERRORS,		/* port-level: IB port link-error counters rose */
+	HS_PCIE_ERRORS,		/* port-level: its PCI function's correctable AER errors */
+	HS_PCIE_FATAL,		/* port-level: ... uncorrectable (nonfatal or fatal) AER errors */
 	HS_NR,
 };
 
@@ -71,6 +73,7 @@ struct health_cfg {
 	unsigned int ack_timeouts;	/* default 5 */
 	unsigned int rnr_naks;		/* default 100 */
 	unsigned int link_errors;	/* link-error counts in window: default 10 */
+	unsigned int pcie_errors;	/* correctable PCIe errors in window: default 10 */
 };
 
 struct health_signal {
@@ -145,6 +148,7 @@ enum health_port_kind {
 	HP_DOWN, HP_DEGRADED, HP_OPTICS, HP_MISCONFIGURED,
 	HP_PATH_LOSS,		/* probes to peers from the port are lost (probes.rst) */
 	HP_PATH_LATENCY,	/* their median RTT is over probe_rtt_us */
+	HP_PCIE,		/* its PCI function's link below what it should run at */
 };
 
 struct health_port_state {

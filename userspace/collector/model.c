@@ -14,7 +14,7 @@
 
 static const char *const src_names[SRC_NR] = {
 	"fabtel_ko", "sysfs", "bpf_flap", "bpf_qp", "bpf_rxe", "bpf_wire", "rdma_netlink",
-	"ethtool", "ethtool_stats", "roce_config", "qp_counters",
+	"ethtool", "ethtool_stats", "roce_config", "qp_counters", "pcie",
 };
 
 static const char *const src_state_names[] = {
@@ -74,6 +74,7 @@ void collect_opts_default(struct collect_opts *o)
 	o->qp_counters = QPC_READ;
 	o->qp_counters_s = COLLECT_QP_COUNTERS_S;
 	o->qp_counters_sets = COLLECT_QP_COUNTERS_SETS;
+	o->pcie_s = COLLECT_PCIE_S;
 	o->port_stats = PORT_STATS_AUTO;
 	o->roce_tos = -1;
 	health_cfg_defaults(&o->health);

@@ -29,7 +29,7 @@
 #include "port_reads.h"
 
 #define MODEL_MAX_PORTS		64
-#define MODEL_PASS_SOURCES	8	/* the collector's sources (collect.c) */
+#define MODEL_PASS_SOURCES	9	/* the collector's sources (collect.c) */
 #define MODEL_MAX_QPS		4096
 #define MODEL_QP_INDEX		(2 * MODEL_MAX_QPS)	/* a power of two */
 #define MODEL_MAX_JOBS		64
@@ -75,6 +75,7 @@ enum model_source {
 	SRC_ETHSTATS,
 	SRC_CONFIG,
 	SRC_QP_COUNTERS,
+	SRC_PCIE,
 	SRC_NR,
 };
 
@@ -269,6 +270,31 @@ struct model_qpcnt {
 	uint8_t peer[16];
 };
 
+#define MODEL_AER_KINDS		40	/* AER kinds kept per PCI function */
+
+/* An RDMA device's PCI function: its PCIe link and AER (fold_pcie.c). */
+struct model_pcie {
+	char device[64];
+	char bdf[16];			/* "" no PCIe function: why */
+	char why[64];
+	unsigned int cur_mts, max_mts, slot_mts;	/* MT/s; 0 unknown */
+	unsigned int cur_w, max_w, slot_w;
+	unsigned int best_mts, best_w;	/* the best current link seen since start */
+	bool degraded;			/* below what it should run at (detail says how) */
+	uint64_t degraded_ns;		/* CLOCK_REALTIME since */
+	char detail[96];
+	bool have_aer;
+	uint64_t aer_total[3];		/* correctable, nonfatal, fatal */
+	uint64_t aer_rise[3];		/* ... their rise at this read (fresh) */
+	uint64_t aer_rise_ns;		/* CLOCK_REALTIME of the last read they rose at; 0 never */
+	unsigned int nr_aer;
+	struct {
+		uint8_t sev;
+		char name[24];
+		uint64_t n;
+	} aer[MODEL_AER_KINDS];
+};
+
 /* The event log behind /api/v1/events and fabtop's Events pane. */
 enum model_event_kind {
 	EV_PORT_ADDED, EV_PORT_REMOVED, EV_LINK_DOWN, EV_LINK_UP, EV_LINK_FLAP,
@@ -331,6 +357,10 @@ struct model {
 	unsigned int qp_slots;		/* qps[] from here on are all free: loops stop there */
 	/* (dev_index, qpn) -> 1 + index in qps; 0 empty (open addressing) */
 	uint16_t qp_index[MODEL_QP_INDEX];
+	/* the RDMA devices' PCI functions at the last read (fold_pcie.c) */
+	struct model_pcie pcie[MODEL_MAX_PORTS];
+	unsigned int nr_pcie;
+	bool pcie_fresh;		/* read this pass: aer_rise is due */
 	/* the NIC's counter sets at the last read (fold_qpcnt.c) */
 	struct model_qpcnt qpcnt[MODEL_MAX_QPCNT];
 	unsigned int nr_qpcnt, qpcnt_over;

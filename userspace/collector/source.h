@@ -166,6 +166,31 @@ struct raw_qpcnt_port {
 	char why[96];			/* ... and the kernel's words, "" none */
 };
 
+#define RAW_AER_KINDS	40	/* AER kinds kept per function (6.1 has 31 in all) */
+#define RAW_AER_NAME	24
+
+/* One RDMA device's PCI function (source_pcie.c); 0: unknown. */
+struct raw_pcie {
+	char device[64];
+	char bdf[16];			/* "" no PCIe function (why says so) */
+	unsigned int cur_mts, max_mts, slot_mts;	/* link speed, MT/s (8000: 8 GT/s) */
+	unsigned int cur_w, max_w, slot_w;		/* link width, lanes */
+	bool have_aer;
+	uint64_t aer_total[3];		/* correctable, nonfatal, fatal */
+	unsigned int nr_aer;
+	struct {
+		uint8_t sev;		/* index in aer_total */
+		char name[RAW_AER_NAME];
+		uint64_t n;
+	} aer[RAW_AER_KINDS];
+	char why[64];
+};
+
+/* source_pcie.c's parsers, for tests */
+unsigned int pcie_parse_speed(const char *s);
+unsigned int pcie_parse_width(const char *s);
+bool pcie_parse_aer(const char *text, unsigned int sev, struct raw_pcie *q);
+
 /* One pass's readings. */
 struct raw {
 	/* ports: fabtel.ko's, else plain sysfs's */
@@ -197,6 +222,10 @@ struct raw {
 	struct raw_qpcnt_port qpcnt_port[MODEL_MAX_PORTS];
 	unsigned int nr_qpcnt_port;
 	uint64_t qpcnt_requests;	/* RDMA netlink requests the source made, in all */
+	/* PCIe functions; pcie_read false: not due this pass (the model keeps its) */
+	bool pcie_read;
+	struct raw_pcie pcie[MODEL_MAX_PORTS];
+	unsigned int nr_pcie;
 	/* the states the sources reported this pass (the others keep theirs) */
 	bool reported[SRC_NR];
 	enum src_state state[SRC_NR];
@@ -246,6 +275,7 @@ extern const struct source_ops source_bpf;	/* source_bpf.c */
 extern const struct source_ops source_ethtool;	/* source_ethtool.c */
 extern const struct source_ops source_ethstats;	/* source_ethstats.c */
 extern const struct source_ops source_config;	/* source_config.c */
+extern const struct source_ops source_pcie;	/* source_pcie.c */
 
 /*
  * What fabtel.ko does not (yet) give, from ib_core's and the netdev's sysfs,

@@ -45,6 +45,7 @@ struct config {
 	unsigned int info_every;	/* plain sysfs: counters of no error, moving, every N */
 	unsigned int qp_counters_s;	/* counter sets read period, s */
 	unsigned int qp_counters_sets;	/* peer: sets made per port, at most */
+	unsigned int pcie_s;		/* PCIe link and AER read period, s */
 	unsigned int pma_s;		/* plain sysfs: IB port counters period, s; 0 each sample */
 	unsigned int roce_tos;		/* 0..255; CONFIG_TOS_UNSET: unset */
 	char sysfs_root[256];		/* "" = "/"; for tests */

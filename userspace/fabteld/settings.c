@@ -108,6 +108,14 @@ const struct setting settings[] = {
 	  .help = "RNR NAKs in window: degraded", .conf = "" },
 	{ HEALTH("link_errors", link_errors, 1000000000),
 	  .help = "IB port link errors in window: degraded", .conf = "" },
+	{ HEALTH("pcie_errors", pcie_errors, 1000000000),
+	  .help = "correctable PCIe (AER) errors of a port's function in window: degraded; any "
+		  "uncorrectable one: failing", .conf = "" },
+	{ OPT("pcie_s", pcie_s, 0, 3600),
+	  .help = "PCIe link and AER counters of each RDMA device's function, read period, s "
+		  "(0: never; Documentation/nic_health.rst)", .conf = "The PCIe link (speed, width against the function's and its slot's "
+		  "maximum) and AER counters of each RDMA device's PCI function, read every "
+		  "pcie_s seconds; 0 never." },
 	{ OPT("module_s", module_s, 0, 86400),
 	  .help = "module EEPROM and RoCE config period, s (0: never)",
 	  .conf = "Module EEPROM (optics diagnostics) read period, seconds; 0 never." },

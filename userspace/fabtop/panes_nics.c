@@ -185,7 +185,8 @@ static void nic_pfc(struct row *r, struct json_object *p, struct json_object *jr
 
 /*
  * The link layer's conditions fabteld reports (speed below the port's best,
- * link errors within window_s, optics, RoCE config), in short words.
+ * link errors within window_s, optics, RoCE config, the PCI function's link
+ * below what it should or its AER errors), in short words.
  */
 static void nic_issues(struct row *r, struct json_object *p, struct json_object *jrow)
 {
@@ -193,6 +194,7 @@ static void nic_issues(struct row *r, struct json_object *p, struct json_object 
 		{ "link_degraded", "slow" }, { "link_errors", "errors" },
 		{ "optics", "optics" }, { "misconfigured", "misconf" },
 		{ "path_loss", "pathloss" }, { "path_latency", "pathrtt" },
+		{ "pcie_degraded", "pcie" }, { "pcie_errors", "aer" },
 	};
 	struct json_object *c = fj_get(p, "conditions"), *s = fj_get(p, "sources");
 	char text[64] = "";

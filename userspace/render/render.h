@@ -36,6 +36,10 @@ struct json_object *render_qpcnt_sets(const struct model *m);
 struct json_object *render_qpcnt_jobport(const struct model_port *p,
 					 const struct model_job_port *jp);
 
+/* the RDMA devices' PCI functions (render_pcie.c): their families; each, as JSON */
+void render_pcie_families(const struct model *m, struct expo *e);
+struct json_object *render_pcie_functions(const struct model *m);
+
 /* fabteld itself: version, sources, passes, process_* (render_self.c) */
 void render_self_families(const struct model *m, struct expo *e);
 /* a source's state: up, failed, absent (by design here) or standby */

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <json-c/json.h>
 
+#include "fold.h"
 #include "render.h"
 #include "schema.h"
 
@@ -103,6 +104,18 @@ static struct json_object *jspeed(const struct model_port *p)
  * (a peer's address does not resolve: a dead host, no probe sent to it,
  * no loss counted).  [] when none.
  */
+/* the port's PCI function (nic_health.rst): below its link, AER errors within window */
+static void pcie_conditions(const struct model *m, const struct model_port *p,
+			    struct json_object *a, uint64_t window)
+{
+	const struct model_pcie *q = model_pcie_of(m, p->device);
+
+	if (q && q->degraded)
+		json_object_array_add(a, jstr("pcie_degraded"));
+	if (q && q->aer_rise_ns && q->aer_rise_ns + window >= m->sample_ns)
+		json_object_array_add(a, jstr("pcie_errors"));
+}
+
 static struct json_object *jconditions(const struct model *m, const struct model_port *p)
 {
 	struct json_object *a = json_object_new_array();
@@ -122,6 +135,7 @@ static struct json_object *jconditions(const struct model *m, const struct model
 		json_object_array_add(a, jstr("path_latency"));
 	if (p->probe.have && p->probe.unresolved)
 		json_object_array_add(a, jstr("probe_unresolved"));
+	pcie_conditions(m, p, a, window);
 	return a;
 }
 
@@ -288,6 +302,8 @@ struct json_object *render_snapshot(const struct model *m)
 	json_object_object_add(o, "ports", a);
 	if (m->src[SRC_QP_COUNTERS] == SRC_STATE_UP)
 		json_object_object_add(o, "qp_counter_sets", render_qpcnt_sets(m));
+	if (m->src[SRC_PCIE] == SRC_STATE_UP)
+		json_object_object_add(o, "pcie", render_pcie_functions(m));
 	json_object_object_add(o, "excluded_devices", jexcluded(m));
 	if (m->excluded_more)
 		json_object_object_add(o, "excluded_devices_more",

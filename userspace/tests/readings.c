@@ -38,6 +38,7 @@ void readings_pass(struct model *m, struct raw *r, uint64_t t)
 	fold_ports(&f, m, r, now);
 	fold_qps(m, r, now);
 	fold_qpcnt(m, r, &f.prev);
+	fold_pcie(&f, m, r, now);
 	fold_bpf(&f, m, r, now);
 	fold_jobs(m, now, &f.prev);
 	m->samples++;
