@@ -19,7 +19,7 @@ CTL=/sys/kernel/fakeroce
 DBG=/sys/kernel/debug/fakeroce
 IB=/sys/class/infiniband
 
-ktap_begin 99
+ktap_begin 101
 
 [[ -f $KO ]] || { ktap_fail "fakeroce.ko was built" "$KO missing"; ktap_end; }
 echo "lab_fakeroce: start" >/dev/kmsg
@@ -369,6 +369,24 @@ ktap_eq "qp_peer: \"QPN 10.77.0.2\" and \"QPN fe80::1\" taken (RTR through ib_mo
 	"$(knob 0/qp_peer "${q[0]} 10.77.0.2" && knob 0/qp_peer "${q[1]} fe80::1" && echo taken) $(for v in \
 		"99 10.77.0.2" "${q[0]}" "${q[0]} 10.77.0.2 x" "${q[0]} 10.77.0.300" "${q[0]} peer"; do
 		write_err $DBG/0/qp_peer "$v"; done | sort -u)" "taken Invalid argument"
+# devlink: platform/fakeroce.0 (the ib_device's parent) and its two reporters
+rep() { # NAME: "state errors recovers" as devlink health show gives them
+	devlink health show platform/fakeroce.0 reporter "$1" -j |
+		jq -r '.health[][] | "\(.state) \(.error) \(.recover)"'
+}
+ktap_eq "devlink: fakeroce0's device is platform fakeroce.0; reporters fw and fw_fatal healthy, no error" \
+	"$(basename "$(readlink -f $IB/fakeroce0/device)") $(rep fw) $(rep fw_fatal)" \
+	"fakeroce.0 healthy 0 0 healthy 0 0"
+knob 0/health/fw error
+knob 0/health/fw_fatal error
+h1="$(rep fw) $(rep fw_fatal)"
+knob 0/health/fw_fatal fail_recover
+knob 0/health/fw_fatal error
+h2="$(rep fw_fatal)"
+knob 0/health/fw clear
+ktap_eq "health: fw error stays (error 1) until clear; fw_fatal recovered at once (1 1), then a failed recover leaves it in error (2 1); bad words refused" \
+	"$h1 | $h2 | $(rep fw) | $(for v in oops "error error" ""; do write_err $DBG/0/health/fw "$v"; done | sort -u)" \
+	"error 1 0 healthy 1 1 | error 2 1 | healthy 1 0 | Invalid argument"
 rdma statistic qp set link $L auto off
 ktap_eq "auto off: qp mode auto off, the counters stay" "$(qp_mode) $(cnt_list)" \
 	"qp auto off 1:${w[0]}:${q[0]} 2:${w[1]}:${q[1]}"

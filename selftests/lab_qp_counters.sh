@@ -26,7 +26,7 @@
 . "$(dirname "$0")/lib.sh"
 
 suite_begin
-ktap_begin 29
+ktap_begin 33
 
 DBG=/sys/kernel/debug/fakeroce/0
 PA=$("$FABLAB" port a)
@@ -320,6 +320,29 @@ capped() {
 ktap_check "qp_counters_sets = 2: rdma statistic qp show lists 2 sets; the port's note says 2 QPs wait, and why" \
 	wait_for 20 capped
 ktap_info "note: $(port_qpc note)"
+# devlink: fakeroce0's instance platform/fakeroce.0, its fw reporter put in
+# error through debugfs; fabteld reads the reporters every sample (0.5 s)
+fw_metric() { metric "$PA" 'fabtel_devlink_reporter_healthy{device="fakeroce0",devlink="platform/fakeroce.0",reporter="fw",devlink_port=""}'; }
+fw_devlink() { lab a "devlink health show platform/fakeroce.0 reporter fw -j" | jq -r '.health[][] | "\(.state) \(.error)"'; }
+nic_reason() { job "$PA" 8111 '.reasons[] | select(.reason == "nic_firmware") | "\(.severity): \(.detail)"'; }
+fw_failing() { # the failing reason (the error counted is a degraded one beside it)
+	[[ $(fw_metric) == 0 ]] &&
+		grep -qx "failing: devlink platform/fakeroce.0: fw in error (1 errors)" <<<"$(nic_reason)"
+}
+ktap_eq "devlink: fw healthy before (fabtel_devlink_reporter_healthy 1; devlink health show: healthy 0)" \
+	"$(fw_metric) $(fw_devlink)" "1 healthy 0"
+tw=$(lab a "date +%s.%N; echo error >$DBG/health/fw")	# the guest's clock, as fabteld's
+ktap_check "fw put in error: fabteld says healthy 0 and job 8111 fails, reason nic_firmware naming the reporter" \
+	wait_for 10 fw_failing
+at=$(job "$PA" 8111 '.reasons[] | select(.reason == "nic_firmware" and .severity == "failing") | .at')
+lag=$(awk -v a="$at" -v w="$tw" 'BEGIN { printf "%d", (a - w) * 1000 }')
+ktap_check "... first seen $lag ms after the write (the reason's at): within 2 passes of 500 ms" \
+	test "$lag" -ge 0 -a "$lag" -le 1000
+ktap_info "devlink health show: $(fw_devlink); reason: $(nic_reason)"
+lab a "echo clear >$DBG/health/fw"
+fw_cleared() { [[ $(fw_metric) == 1 && $(nic_reason) == degraded:* && $(nic_reason) != *failing* ]]; }
+ktap_check "cleared: healthy 1 again (devlink: $(fw_devlink)); the error it counted keeps nic_firmware degraded for window_s" \
+	wait_for 10 fw_cleared
 fabteld_stop a qpc >/dev/null
 jobs_end
 

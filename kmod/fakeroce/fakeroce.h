@@ -162,6 +162,17 @@ struct fakeroce_fw {
 	struct fakeroce_fw_knob *knobs;
 };
 
+/* the devlink health reporters (fakeroce_devlink.c) */
+enum fakeroce_health {
+	FAKEROCE_HEALTH_FW,
+	FAKEROCE_HEALTH_FW_FATAL,
+	FAKEROCE_NR_HEALTH,
+};
+
+struct platform_device;
+struct devlink;
+struct devlink_health_reporter;
+
 struct fakeroce_dev {
 	struct ib_device ibdev;		/* first: ib_alloc_device() wants it */
 	unsigned int id;
@@ -201,6 +212,12 @@ struct fakeroce_dev {
 	unsigned int nr_qps;
 	struct ida qpn_ida;
 	struct ib_pd pd;		/* the one PD of those QPs */
+
+	/* devlink (fakeroce_devlink.c): the instance's device, its reporters */
+	struct platform_device *pdev;
+	struct devlink *devlink;
+	struct devlink_health_reporter *reporter[FAKEROCE_NR_HEALTH];
+	unsigned int fail_recover;	/* fw_fatal's next recover fails (xchg) */
 
 	struct dentry *debugfs_dir;
 	struct fakeroce_knob *knobs;	/* the debugfs files' (fakeroce_knob.c) */
@@ -254,6 +271,13 @@ void fakeroce_ib_port_update(struct fakeroce_dev *fdev);
 void fakeroce_counter_set(struct fakeroce_dev *fdev, unsigned int idx,
 			  u64 val, bool add);
 u64 fakeroce_counter_mask(const struct fakeroce_dev *fdev, unsigned int idx);
+
+/* fakeroce_devlink.c */
+int fakeroce_devlink_parent(struct fakeroce_dev *fdev);
+void fakeroce_devlink_parent_del(struct platform_device *pdev);
+int fakeroce_devlink_add(struct fakeroce_dev *fdev);
+void fakeroce_devlink_del(struct fakeroce_dev *fdev);
+void fakeroce_devlink_debugfs_add(struct fakeroce_dev *fdev);
 
 /* fakeroce_stats.c */
 int fakeroce_get_sset_count(struct net_device *netdev, int sset);

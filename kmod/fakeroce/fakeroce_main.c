@@ -27,6 +27,7 @@ static struct kobject *fakeroce_kobj;
 static struct fakeroce_dev *
 fakeroce_dev_create(unsigned int id, const struct fakeroce_personality *pers)
 {
+	struct platform_device *pdev;
 	struct fakeroce_dev *fdev;
 	int err;
 
@@ -34,43 +35,62 @@ fakeroce_dev_create(unsigned int id, const struct fakeroce_personality *pers)
 	if (!fdev)
 		return ERR_PTR(-ENOMEM);
 
-	err = fakeroce_netdev_create(fdev);
+	err = fakeroce_devlink_parent(fdev);
 	if (err)
 		goto err_dealloc_ib;
+
+	err = fakeroce_netdev_create(fdev);
+	if (err)
+		goto err_del_parent;
 
 	err = fakeroce_ib_register(fdev);
 	if (err)
 		goto err_destroy_netdev;
 
-	err = fakeroce_debugfs_add(fdev);
+	err = fakeroce_devlink_add(fdev);
 	if (err)
 		goto err_unregister_ib;
 
+	err = fakeroce_debugfs_add(fdev);
+	if (err)
+		goto err_del_devlink;
+
 	return fdev;
 
+err_del_devlink:
+	fakeroce_devlink_del(fdev);
 err_unregister_ib:
 	fakeroce_ib_unregister(fdev);
 err_destroy_netdev:
 	fakeroce_netdev_destroy(fdev);
+err_del_parent:
+	pdev = fdev->pdev;	/* fdev goes with the ib_device */
+	ib_dealloc_device(&fdev->ibdev);
+	fakeroce_devlink_parent_del(pdev);
+	return ERR_PTR(err);
 err_dealloc_ib:
 	ib_dealloc_device(&fdev->ibdev);
 	return ERR_PTR(err);
 }
 
 /*
- * Knobs first (they poke the netdev and ib_device), then the QPs they made
+ * Knobs first (they poke the netdev and ib_device), then devlink, then the QPs they made
  * (ib_core unbinds each from its counter and releases the counters as
  * their last QP goes), then the ib_device (its sysfs readers are drained,
  * its events flushed), then the netdev.
  */
 static void fakeroce_dev_destroy(struct fakeroce_dev *fdev)
 {
+	struct platform_device *pdev = fdev->pdev;
+
 	fakeroce_debugfs_del(fdev);
+	fakeroce_devlink_del(fdev);
 	fakeroce_qps_destroy(fdev);
 	fakeroce_counters_destroy(fdev);
 	fakeroce_ib_unregister(fdev);
 	fakeroce_netdev_destroy(fdev);
 	ib_dealloc_device(&fdev->ibdev);
+	fakeroce_devlink_parent_del(pdev);	/* the ib_device's parent: last */
 }
 
 /* "ID PERSONALITY": one decimal ID, blanks, one personality name. */

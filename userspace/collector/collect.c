@@ -26,6 +26,7 @@ static const struct source_ops *const sources[] = {
 	&source_bpf,
 	&source_qpcnt,
 	&source_pcie,
+	&source_devlink,
 };
 
 #define NR_SOURCES	(sizeof(sources) / sizeof(sources[0]))
@@ -187,6 +188,7 @@ void collect_sample(struct collector *c)
 	fold_qps(m, r, now);
 	fold_qpcnt(m, r, &c->fold.prev);
 	fold_pcie(&c->fold, m, r, now);
+	fold_devlink(&c->fold, m, r, now);
 	fold_bpf(&c->fold, m, r, now);
 	fold_jobs(m, now, &c->fold.prev);
 	m->bpf_pruned[0] = pruned(c, 0);

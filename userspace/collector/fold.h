@@ -39,6 +39,7 @@ struct fold {
 	struct fold_wire wire[RAW_MAX_WIRE];	/* fold_bpf's, sorted by key */
 	int sock;		/* fold_ports': ifindex lookups (SIOCGIFINDEX); -1 none yet */
 	struct model_pcie pcie_next[MODEL_MAX_PORTS];	/* fold_pcie's scratch */
+	struct model_health health_next[MODEL_MAX_PORTS];	/* fold_devlink's */
 };
 
 void fold_init(struct fold *f);
@@ -58,6 +59,9 @@ void fold_qpcnt(struct model *m, const struct raw *r, const struct fold_prev *pr
 /* PCIe functions (fold_pcie.c); the function of an RDMA device, NULL if not read */
 void fold_pcie(struct fold *f, struct model *m, const struct raw *r, uint64_t now);
 const struct model_pcie *model_pcie_of(const struct model *m, const char *device);
+/* devlink health reporters (fold_devlink.c); an RDMA device's, NULL if not read */
+void fold_devlink(struct fold *f, struct model *m, const struct raw *r, uint64_t now);
+const struct model_health *model_health_of(const struct model *m, const char *device);
 void fold_qpcnt_jobs(struct model *m);
 void fold_qpcnt_signals(struct model *m, struct model_job *j, const struct model_job_port *jp,
 			const struct model_port *p, uint64_t now);

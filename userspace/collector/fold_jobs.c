@@ -146,6 +146,20 @@ static void pcie_signals(const struct model *m, struct model_job *j, const struc
 				 q->aer_rise[1] + q->aer_rise[2], true, now);
 }
 
+/* the errors the device's devlink health reporters counted at this read */
+static void devlink_signals(const struct model *m, struct model_job *j,
+			    const struct model_port *p, uint64_t now)
+{
+	const struct model_health *h = m->health_fresh ? model_health_of(m, p->device) : NULL;
+	uint64_t n = 0;
+	unsigned int k;
+
+	for (k = 0; h && k < h->nr; k++)
+		n += h->rep[k].rise;
+	if (n)
+		model_signal_job(j, HS_NIC_FW, p->device, p->port, n, true, now);
+}
+
 /*
  * the port's flaps, storms, link errors and (without per-QP events) error
  * counters
@@ -186,6 +200,7 @@ static void port_signals(struct model *m, struct model_job *j, struct model_job_
 	if ((was = phy_rise(p, prev, pi)))
 		model_signal_job(j, HS_LINK_ERRORS, p->device, p->port, was, true, now);
 	pcie_signals(m, j, p, now);
+	devlink_signals(m, j, p, now);
 	if (!per_qp && p->qpc_active) {
 		/* the NIC's counter sets split the port's error counters (fold_qpcnt.c) */
 		fold_qpcnt_signals(m, j, jp, p, now);
@@ -276,6 +291,32 @@ static void pcie_state(const struct model *m, struct health_port_state *st, unsi
 	snprintf(st[*ns - 1].detail, sizeof(st[0].detail), "PCIe %s: %s", q->bdf, q->detail);
 }
 
+/* a devlink health reporter of the port's device in error: the state, which in detail */
+static void devlink_state(const struct model *m, struct health_port_state *st,
+			  unsigned int *ns, const struct model_port *p)
+{
+	const struct model_health *h = model_health_of(m, p->device);
+	uint64_t since = 0;
+	unsigned int k, n = 0;
+	size_t at;
+
+	for (k = 0; h && k < h->nr; k++)
+		if (h->rep[k].error) {
+			n++;
+			since = !since || h->rep[k].error_ns < since ? h->rep[k].error_ns : since;
+		}
+	if (!n || *ns == MODEL_MAX_JOB_PORTS)
+		return;
+	port_state(st, ns, p, HP_NIC_FW, since);
+	st[*ns - 1].count = n;
+	at = (size_t)snprintf(st[*ns - 1].detail, sizeof(st[0].detail), "devlink %s:", h->handle);
+	for (k = 0; k < h->nr && at < sizeof(st[0].detail); k++)
+		if (h->rep[k].error)
+			at += (size_t)snprintf(st[*ns - 1].detail + at, sizeof(st[0].detail) - at,
+					       " %s in error (%llu errors)", h->rep[k].name,
+					       (unsigned long long)h->rep[k].errors);
+}
+
 static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct fold_prev *prev)
 {
 	struct model_job *j = &m->jobs[i];
@@ -303,6 +344,7 @@ static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct
 		if (p->optics_trouble)
 			port_state(st, &ns, p, HP_OPTICS, p->optics_since_ns);
 		pcie_state(m, st, &ns, p);
+		devlink_state(m, st, &ns, p);
 		if (p->misconfigured)
 			port_state(st, &ns, p, HP_MISCONFIGURED, p->misconfigured_ns);
 		path_states(st, &ns, p);

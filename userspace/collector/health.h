@@ -63,6 +63,7 @@ enum health_sig {
 	HS_LINK_ERRORS,		/* port-level: IB port link-error counters rose */
 	HS_PCIE_ERRORS,		/* port-level: its PCI function's correctable AER errors */
 	HS_PCIE_FATAL,		/* port-level: ... uncorrectable (nonfatal or fatal) AER errors */
+	HS_NIC_FW,		/* port-level: a devlink health reporter of its device counted errors */
 	HS_NR,
 };
 
@@ -149,6 +150,7 @@ enum health_port_kind {
 	HP_PATH_LOSS,		/* probes to peers from the port are lost (probes.rst) */
 	HP_PATH_LATENCY,	/* their median RTT is over probe_rtt_us */
 	HP_PCIE,		/* its PCI function's link below what it should run at */
+	HP_NIC_FW,		/* a devlink health reporter of its device is in error (failing) */
 };
 
 struct health_port_state {

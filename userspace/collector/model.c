@@ -15,6 +15,7 @@
 static const char *const src_names[SRC_NR] = {
 	"fabtel_ko", "sysfs", "bpf_flap", "bpf_qp", "bpf_rxe", "bpf_wire", "rdma_netlink",
 	"ethtool", "ethtool_stats", "roce_config", "qp_counters", "pcie",
+	"devlink",
 };
 
 static const char *const src_state_names[] = {

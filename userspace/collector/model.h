@@ -29,7 +29,7 @@
 #include "port_reads.h"
 
 #define MODEL_MAX_PORTS		64
-#define MODEL_PASS_SOURCES	9	/* the collector's sources (collect.c) */
+#define MODEL_PASS_SOURCES	10	/* the collector's sources (collect.c) */
 #define MODEL_MAX_QPS		4096
 #define MODEL_QP_INDEX		(2 * MODEL_MAX_QPS)	/* a power of two */
 #define MODEL_MAX_JOBS		64
@@ -76,6 +76,7 @@ enum model_source {
 	SRC_CONFIG,
 	SRC_QP_COUNTERS,
 	SRC_PCIE,
+	SRC_DEVLINK,
 	SRC_NR,
 };
 
@@ -295,6 +296,22 @@ struct model_pcie {
 	} aer[MODEL_AER_KINDS];
 };
 
+/* An RDMA device's devlink health reporters (fold_devlink.c). */
+struct model_health {
+	char device[64];
+	char handle[130];		/* "pci/0000:03:00.0"; "" none */
+	unsigned int nr, over;
+	struct {
+		char name[32];
+		bool has_port;
+		uint32_t port;
+		bool error;
+		uint64_t errors, recovers;
+		uint64_t rise;		/* errors' rise at this read */
+		uint64_t error_ns;	/* CLOCK_REALTIME since in error; 0 healthy */
+	} rep[16];
+};
+
 /* The event log behind /api/v1/events and fabtop's Events pane. */
 enum model_event_kind {
 	EV_PORT_ADDED, EV_PORT_REMOVED, EV_LINK_DOWN, EV_LINK_UP, EV_LINK_FLAP,
@@ -361,6 +378,10 @@ struct model {
 	struct model_pcie pcie[MODEL_MAX_PORTS];
 	unsigned int nr_pcie;
 	bool pcie_fresh;		/* read this pass: aer_rise is due */
+	/* the RDMA devices' devlink health reporters at the last read (fold_devlink.c) */
+	struct model_health health[MODEL_MAX_PORTS];
+	unsigned int nr_health;
+	bool health_fresh;		/* read this pass: rise is due */
 	/* the NIC's counter sets at the last read (fold_qpcnt.c) */
 	struct model_qpcnt qpcnt[MODEL_MAX_QPCNT];
 	unsigned int nr_qpcnt, qpcnt_over;

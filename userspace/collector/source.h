@@ -186,6 +186,23 @@ struct raw_pcie {
 	char why[64];
 };
 
+#define RAW_REPORTERS	16	/* devlink health reporters kept per device */
+
+/* An RDMA device's devlink health reporters (source_devlink.c). */
+struct raw_health {
+	char device[64];
+	bool has_handle;		/* its device resolves to a devlink handle */
+	char bus[64], dev[64];		/* the handle: "pci", "0000:03:00.0" */
+	unsigned int nr, over;
+	struct {
+		char name[32];
+		bool has_port;		/* a devlink port's reporter */
+		uint32_t port;
+		bool error;
+		uint64_t errors, recovers;
+	} rep[RAW_REPORTERS];
+};
+
 /* source_pcie.c's parsers, for tests */
 unsigned int pcie_parse_speed(const char *s);
 unsigned int pcie_parse_width(const char *s);
@@ -226,6 +243,10 @@ struct raw {
 	bool pcie_read;
 	struct raw_pcie pcie[MODEL_MAX_PORTS];
 	unsigned int nr_pcie;
+	/* devlink health reporters; health_read false: not read this pass */
+	bool health_read;
+	struct raw_health health[MODEL_MAX_PORTS];
+	unsigned int nr_health;
 	/* the states the sources reported this pass (the others keep theirs) */
 	bool reported[SRC_NR];
 	enum src_state state[SRC_NR];
@@ -276,6 +297,7 @@ extern const struct source_ops source_ethtool;	/* source_ethtool.c */
 extern const struct source_ops source_ethstats;	/* source_ethstats.c */
 extern const struct source_ops source_config;	/* source_config.c */
 extern const struct source_ops source_pcie;	/* source_pcie.c */
+extern const struct source_ops source_devlink;	/* source_devlink.c */
 
 /*
  * What fabtel.ko does not (yet) give, from ib_core's and the netdev's sysfs,

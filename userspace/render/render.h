@@ -39,6 +39,10 @@ struct json_object *render_qpcnt_jobport(const struct model_port *p,
 /* the RDMA devices' PCI functions (render_pcie.c): their families; each, as JSON */
 void render_pcie_families(const struct model *m, struct expo *e);
 struct json_object *render_pcie_functions(const struct model *m);
+/* the devlink health reporters (render_devlink.c): families, JSON, in error now */
+void render_devlink_families(const struct model *m, struct expo *e);
+struct json_object *render_devlink_devices(const struct model *m);
+bool render_devlink_in_error(const struct model *m, const char *device);
 
 /* fabteld itself: version, sources, passes, process_* (render_self.c) */
 void render_self_families(const struct model *m, struct expo *e);

@@ -114,6 +114,8 @@ static void pcie_conditions(const struct model *m, const struct model_port *p,
 		json_object_array_add(a, jstr("pcie_degraded"));
 	if (q && q->aer_rise_ns && q->aer_rise_ns + window >= m->sample_ns)
 		json_object_array_add(a, jstr("pcie_errors"));
+	if (render_devlink_in_error(m, p->device))
+		json_object_array_add(a, jstr("nic_firmware"));
 }
 
 static struct json_object *jconditions(const struct model *m, const struct model_port *p)
@@ -304,6 +306,8 @@ struct json_object *render_snapshot(const struct model *m)
 		json_object_object_add(o, "qp_counter_sets", render_qpcnt_sets(m));
 	if (m->src[SRC_PCIE] == SRC_STATE_UP)
 		json_object_object_add(o, "pcie", render_pcie_functions(m));
+	if (m->src[SRC_DEVLINK] == SRC_STATE_UP)
+		json_object_object_add(o, "devlink", render_devlink_devices(m));
 	json_object_object_add(o, "excluded_devices", jexcluded(m));
 	if (m->excluded_more)
 		json_object_object_add(o, "excluded_devices_more",

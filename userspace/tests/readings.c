@@ -39,9 +39,22 @@ void readings_pass(struct model *m, struct raw *r, uint64_t t)
 	fold_qps(m, r, now);
 	fold_qpcnt(m, r, &f.prev);
 	fold_pcie(&f, m, r, now);
+	fold_devlink(&f, m, r, now);
 	fold_bpf(&f, m, r, now);
 	fold_jobs(m, now, &f.prev);
 	m->samples++;
+}
+
+const struct health_reason *readings_reason(const struct model *m, unsigned int ji,
+					    const char *what)
+{
+	const struct health_result *res = &m->jobs[ji].result;
+	unsigned int i;
+
+	for (i = 0; i < res->nr_reasons; i++)
+		if (!strcmp(res->reasons[i].reason, what))
+			return &res->reasons[i];
+	return NULL;
 }
 
 unsigned int readings_events(const struct model *m, enum model_event_kind kind)

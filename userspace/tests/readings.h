@@ -23,6 +23,9 @@ void readings_rxa_job7(struct model *m, struct raw *r);
  */
 void readings_pass(struct model *m, struct raw *r, uint64_t t);
 
+/* the reason `what` of job slot ji's last verdict, NULL if it has none */
+const struct health_reason *readings_reason(const struct model *m, unsigned int ji,
+					    const char *what);
 /* How many of the model's logged events are of this kind. */
 unsigned int readings_events(const struct model *m, enum model_event_kind kind);
 

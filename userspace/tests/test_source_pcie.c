@@ -134,12 +134,7 @@ static void pass(void)
 
 static const struct health_reason *reason(const char *what)
 {
-	unsigned int i;
-
-	for (i = 0; i < m.jobs[0].result.nr_reasons; i++)
-		if (!strcmp(m.jobs[0].result.reasons[i].reason, what))
-			return &m.jobs[0].result.reasons[i];
-	return NULL;
+	return readings_reason(&m, 0, what);
 }
 
 static void parsers(void **state)
