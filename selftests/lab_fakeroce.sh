@@ -374,9 +374,12 @@ rep() { # NAME: "state errors recovers" as devlink health show gives them
 	devlink health show platform/fakeroce.0 reporter "$1" -j |
 		jq -r '.health[][] | "\(.state) \(.error) \(.recover)"'
 }
-ktap_eq "devlink: fakeroce0's device is platform fakeroce.0; reporters fw and fw_fatal healthy, no error" \
-	"$(basename "$(readlink -f $IB/fakeroce0/device)") $(rep fw) $(rep fw_fatal)" \
-	"fakeroce.0 healthy 0 0 healthy 0 0"
+ktap_eq "devlink: fakeroce0's device is platform fakeroce.0, driver fakeroce bound; reporters fw and fw_fatal healthy, no error" \
+	"$(basename "$(readlink -f $IB/fakeroce0/device)") $(basename "$(readlink -f /sys/bus/platform/devices/fakeroce.0/driver)") $(rep fw) $(rep fw_fatal)" \
+	"fakeroce.0 fakeroce healthy 0 0 healthy 0 0"
+# devlink's tracepoints name the instance's driver: on while the reporters report
+TR=/sys/kernel/tracing; [[ -d $TR/events ]] || TR=/sys/kernel/debug/tracing
+echo 1 >$TR/events/devlink/enable
 knob 0/health/fw error
 knob 0/health/fw_fatal error
 h1="$(rep fw) $(rep fw_fatal)"
@@ -384,9 +387,12 @@ knob 0/health/fw_fatal fail_recover
 knob 0/health/fw_fatal error
 h2="$(rep fw_fatal)"
 knob 0/health/fw clear
+echo 0 >$TR/events/devlink/enable
+traced=$(grep -c 'devlink_health_report' $TR/trace)
 ktap_eq "health: fw error stays (error 1) until clear; fw_fatal recovered at once (1 1), then a failed recover leaves it in error (2 1); bad words refused" \
 	"$h1 | $h2 | $(rep fw) | $(for v in oops "error error" ""; do write_err $DBG/0/health/fw "$v"; done | sort -u)" \
 	"error 1 0 healthy 1 1 | error 2 1 | healthy 1 0 | Invalid argument"
+ktap_info "devlink_health_report traced $traced times (tracepoints on, no oops: the kernel log check below)"
 rdma statistic qp set link $L auto off
 ktap_eq "auto off: qp mode auto off, the counters stay" "$(qp_mode) $(cnt_list)" \
 	"qp auto off 1:${w[0]}:${q[0]} 2:${w[1]}:${q[1]}"

@@ -273,6 +273,8 @@ void fakeroce_counter_set(struct fakeroce_dev *fdev, unsigned int idx,
 u64 fakeroce_counter_mask(const struct fakeroce_dev *fdev, unsigned int idx);
 
 /* fakeroce_devlink.c */
+int fakeroce_devlink_init(void);
+void fakeroce_devlink_exit(void);
 int fakeroce_devlink_parent(struct fakeroce_dev *fdev);
 void fakeroce_devlink_parent_del(struct platform_device *pdev);
 int fakeroce_devlink_add(struct fakeroce_dev *fdev);

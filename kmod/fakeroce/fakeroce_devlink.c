@@ -18,7 +18,7 @@
  *             when "fail_recover" was written first (recover fails once).
  *
  * Anything else written is refused with -EINVAL.  `devlink health show`
- * is the reader.
+ * is the reader.  A driver of the same name binds each platform device.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -91,6 +91,33 @@ static const struct file_operations fakeroce_health_fops = {
 	.write = fakeroce_health_write,
 	.llseek = default_llseek,
 };
+
+/*
+ * The platform devices' driver: it does nothing, but devlink's tracepoints
+ * name an instance's driver (dev->driver->name), so each device must have
+ * one bound.  Registered before the first device, gone after the last.
+ */
+static int fakeroce_pdev_probe(struct platform_device *pdev)
+{
+	return 0;
+}
+
+static struct platform_driver fakeroce_pdev_driver = {
+	.probe = fakeroce_pdev_probe,
+	.driver = {
+		.name = "fakeroce",
+	},
+};
+
+int fakeroce_devlink_init(void)
+{
+	return platform_driver_register(&fakeroce_pdev_driver);
+}
+
+void fakeroce_devlink_exit(void)
+{
+	platform_driver_unregister(&fakeroce_pdev_driver);
+}
 
 /* Before ib_register_device(): the platform device is the ib_device's parent. */
 int fakeroce_devlink_parent(struct fakeroce_dev *fdev)

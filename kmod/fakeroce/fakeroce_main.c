@@ -216,10 +216,14 @@ static int __init fakeroce_init(void)
 	if (err)
 		goto err_debugfs_exit;
 
+	err = fakeroce_devlink_init();
+	if (err)
+		goto err_netdev_exit;
+
 	fakeroce_kobj = kobject_create_and_add(KBUILD_MODNAME, kernel_kobj);
 	if (!fakeroce_kobj) {
 		err = -ENOMEM;
-		goto err_netdev_exit;
+		goto err_devlink_exit;
 	}
 
 	err = sysfs_create_group(fakeroce_kobj, &fakeroce_ctl_group);
@@ -231,6 +235,8 @@ static int __init fakeroce_init(void)
 
 err_put_kobj:
 	kobject_put(fakeroce_kobj);
+err_devlink_exit:
+	fakeroce_devlink_exit();
 err_netdev_exit:
 	fakeroce_netdev_exit();
 err_debugfs_exit:
@@ -244,6 +250,7 @@ static void __exit fakeroce_exit(void)
 	sysfs_remove_group(fakeroce_kobj, &fakeroce_ctl_group);
 	kobject_put(fakeroce_kobj);
 	fakeroce_destroy_all();
+	fakeroce_devlink_exit();
 	fakeroce_netdev_exit();
 	fakeroce_debugfs_exit();
 	pr_info("unloaded\n");
