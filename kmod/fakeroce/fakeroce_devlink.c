@@ -106,6 +106,7 @@ static struct platform_driver fakeroce_pdev_driver = {
 	.probe = fakeroce_pdev_probe,
 	.driver = {
 		.name = "fakeroce",
+		.suppress_bind_attrs = true,	/* never unbound while a device lives */
 	},
 };
 

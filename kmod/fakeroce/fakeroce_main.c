@@ -53,11 +53,13 @@ fakeroce_dev_create(unsigned int id, const struct fakeroce_personality *pers)
 
 	err = fakeroce_debugfs_add(fdev);
 	if (err)
-		goto err_del_devlink;
+		goto err_del_debugfs;
 
 	return fdev;
 
-err_del_devlink:
+err_del_debugfs:
+	/* a failed add can leave files behind: none may outlive the device */
+	fakeroce_debugfs_del(fdev);
 	fakeroce_devlink_del(fdev);
 err_unregister_ib:
 	fakeroce_ib_unregister(fdev);

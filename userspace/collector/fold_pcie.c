@@ -87,6 +87,8 @@ static void take(struct model_pcie *q, const struct raw_pcie *rq, const struct m
 	q->degraded_ns = !q->degraded ? 0 : o && o->degraded ? o->degraded_ns : now;
 	q->have_aer = rq->have_aer;
 	memcpy(q->aer_total, rq->aer_total, sizeof(q->aer_total));
+	if (o && strcmp(o->bdf, q->bdf))
+		o = NULL;	/* another function under the name: nothing to rise from */
 	q->aer_rise_ns = o ? o->aer_rise_ns : 0;
 	for (s = 0; s < 3 && o && o->have_aer && q->have_aer; s++) {
 		q->aer_rise[s] = q->aer_total[s] > o->aer_total[s] ?

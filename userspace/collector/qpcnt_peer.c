@@ -47,14 +47,32 @@ static uint64_t in_set_key(uint32_t dev, uint32_t qpn, unsigned int cnt)
 	return (uint64_t)dev << 32 | (uint64_t)(qpn & 0xffffff) << 8 | (cnt & 0xff);
 }
 
-void qpcnt_peers_read(struct qpcnt_peers *pp, struct raw *r)
+/* each of r's sets that is ours, with its peer */
+static void mark_ours(const struct qpcnt_peers *pp, struct raw *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_qpcnt; i++) {
+		struct raw_qpcnt *rc = &r->qpcnt[i];
+		const struct qpcnt_peer_set *s = set_by_id(pp, rc->dev_index, rc->port, rc->id);
+
+		rc->ours = s != NULL;
+		rc->has_peer = s != NULL;
+		if (s)
+			memcpy(rc->peer, s->peer, sizeof(rc->peer));
+	}
+}
+
+bool qpcnt_peers_read(struct qpcnt_peers *pp, struct raw *r)
 {
 	const struct raw_qpcnt *c;
 	unsigned int i, n;
 
 	/* a cut read cannot tell a set gone from one not listed */
-	if (r->qpcnt_over || r->qpcnt_qp_over)
-		return;
+	if (r->qpcnt_over || r->qpcnt_qp_over) {
+		mark_ours(pp, r);
+		return false;
+	}
 	for (i = 0; i < r->nr_qpcnt_qp; i++)
 		pp->bound[i] = in_set_key(r->qpcnt_qp[i].dev_index, r->qpcnt_qp[i].qpn,
 					  r->qpcnt_qp[i].cnt);
@@ -73,15 +91,8 @@ void qpcnt_peers_read(struct qpcnt_peers *pp, struct raw *r)
 			pp->qps[n++] = *q;
 	}
 	pp->nr_qps = n;
-	for (i = 0; i < r->nr_qpcnt; i++) {
-		struct raw_qpcnt *rc = &r->qpcnt[i];
-		const struct qpcnt_peer_set *s = set_by_id(pp, rc->dev_index, rc->port, rc->id);
-
-		rc->ours = s != NULL;
-		rc->has_peer = s != NULL;
-		if (s)
-			memcpy(rc->peer, s->peer, sizeof(rc->peer));
-	}
+	mark_ours(pp, r);
+	return true;
 }
 
 /* the port's sets as read: how many, and how many of them ours */
@@ -132,6 +143,23 @@ struct bind_pass {
 	bool exhausted;			/* the NIC had no set left (-ENOMEM) */
 };
 
+/* forget the sets and QPs of ours under set id cntn: the kernel freed it */
+static void forget_id(struct qpcnt_peers *pp, uint32_t dev, uint32_t port, uint32_t cntn)
+{
+	unsigned int i, n;
+
+	for (i = n = 0; i < pp->nr_sets; i++)
+		if (pp->sets[i].cntn != cntn || pp->sets[i].port != port ||
+		    pp->sets[i].dev_index != dev)
+			pp->sets[n++] = pp->sets[i];
+	pp->nr_sets = n;
+	for (i = n = 0; i < pp->nr_qps; i++)
+		if (pp->qps[i].cntn != cntn || pp->qps[i].port != port ||
+		    pp->qps[i].dev_index != dev)
+			pp->qps[n++] = pp->qps[i];
+	pp->nr_qps = n;
+}
+
 /* bind raw QP q (on dev/port) into its (job, peer) set, made if room */
 static void bind_one(struct qpcnt_peers *pp, struct rdmastat *st, const struct raw_qp *q,
 		     uint32_t dev, uint32_t port, unsigned int cap, struct bind_pass *b)
@@ -157,6 +185,7 @@ static void bind_one(struct qpcnt_peers *pp, struct rdmastat *st, const struct r
 		return;		/* -EINVAL, -ENOENT: the QP went, or was bound meanwhile */
 	}
 	if (!s) {
+		forget_id(pp, dev, port, cntn);	/* a freed set of ours had this id */
 		ns = &pp->sets[pp->nr_sets++];
 		ns->dev_index = dev;
 		ns->port = port;

@@ -40,11 +40,12 @@ struct qpcnt_peers {
 };
 
 /*
- * After a complete read of the sets (r->qpcnt): forget the sets of ours
- * that are gone (ib_core frees a set with its last QP) and the QPs no
- * longer in them; mark each of r's sets that is ours, with its peer.
+ * After a read of the sets (r->qpcnt): mark each of r's sets that is
+ * ours, with its peer; and if the read is complete, forget the sets of
+ * ours that are gone (ib_core frees a set with its last QP) and the QPs
+ * no longer in them.  false for a cut read: no binding on it.
  */
-void qpcnt_peers_read(struct qpcnt_peers *pp, struct raw *r);
+bool qpcnt_peers_read(struct qpcnt_peers *pp, struct raw *r);
 
 /*
  * Bind port q's QPs that have a job and a peer and are in no set: into the

@@ -85,12 +85,15 @@ bool pcie_parse_aer(const char *text, unsigned int sev, struct raw_pcie *q)
 			return false;
 		n = (size_t)(sp - line);
 		nn = nl ? (size_t)(nl - sp - 1) : strlen(sp + 1);
-		if (!n || n >= sizeof(name) || !nn || nn >= sizeof(num))
+		if (!n || !nn || nn >= sizeof(num))
 			return false;
 		memcpy(num, sp + 1, nn);
 		num[nn] = '\0';
 		if (fs_parse_u64(num, &v))
 			return false;
+		/* a kind too long to keep (dev_nonfatal_errs_bit[N]): cut, still counted */
+		if (n >= sizeof(name))
+			n = sizeof(name) - 1;
 		memcpy(name, line, n);
 		name[n] = '\0';
 		if (!strncmp(name, "TOTAL_ERR_", 10)) {

@@ -218,6 +218,7 @@ static int counter_cb(const struct rdmastat_counter *sc, void *ctx)
 	q->mode = sc->mode;
 	q->pid = sc->has_pid ? sc->pid : 0;
 	q->nr_qpns = sc->nr_qpns + sc->qpns_over;
+	r->qpcnt_qp_over += sc->qpns_over;	/* its QPNs past the table: a cut read */
 	for (i = 0; i < sc->nr; i++) {
 		k = schema_hw_find(NULL, sc->e[i].name);
 		if (k < 0)
@@ -265,7 +266,8 @@ static void bind_peers(struct collector *c, struct source_qpcnt *s, struct raw *
 	struct backoff *b;
 	uint32_t dev;
 
-	qpcnt_peers_read(&s->peers, r);
+	if (!qpcnt_peers_read(&s->peers, r))
+		return;		/* a cut read: someone else's sets may be unlisted */
 	for (i = 0; i < r->nr_qpcnt_port; i++) {
 		struct raw_qpcnt_port *q = &r->qpcnt_port[i];
 

@@ -156,6 +156,12 @@ static void parsers(void **state)
 	assert_int_equal(q.aer_total[0], 5);
 	assert_int_equal(q.nr_aer, 2);
 	assert_string_equal(q.aer[1].name, "BadTLP");
+	/* a kind named by its bit, longer than the names kept: cut, still counted */
+	assert_true(pcie_parse_aer("Undefined 0\ndev_nonfatal_errs_bit[26] 1\n"
+				   "TOTAL_ERR_NONFATAL 1\n", 1, &q));
+	assert_int_equal(q.aer_total[1], 1);
+	assert_int_equal(q.aer[3].n, 1);
+	assert_int_equal(strlen(q.aer[3].name), RAW_AER_NAME - 1);
 	assert_false(pcie_parse_aer("RxErr four\n", 0, &q));
 	assert_false(pcie_parse_aer("RxErr 4\n", 0, &q));	/* no total */
 }
