@@ -19,7 +19,7 @@ CTL=/sys/kernel/fakeroce
 DBG=/sys/kernel/debug/fakeroce
 IB=/sys/class/infiniband
 
-ktap_begin 101
+ktap_begin 104
 
 [[ -f $KO ]] || { ktap_fail "fakeroce.ko was built" "$KO missing"; ktap_end; }
 echo "lab_fakeroce: start" >/dev/kmsg
@@ -393,6 +393,32 @@ ktap_eq "health: fw error stays (error 1) until clear; fw_fatal recovered at onc
 	"$h1 | $h2 | $(rep fw) | $(for v in oops "error error" ""; do write_err $DBG/0/health/fw "$v"; done | sort -u)" \
 	"error 1 0 healthy 1 1 | error 2 1 | healthy 1 0 | Invalid argument"
 ktap_info "devlink_health_report traced $traced times (tracepoints on, no oops: the kernel log check below)"
+# kmsg: lines logged as the kernel's own (facility 0), with fakeroce.0's
+# dictionary; the lab's trouble check (scripts/lab/kernel-log) leaves them out
+knob 0/kmsg "0 fakeroce-selftest: BUG: planted by lab_fakeroce"
+knob 0/kmsg "6*3 fakeroce-selftest: thrice"
+planted() { dmesg -r | grep -c -F "$1"; }
+ktap_eq "kmsg: '0 TEXT' is one record at level 0 (dmesg -r: <0>), '6*3 TEXT' three at 6; kernel-log shows neither" \
+	"$(dmesg -r | grep -F 'fakeroce-selftest: BUG: planted' | cut -c1-3) $(dmesg -r | grep -F 'fakeroce-selftest: thrice' | cut -c1-3 | uniq -c | xargs) $("$REPO/scripts/lab/kernel-log" | grep -c fakeroce-selftest)" \
+	"<0> 3 <6> 0"
+dict=$(python3 -c 'import os
+fd = os.open("/dev/kmsg", os.O_RDONLY | os.O_NONBLOCK)
+out = ""
+while True:
+    try:
+        r = os.read(fd, 8192).decode()
+    except BlockingIOError:
+        break
+    except BrokenPipeError:
+        continue
+    if "fakeroce-selftest: BUG: planted" in r:
+        out = " ".join(l.strip() for l in r.split("\n")[1:] if l.strip())
+print(out)')
+ktap_eq "... its dictionary is the platform device's" "$dict" "SUBSYSTEM=platform DEVICE=+platform:fakeroce.0"
+ktap_eq "kmsg: level 8, no text, count 0 or past 1000000, no level: refused; a bad line refuses the whole write" \
+	"$(for v in "8 x" "3" "3*0 x" "3*1000001 x" "x y"; do write_err $DBG/0/kmsg "$v"; done | sort -u) $(
+		printf '6 fakeroce-selftest: first\n9 second\n' >/tmp/kmsg-two; cat /tmp/kmsg-two >$DBG/0/kmsg 2>/dev/null; echo "rc=$?") $(planted 'fakeroce-selftest: first')" \
+	"Invalid argument rc=1 0"
 rdma statistic qp set link $L auto off
 ktap_eq "auto off: qp mode auto off, the counters stay" "$(qp_mode) $(cnt_list)" \
 	"qp auto off 1:${w[0]}:${q[0]} 2:${w[1]}:${q[1]}"

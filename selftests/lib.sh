@@ -129,12 +129,13 @@ free_port() { "$FABLAB" free-port; }
 
 # kernel_trouble [MARK]: the kernel log's trouble lines (scripts/
 # kernel-trouble.re, the list fablab trouble uses), from the line holding
-# MARK on if given.  Run in a guest.
+# MARK on if given, less fakeroce's imitations (scripts/lab/kernel-log).
+# Run in a guest.
 kernel_trouble() {
 	if [[ -n ${1:-} ]]; then
-		dmesg | sed -n "/$1/,\$p"
+		"$REPO/scripts/lab/kernel-log" | sed -n "/$1/,\$p"
 	else
-		dmesg
+		"$REPO/scripts/lab/kernel-log"
 	fi | grep -E -f "$REPO/scripts/kernel-trouble.re"
 }
 

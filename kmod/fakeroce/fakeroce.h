@@ -280,6 +280,8 @@ void fakeroce_devlink_parent_del(struct platform_device *pdev);
 int fakeroce_devlink_add(struct fakeroce_dev *fdev);
 void fakeroce_devlink_del(struct fakeroce_dev *fdev);
 void fakeroce_devlink_debugfs_add(struct fakeroce_dev *fdev);
+/* <ID>/kmsg: kernel log lines in a driver's shapes (fakeroce_kmsg.c) */
+void fakeroce_kmsg_debugfs_add(struct fakeroce_dev *fdev);
 
 /* fakeroce_stats.c */
 int fakeroce_get_sset_count(struct net_device *netdev, int sset);

@@ -356,7 +356,7 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 
 	if (fdev->pers->pma)
 		n += FAKEROCE_NUM_PMA_KNOBS;
-	n += fakeroce_counter_debugfs_knobs(fdev) + FAKEROCE_NR_HEALTH;
+	n += fakeroce_counter_debugfs_knobs(fdev) + FAKEROCE_NR_HEALTH + 1;	/* + kmsg */
 	err = fakeroce_knobs_alloc(fdev, n);
 	if (err)
 		return err;
@@ -377,6 +377,7 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 	fakeroce_knob_file(fdev, dir, "qps", 0600, NULL, 0, &fakeroce_qps_fops);
 	fakeroce_counter_debugfs_add(fdev);
 	fakeroce_devlink_debugfs_add(fdev);
+	fakeroce_kmsg_debugfs_add(fdev);
 	fakeroce_debugfs_add_dcb(fdev);
 	fakeroce_debugfs_add_phy(fdev);
 	fakeroce_debugfs_add_optics(fdev);
