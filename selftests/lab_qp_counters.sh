@@ -22,11 +22,15 @@
 #    the call uverbs makes) towards guest b and towards an address no host
 #    has; fabteld binds each job's QPs into one set per peer; errors on QPs
 #    towards b name b only; its exit unbinds them all; qp_counters_sets
-#    caps the sets it makes.
+#    caps the sets it makes;
+#  - driver messages: mlx5-shaped kernel log lines (fakeroce's kmsg) counted
+#    per device as dmesg holds them, the job's evidence; a TX timeout then a
+#    soft lockup in mlx5_core: driver_wedged, cleared by Link up; a flood
+#    of 100,000 lines costs no memory; a restart counts no old line.
 . "$(dirname "$0")/lib.sh"
 
 suite_begin
-ktap_begin 33
+ktap_begin 45
 
 DBG=/sys/kernel/debug/fakeroce/0
 PA=$("$FABLAB" port a)
@@ -343,7 +347,97 @@ lab a "echo clear >$DBG/health/fw"
 fw_cleared() { [[ $(fw_metric) == 1 && $(nic_reason) == degraded:* && $(nic_reason) != *failing* ]]; }
 ktap_check "cleared: healthy 1 again (devlink: $(fw_devlink)); the error it counted keeps nic_firmware degraded for window_s" \
 	wait_for 10 fw_cleared
+
+# ---- driver messages: the kernel log's lines in mlx5's shapes ------------------------------
+# fakeroce logs them as the kernel's own records with fakeroce.0's
+# dictionary (debugfs kmsg; a record userspace writes is not the kernel's);
+# the text is mlx5_core's, prefix included.  The independent reader: dmesg.
+M5="mlx5_core fakeroce.0"
+kmsg() { lab a "printf '%s\n' $(printf '%q ' "$@") >$DBG/kmsg"; }	# LINE...: one write
+dm() { # PATTERN: fakeroce0's fabtel_driver_messages_total of it, 0 absent
+	local v
+	v=$(api "$PA" /metrics | awk -v p="pattern=\"$1\"" '$1 ~ /^fabtel_driver_messages_total\{device="fakeroce0",/ && index($1, p) { print $2 }')
+	echo "${v:-0}"
+}
+kern_lines() { lab a "dmesg --facility kern | grep -c -F -- '$1'"; }	# TEXT
+lab a "echo $(printf '%q' "<3>$M5: poll_health:801:(pid 0): device's health compromised - reached miss count") >/dev/kmsg"
+kmsg "3 $M5: poll_health:801:(pid 0): device's health compromised - reached miss count" \
+	"4*3 $M5: wait_func:1186:(pid 4711): MODIFY_CQ(0x403) timeout. Will cause a leak of a command resource" \
+	"6 $M5 fre0: Link down"
+counted() { [[ "$(dm mlx5_health_miss) $(dm mlx5_cmd_timeout) $(dm mlx5_link_down)" == "1 3 1" ]]; }
+ktap_check "mlx5 lines (1 health miss, 3 command timeouts, 1 link down) counted on fakeroce0, as dmesg's kernel facility holds them; the same line from userspace not" \
+	wait_for 10 counted
+ktap_info "fabteld: $(dm mlx5_health_miss) $(dm mlx5_cmd_timeout) $(dm mlx5_link_down); dmesg (kern): $(kern_lines 'health compromised') $(kern_lines 'MODIFY_CQ(0x403) timeout') $(kern_lines "$M5 fre0: Link down"); ignored: $(metric "$PA" fabtel_kmsg_ignored_total)"
+ktap_eq "... dmesg --facility kern: the same 1 and 3" \
+	"$(kern_lines 'health compromised') $(kern_lines 'MODIFY_CQ(0x403) timeout')" "1 3"
+dm_reason() { job "$PA" 8111 '.reasons[] | select(.reason == "driver_messages") | "\(.severity) \(.device) \(.count)"'; }
+dm_four() { [[ $(dm_reason) == "degraded fakeroce0 4" ]]; }
+ktap_check "job 8111 (QPs on fakeroce0): reason driver_messages, degraded, device fakeroce0, the 4 error lines (link down is none)" \
+	wait_for 10 dm_four
+wedged_metric() { metric "$PA" 'fabtel_driver_wedged{device="fakeroce0"}'; }
+wedged_reason() { job "$PA" 8111 '.reasons[] | select(.reason == "driver_wedged") | "\(.severity): \(.detail)"'; }
+is_wedged() {
+	[[ $(wedged_metric) == 1 &&
+		$(wedged_reason) == "failing: netdev_watchdog, then soft_lockup 0 s later with mlx5_core on the stack" ]]
+}
+ktap_eq "not wedged yet (fabtel_driver_wedged 0)" "$(wedged_metric)" 0
+tw=$(lab a "date +%s.%N")
+kmsg "2 $M5 fre0: NETDEV WATCHDOG: CPU: 0: transmit queue 0 timed out 5376 ms" \
+	"3 $M5 fre0: TX timeout detected" \
+	"0 watchdog: BUG: soft lockup - CPU#0 stuck for 26s! [kworker/0:2:1234]" \
+	"4 Modules linked in: mlx5_ib mlx5_core fakeroce" "4 Call Trace:" "4  <TASK>" \
+	"4  mlx5e_tx_timeout_work+0x5c/0x110 [mlx5_core]" "4  process_one_work+0x1c7/0x380" "4  </TASK>"
+ktap_check "TX timeout, then a soft lockup with mlx5_core on its stack: fabtel_driver_wedged 1, job 8111 failing with driver_wedged naming the shape" \
+	wait_for 10 is_wedged
+at=$(job "$PA" 8111 '.reasons[] | select(.reason == "driver_wedged") | .at')
+lag=$(awk -v a="$at" -v w="$tw" 'BEGIN { printf "%d", (a - w) * 1000 }')
+ktap_check "... the reason's at (when fabteld read the lockup) $lag ms after the write: within 2 passes of 500 ms" \
+	test "$lag" -ge 0 -a "$lag" -le 1000
+ktap_info "reason: $(wedged_reason)"
+ev=$(api "$PA" '/api/v1/events?since=0' | jq -r '[.events[] | select(.kind == "driver_wedged") | "\(.device) \(.pattern) \(.jobs | join(","))"] | last')
+ktap_eq "the event log has it: driver_wedged, fakeroce0, pattern soft_lockup, job 8111 among the jobs on the device" \
+	"$(cut -d' ' -f1,2 <<<"$ev") $(grep -o 8111 <<<"$ev")" "fakeroce0 soft_lockup 8111"
+ktap_info "event: $ev"
+kmsg "6 $M5 fre0: Link up"
+unwedged() { [[ $(wedged_metric) == 0 && -z $(wedged_reason) ]]; }
+ktap_check "mlx5's Link up: not wedged (fabtel_driver_wedged 0, no driver_wedged reason)" wait_for 10 unwedged
 fabteld_stop a qpc >/dev/null
 jobs_end
+
+# a flood: 100,000 lines; the console quiet, so that the guest prints none
+start
+pid=$(lab a "cat /tmp/qpc.pid")
+usage() { lab a "awk '{ print \$14 + \$15 }' /proc/$pid/stat; awk '/^VmRSS/ { print \$2 }' /proc/$pid/status" | xargs; }
+base() { echo "$(dm mlx5_cmd_timeout) $(metric "$PA" fabtel_kmsg_lost_total) $(metric "$PA" fabtel_kmsg_records_total) $(metric "$PA" 'fabtel_collector_cpu_seconds_total{source="kmsg"}')"; }
+read -r c0 l0 r0 k0 <<<"$(base)"
+read -r cpu0 rss0 <<<"$(usage)"
+t0=$SECONDS
+lab a "dmesg -n 1"
+suite_on_exit lab a "dmesg -n 4"
+kmsg "4*100000 $M5: wait_func:1186:(pid 4711): MODIFY_CQ(0x403) timeout. Will cause a leak of a command resource"
+settled() { read -r c l r k <<<"$(base)"; ((c - c0 + l - l0 >= 100000)); }
+wait_for 60 settled
+read -r c l r k <<<"$(base)"
+read -r cpu1 rss1 <<<"$(usage)"
+ktap_check "100,000 lines: each counted or counted as lost (overwritten in the ring before read): $((c - c0)) + $((l - l0)); none made up" \
+	test $((c - c0 + l - l0)) -ge 100000 -a $((c - c0)) -le 100000
+ktap_info "flood: $((r - r0)) records read, $((l - l0)) lost, $((SECONDS - t0)) s; the kmsg source's CPU $(awk -v a="$k0" -v b="$k" 'BEGIN { printf "%.0f", (b - a) * 1000 }') ms, fabteld's in all $(((cpu1 - cpu0) * 10)) ms (TCG guest)"
+# memory: a second flood, from the first's end (its pages, the rows, the
+# events and the pages /metrics takes are all touched by then)
+read -r c1 l1 r1 k1 <<<"$(base)"
+kmsg "4*100000 $M5: wait_func:1186:(pid 4711): MODIFY_CQ(0x403) timeout. Will cause a leak of a command resource"
+settled2() { read -r c l r k <<<"$(base)"; ((c - c1 + l - l1 >= 100000)); }
+wait_for 60 settled2
+read -r cpu2 rss2 <<<"$(usage)"
+ktap_check "... a second flood of 100,000: fabteld's resident memory did not grow (start $rss0, after one $rss1, after two $rss2 KiB)" \
+	test "$rss2" -le $((rss1 + 64))
+lab a "dmesg -n 4"
+fabteld_stop a qpc >/dev/null
+start
+ktap_eq "restarted: the log's old lines are not counted again (mlx5_cmd_timeout 0)" "$(dm mlx5_cmd_timeout)" 0
+kmsg "4 $M5: wait_func:1186:(pid 4711): MODIFY_CQ(0x403) timeout. Will cause a leak of a command resource"
+one_new() { [[ $(dm mlx5_cmd_timeout) == 1 ]]; }
+ktap_check "... and a new one is, once" wait_for 10 one_new
+fabteld_stop a qpc >/dev/null
 
 ktap_end

@@ -27,6 +27,7 @@ static const struct source_ops *const sources[] = {
 	&source_qpcnt,
 	&source_pcie,
 	&source_devlink,
+	&source_kmsg,
 };
 
 #define NR_SOURCES	(sizeof(sources) / sizeof(sources[0]))
@@ -189,6 +190,7 @@ void collect_sample(struct collector *c)
 	fold_qpcnt(m, r, &c->fold.prev);
 	fold_pcie(&c->fold, m, r, now);
 	fold_devlink(&c->fold, m, r, now);
+	fold_kmsg(&c->fold, m, r, now);
 	fold_bpf(&c->fold, m, r, now);
 	fold_jobs(m, now, &c->fold.prev);
 	m->bpf_pruned[0] = pruned(c, 0);

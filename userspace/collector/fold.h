@@ -40,6 +40,7 @@ struct fold {
 	int sock;		/* fold_ports': ifindex lookups (SIOCGIFINDEX); -1 none yet */
 	struct model_pcie pcie_next[MODEL_MAX_PORTS];	/* fold_pcie's scratch */
 	struct model_health health_next[MODEL_MAX_PORTS];	/* fold_devlink's */
+	struct model_kmsg kmsg_next[MODEL_KMSG_DEVS];		/* fold_kmsg's */
 };
 
 void fold_init(struct fold *f);
@@ -62,6 +63,9 @@ const struct model_pcie *model_pcie_of(const struct model *m, const char *device
 /* devlink health reporters (fold_devlink.c); an RDMA device's, NULL if not read */
 void fold_devlink(struct fold *f, struct model *m, const struct raw *r, uint64_t now);
 const struct model_health *model_health_of(const struct model *m, const char *device);
+/* driver messages of the kernel log (fold_kmsg.c); an RDMA device's, NULL if none */
+void fold_kmsg(struct fold *f, struct model *m, const struct raw *r, uint64_t now);
+const struct model_kmsg *model_kmsg_of(const struct model *m, const char *device);
 void fold_qpcnt_jobs(struct model *m);
 void fold_qpcnt_signals(struct model *m, struct model_job *j, const struct model_job_port *jp,
 			const struct model_port *p, uint64_t now);

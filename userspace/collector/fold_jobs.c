@@ -160,6 +160,16 @@ static void devlink_signals(const struct model *m, struct model_job *j,
 		model_signal_job(j, HS_NIC_FW, p->device, p->port, n, true, now);
 }
 
+/* the error lines the device's driver logged at this read (fold_kmsg.c) */
+static void kmsg_signals(const struct model *m, struct model_job *j, const struct model_port *p,
+			 uint64_t now)
+{
+	const struct model_kmsg *k = m->kmsg_fresh ? model_kmsg_of(m, p->device) : NULL;
+
+	if (k && k->rise)
+		model_signal_job(j, HS_DRIVER, p->device, p->port, k->rise, true, now);
+}
+
 /*
  * the port's flaps, storms, link errors and (without per-QP events) error
  * counters
@@ -201,6 +211,7 @@ static void port_signals(struct model *m, struct model_job *j, struct model_job_
 		model_signal_job(j, HS_LINK_ERRORS, p->device, p->port, was, true, now);
 	pcie_signals(m, j, p, now);
 	devlink_signals(m, j, p, now);
+	kmsg_signals(m, j, p, now);
 	if (!per_qp && p->qpc_active) {
 		/* the NIC's counter sets split the port's error counters (fold_qpcnt.c) */
 		fold_qpcnt_signals(m, j, jp, p, now);
@@ -317,6 +328,18 @@ static void devlink_state(const struct model *m, struct health_port_state *st,
 					       (unsigned long long)h->rep[k].errors);
 }
 
+/* the port's device's driver wedged: the state, the shape in detail */
+static void kmsg_state(const struct model *m, struct health_port_state *st, unsigned int *ns,
+		       const struct model_port *p)
+{
+	const struct model_kmsg *k = model_kmsg_of(m, p->device);
+
+	if (!k || !k->wedged || *ns == MODEL_MAX_JOB_PORTS)
+		return;
+	port_state(st, ns, p, HP_WEDGED, k->wedged_ns);
+	snprintf(st[*ns - 1].detail, sizeof(st[0].detail), "%s", k->wedged_why);
+}
+
 static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct fold_prev *prev)
 {
 	struct model_job *j = &m->jobs[i];
@@ -345,6 +368,7 @@ static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct
 			port_state(st, &ns, p, HP_OPTICS, p->optics_since_ns);
 		pcie_state(m, st, &ns, p);
 		devlink_state(m, st, &ns, p);
+		kmsg_state(m, st, &ns, p);
 		if (p->misconfigured)
 			port_state(st, &ns, p, HP_MISCONFIGURED, p->misconfigured_ns);
 		path_states(st, &ns, p);

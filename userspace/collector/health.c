@@ -35,7 +35,7 @@ const char *health_sig_name(enum health_sig s)
 		"out_of_sequence", "nak_seq_rcvd", "ack_timeout", "rnr_nak_rcvd",
 		"retry_exceeded", "rnr_retry_exceeded", "qp_error", "link_flap",
 		"pause_storm", "traffic", "link_errors", "pcie_errors", "pcie_uncorrectable",
-		"nic_firmware",
+		"nic_firmware", "driver_messages",
 	};
 
 	return s < HS_NR ? n[s] : "unknown";
@@ -288,6 +288,9 @@ static void eval_port(const struct health_track *t, const struct health_cfg *cfg
 	if (p->win[HS_NIC_FW])	/* errors its reporters counted and recovered */
 		reason(r, "nic_firmware", "degraded", p, p->last[HS_NIC_FW], p->win[HS_NIC_FW],
 		       true);
+	if (p->win[HS_DRIVER])	/* error lines its driver logged (driver_messages.rst) */
+		reason(r, "driver_messages", "degraded", p, p->last[HS_DRIVER], p->win[HS_DRIVER],
+		       true);
 	if (p->win[HS_PCIE_ERRORS] && p->win[HS_PCIE_ERRORS] >= cfg->pcie_errors)
 		reason(r, "pcie_errors", "degraded", p, p->last[HS_PCIE_ERRORS],
 		       p->win[HS_PCIE_ERRORS], true);
@@ -298,6 +301,7 @@ static const char *const port_reason[] = {
 	[HP_OPTICS] = "optics", [HP_MISCONFIGURED] = "misconfigured",
 	[HP_PATH_LOSS] = "path_loss", [HP_PATH_LATENCY] = "path_latency",
 	[HP_PCIE] = "pcie_degraded", [HP_NIC_FW] = "nic_firmware",
+	[HP_WEDGED] = "driver_wedged",
 };
 
 void health_eval(const struct health_track *t, const struct health_cfg *cfg,
@@ -342,8 +346,9 @@ void health_eval(const struct health_track *t, const struct health_cfg *cfg,
 		if (ports[i].kind == HP_DOWN)
 			reason(out, "port_down", idle ? "notice" : "failing", &dp,
 			       ports[i].since_ns, 1, true);
-		else if (ports[i].kind == HP_NIC_FW)	/* the NIC itself, used or idle */
-			reason(out, port_reason[HP_NIC_FW], "failing", &dp, ports[i].since_ns,
+		else if (ports[i].kind == HP_NIC_FW || ports[i].kind == HP_WEDGED)
+			/* the NIC or its driver itself, used or idle */
+			reason(out, port_reason[ports[i].kind], "failing", &dp, ports[i].since_ns,
 			       ports[i].count ? ports[i].count : 1, true);
 		else
 			reason(out, port_reason[ports[i].kind], idle ? "notice" : "degraded", &dp,

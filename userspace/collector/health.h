@@ -64,6 +64,7 @@ enum health_sig {
 	HS_PCIE_ERRORS,		/* port-level: its PCI function's correctable AER errors */
 	HS_PCIE_FATAL,		/* port-level: ... uncorrectable (nonfatal or fatal) AER errors */
 	HS_NIC_FW,		/* port-level: a devlink health reporter of its device counted errors */
+	HS_DRIVER,		/* port-level: its device's driver logged error lines (kmsg_match.h) */
 	HS_NR,
 };
 
@@ -151,6 +152,7 @@ enum health_port_kind {
 	HP_PATH_LATENCY,	/* their median RTT is over probe_rtt_us */
 	HP_PCIE,		/* its PCI function's link below what it should run at */
 	HP_NIC_FW,		/* a devlink health reporter of its device is in error (failing) */
+	HP_WEDGED,		/* its device's driver is wedged: TX timeout, then a lockup (failing) */
 };
 
 struct health_port_state {

@@ -15,7 +15,7 @@
 static const char *const src_names[SRC_NR] = {
 	"fabtel_ko", "sysfs", "bpf_flap", "bpf_qp", "bpf_rxe", "bpf_wire", "rdma_netlink",
 	"ethtool", "ethtool_stats", "roce_config", "qp_counters", "pcie",
-	"devlink",
+	"devlink", "kmsg",
 };
 
 static const char *const src_state_names[] = {
@@ -26,7 +26,8 @@ static const char *const src_state_names[] = {
 
 static const char *const event_names[EV_NR] = {
 	"port_added", "port_removed", "link_down", "link_up", "link_flap",
-	"pause_storm", "pause_storm_end", "error_burst", "qp_error",
+	"pause_storm", "pause_storm_end", "error_burst", "qp_error", "driver_message",
+	"driver_wedged",
 };
 
 static const char *const hist_names[HIST_NR] = {
@@ -76,6 +77,8 @@ void collect_opts_default(struct collect_opts *o)
 	o->qp_counters_s = COLLECT_QP_COUNTERS_S;
 	o->qp_counters_sets = COLLECT_QP_COUNTERS_SETS;
 	o->pcie_s = COLLECT_PCIE_S;
+	o->kmsg = true;
+	o->kmsg_wedged_s = COLLECT_KMSG_WEDGED_S;
 	o->port_stats = PORT_STATS_AUTO;
 	o->roce_tos = -1;
 	health_cfg_defaults(&o->health);
@@ -171,7 +174,7 @@ const struct model_event *model_event_get(const struct model *m, uint64_t seq)
 	return ev->seq == seq ? ev : NULL;
 }
 
-/* the jobs on device/port into ev->jobs (see model.h) */
+/* the jobs on device/port (port 0: any of the device's) into ev->jobs (see model.h) */
 static void event_jobs(const struct model *m, struct model_event *ev)
 {
 	size_t len = 0, idl;
@@ -181,7 +184,8 @@ static void event_jobs(const struct model *m, struct model_event *ev)
 		const struct model_job *j = &m->jobs[i];
 
 		for (k = 0; j->present && k < j->nr_ports; k++)
-			if (j->ports[k].port == ev->port && !strcmp(j->ports[k].device, ev->device))
+			if ((!ev->port || j->ports[k].port == ev->port) &&
+			    !strcmp(j->ports[k].device, ev->device))
 				break;
 		if (!j->present || k == j->nr_ports)
 			continue;

@@ -23,13 +23,14 @@
 #include "clock.h"
 #include "fabtel_schema.h"
 #include "health.h"
+#include "kmsg_match.h"
 #include "jobs.h"
 #include "mono.h"
 #include "opts.h"
 #include "port_reads.h"
 
 #define MODEL_MAX_PORTS		64
-#define MODEL_PASS_SOURCES	10	/* the collector's sources (collect.c) */
+#define MODEL_PASS_SOURCES	11	/* the collector's sources (collect.c) */
 #define MODEL_MAX_QPS		4096
 #define MODEL_QP_INDEX		(2 * MODEL_MAX_QPS)	/* a power of two */
 #define MODEL_MAX_JOBS		64
@@ -77,6 +78,7 @@ enum model_source {
 	SRC_QP_COUNTERS,
 	SRC_PCIE,
 	SRC_DEVLINK,
+	SRC_KMSG,
 	SRC_NR,
 };
 
@@ -312,10 +314,31 @@ struct model_health {
 	} rep[16];
 };
 
+/*
+ * An RDMA device's driver messages (fold_kmsg.c; device "": the lines that
+ * name no watched device).
+ */
+#define MODEL_KMSG_DEVS		(MODEL_MAX_PORTS + 1)
+
+struct model_kmsg {
+	char device[64];
+	uint64_t n[KMSG_MAX_PATTERNS];	/* lines per pattern (kmsg_patterns) since the start */
+	uint64_t rise;			/* error lines at this read */
+	uint64_t rise_ns;		/* CLOCK_REALTIME of the last read they rose at; 0 never */
+	bool wedged;
+	uint64_t wedged_ns;		/* CLOCK_REALTIME */
+	char wedged_why[160];
+	uint64_t last_seq;		/* the last error line: its record, its text */
+	char last_text[160];
+};
+
 /* The event log behind /api/v1/events and fabtop's Events pane. */
 enum model_event_kind {
 	EV_PORT_ADDED, EV_PORT_REMOVED, EV_LINK_DOWN, EV_LINK_UP, EV_LINK_FLAP,
-	EV_PAUSE_STORM, EV_PAUSE_STORM_END, EV_ERROR_BURST, EV_QP_ERROR, EV_NR,
+	EV_PAUSE_STORM, EV_PAUSE_STORM_END, EV_ERROR_BURST, EV_QP_ERROR,
+	EV_DRIVER_MESSAGE,		/* kernel log lines of a pattern (counter: its id), port 0 */
+	EV_DRIVER_WEDGED,		/* the device's driver found wedged, port 0 */
+	EV_NR,
 };
 
 struct model_event {
@@ -382,6 +405,11 @@ struct model {
 	struct model_health health[MODEL_MAX_PORTS];
 	unsigned int nr_health;
 	bool health_fresh;		/* read this pass: rise is due */
+	/* the kernel log's driver messages (fold_kmsg.c) */
+	struct model_kmsg kmsg[MODEL_KMSG_DEVS];
+	unsigned int nr_kmsg;
+	bool kmsg_fresh;		/* read this pass: rise is due */
+	uint64_t kmsg_records, kmsg_lost, kmsg_user, kmsg_events_over;
 	/* the NIC's counter sets at the last read (fold_qpcnt.c) */
 	struct model_qpcnt qpcnt[MODEL_MAX_QPCNT];
 	unsigned int nr_qpcnt, qpcnt_over;

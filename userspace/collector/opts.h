@@ -26,6 +26,7 @@
 #define COLLECT_QP_COUNTERS_S	5	/* qp_counters_s */
 #define COLLECT_QP_COUNTERS_SETS	8	/* qp_counters_sets */
 #define COLLECT_PCIE_S		10	/* pcie_s */
+#define COLLECT_KMSG_WEDGED_S	600	/* kmsg_wedged_s */
 
 /* qp_counters: whether the NIC's own per-QP counter sets are read (qp_counters.rst) */
 enum qp_counters_policy {
@@ -60,6 +61,8 @@ struct collect_opts {
 	unsigned int qp_counters_s;	/* counter sets' read period; 0 each sample */
 	unsigned int qp_counters_sets;	/* peer: sets fabteld makes per port, at most */
 	unsigned int pcie_s;		/* PCIe link and AER read period; 0 never */
+	bool kmsg;			/* follow the kernel log (kmsg = off: never) */
+	unsigned int kmsg_wedged_s;	/* a TX timeout this recent, then a lockup: wedged */
 	enum port_stats_via port_stats;
 	int roce_tos;			/* the ToS RoCE jobs use (NCCL_IB_TC); -1 unset */
 	struct health_cfg health;

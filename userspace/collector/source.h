@@ -24,6 +24,7 @@
 
 #include "model.h"
 #include "ddm.h"
+#include "kmsg_match.h"
 #include "ethnl.h"
 #include "rdmanl.h"
 
@@ -203,6 +204,31 @@ struct raw_health {
 	} rep[RAW_REPORTERS];
 };
 
+#define RAW_KMSG_DEVS	MODEL_KMSG_DEVS	/* + the lines that name no watched device */
+#define RAW_KMSG_EVENTS	32	/* (device, pattern) pairs logged as events per pass */
+
+/*
+ * The driver messages (source_kmsg.c, kmsg_match.h) of one RDMA device,
+ * or (device "") of none watched: counts per pattern since fabteld began.
+ */
+struct raw_kmsg_dev {
+	char device[64];
+	uint64_t n[KMSG_MAX_PATTERNS];
+	bool wedged;			/* a TX timeout, then a lockup in its driver */
+	uint64_t wedged_ns;		/* CLOCK_REALTIME of the lockup */
+	char wedged_why[160];
+	uint64_t last_seq;		/* the last error line's record */
+	char last_text[160];
+};
+
+/* A (device, pattern) the pass saw: an event. */
+struct raw_kmsg_event {
+	char device[64];
+	unsigned int pattern;
+	uint64_t n, at_ns;		/* lines, CLOCK_REALTIME of the first */
+	bool wedged;			/* the device was found wedged */
+};
+
 /* source_pcie.c's parsers, for tests */
 unsigned int pcie_parse_speed(const char *s);
 unsigned int pcie_parse_width(const char *s);
@@ -247,6 +273,13 @@ struct raw {
 	bool health_read;
 	struct raw_health health[MODEL_MAX_PORTS];
 	unsigned int nr_health;
+	/* driver messages; kmsg_read false: the log was not read (the model keeps its) */
+	bool kmsg_read;
+	struct raw_kmsg_dev kmsg[RAW_KMSG_DEVS];
+	unsigned int nr_kmsg;
+	struct raw_kmsg_event kmsg_ev[RAW_KMSG_EVENTS];
+	unsigned int nr_kmsg_ev, kmsg_ev_over;
+	uint64_t kmsg_records, kmsg_lost, kmsg_user;	/* read, lost (overwritten), not the kernel's */
 	/* the states the sources reported this pass (the others keep theirs) */
 	bool reported[SRC_NR];
 	enum src_state state[SRC_NR];
@@ -298,6 +331,7 @@ extern const struct source_ops source_ethstats;	/* source_ethstats.c */
 extern const struct source_ops source_config;	/* source_config.c */
 extern const struct source_ops source_pcie;	/* source_pcie.c */
 extern const struct source_ops source_devlink;	/* source_devlink.c */
+extern const struct source_ops source_kmsg;	/* source_kmsg.c */
 
 /*
  * What fabtel.ko does not (yet) give, from ib_core's and the netdev's sysfs,

@@ -51,6 +51,7 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	o->bpf = c->bpf != CONFIG_OFF;
 	o->wire = c->wire != CONFIG_OFF;
 	o->want_ko = c->fabtel_ko != CONFIG_OFF;
+	o->kmsg = c->kmsg != CONFIG_OFF;
 	o->keep_files = c->keep_files == CONFIG_ON ? FS_KEEP_ALL :
 			c->keep_files == CONFIG_OFF ? FS_KEEP_NONE : FS_KEEP_AUTO;
 	o->roce_tos = c->roce_tos != CONFIG_TOS_UNSET ? (int)c->roce_tos : -1;

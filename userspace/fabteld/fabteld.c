@@ -343,6 +343,10 @@ int main(int argc, char **argv)
 		}
 	}
 	collect_sample(col);
+	if (model.src[SRC_KMSG] != SRC_STATE_UP && cfg.kmsg == CONFIG_ON) {
+		fprintf(stderr, "fabteld: kmsg = on, but %s\n", model.why[SRC_KMSG]);
+		goto fini;
+	}
 	collect_attach_wire(col);
 	if (opt.once && strcmp(opt.once, "probes")) {
 		collect_sample(col);

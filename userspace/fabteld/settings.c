@@ -116,6 +116,15 @@ const struct setting settings[] = {
 		  "(0: never; Documentation/nic_health.rst)", .conf = "The PCIe link (speed, width against the function's and its slot's "
 		  "maximum) and AER counters of each RDMA device's PCI function, read every "
 		  "pcie_s seconds; 0 never." },
+	{ TRI("kmsg", kmsg),
+	  .help = "driver messages from the kernel log: auto (when /dev/kmsg opens), on (required), "
+		  "off (Documentation/driver_messages.rst)",
+	  .conf = "Driver messages: follow the kernel log (/dev/kmsg, from its end; opened as "
+		  "root) and match the driver patterns of driver_messages.rst; auto when it "
+		  "opens, on: fail without it, off: never." },
+	{ OPT("kmsg_wedged_s", kmsg_wedged_s, 1, 86400),
+	  .help = "a TX timeout, then within this many seconds a lockup in the same driver: "
+		  "driver_wedged", .conf = "" },
 	{ OPT("module_s", module_s, 0, 86400),
 	  .help = "module EEPROM and RoCE config period, s (0: never)",
 	  .conf = "Module EEPROM (optics diagnostics) read period, seconds; 0 never." },

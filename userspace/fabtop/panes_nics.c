@@ -195,7 +195,8 @@ static void nic_issues(struct row *r, struct json_object *p, struct json_object 
 		{ "optics", "optics" }, { "misconfigured", "misconf" },
 		{ "path_loss", "pathloss" }, { "path_latency", "pathrtt" },
 		{ "pcie_degraded", "pcie" }, { "pcie_errors", "aer" },
-		{ "nic_firmware", "firmware" },
+		{ "nic_firmware", "firmware" }, { "driver_wedged", "wedged" },
+		{ "driver_messages", "drvmsg" },
 	};
 	struct json_object *c = fj_get(p, "conditions"), *s = fj_get(p, "sources");
 	char text[64] = "";

@@ -43,6 +43,10 @@ struct json_object *render_pcie_functions(const struct model *m);
 void render_devlink_families(const struct model *m, struct expo *e);
 struct json_object *render_devlink_devices(const struct model *m);
 bool render_devlink_in_error(const struct model *m, const char *device);
+/* the kernel log's driver messages (render_kmsg.c): families, JSON, the port conditions */
+void render_kmsg_families(const struct model *m, struct expo *e);
+struct json_object *render_kmsg_json(const struct model *m);
+void render_kmsg_conditions(const struct model *m, const char *device, struct json_object *a);
 
 /* fabteld itself: version, sources, passes, process_* (render_self.c) */
 void render_self_families(const struct model *m, struct expo *e);

@@ -116,6 +116,7 @@ static void pcie_conditions(const struct model *m, const struct model_port *p,
 		json_object_array_add(a, jstr("pcie_errors"));
 	if (render_devlink_in_error(m, p->device))
 		json_object_array_add(a, jstr("nic_firmware"));
+	render_kmsg_conditions(m, p->device, a);
 }
 
 static struct json_object *jconditions(const struct model *m, const struct model_port *p)
@@ -308,6 +309,8 @@ struct json_object *render_snapshot(const struct model *m)
 		json_object_object_add(o, "pcie", render_pcie_functions(m));
 	if (m->src[SRC_DEVLINK] == SRC_STATE_UP)
 		json_object_object_add(o, "devlink", render_devlink_devices(m));
+	if (m->src[SRC_KMSG] == SRC_STATE_UP)
+		json_object_object_add(o, "driver_messages", render_kmsg_json(m));
 	json_object_object_add(o, "excluded_devices", jexcluded(m));
 	if (m->excluded_more)
 		json_object_object_add(o, "excluded_devices_more",
@@ -453,8 +456,10 @@ struct json_object *render_events(const struct model *m, uint64_t since)
 		json_object_object_add(e, "job_id", ev->job_id[0] ? jstr(ev->job_id) : NULL);
 		json_object_object_add(e, "count", json_object_new_uint64(ev->count));
 		json_object_object_add(e, "restored", json_object_new_boolean(ev->restored));
-		if (ev->counter[0])
-			json_object_object_add(e, "counter", jstr(ev->counter));
+		if (ev->counter[0])	/* driver messages: the pattern (driver_messages.rst) */
+			json_object_object_add(e, ev->kind == EV_DRIVER_MESSAGE ||
+						  ev->kind == EV_DRIVER_WEDGED ? "pattern" : "counter",
+					       jstr(ev->counter));
 		event_evidence(e, ev);
 		json_object_array_add(a, e);
 	}
