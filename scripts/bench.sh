@@ -21,6 +21,9 @@
 #   folds   a collector pass's folds over readings made on this host, 2, 16
 #           and 64 ports by 0, 1,000 and 4,000 QPs of 8 jobs: us a pass
 #           (build/bench/fold_bench; RDMA netlink and BPF reads not in it).
+#   kmsg    a kernel log record through fabteld's driver messages (parse,
+#           pattern table): ns a record for an mlx5 line matched, one not,
+#           a line of another driver; 3 runs (build/bench/kmsg_bench).
 #
 # Lab stages (the QEMU guests under TCG: timings relative only; a lab of
 # its own in build/bench/lab):
@@ -57,7 +60,7 @@
 #           on b at the default rate: its CPU and RSS with and without
 #           probing, the prober thread's CPU per 1,000 probes.
 #
-#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|cost|wire|folds|flap|sampler|firmware|qps|qps-traffic|scale|lab-scrape|probes]...
+#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|cost|wire|folds|kmsg|flap|sampler|firmware|qps|qps-traffic|scale|lab-scrape|probes]...
 #   (no stage named: all of them)
 set -uo pipefail
 
@@ -71,7 +74,7 @@ ROUNDS=${BENCH_ROUNDS:-1000}
 REAL=${BENCH_REAL_SYSFS:-}
 read -r -a PORTS <<<"${BENCH_PORTS:-2 16}"
 STAGES=("$@")
-((${#STAGES[@]})) || STAGES=(scrape cost wire folds flap sampler firmware qps qps-traffic scale lab-scrape probes)
+((${#STAGES[@]})) || STAGES=(scrape cost wire folds kmsg flap sampler firmware qps qps-traffic scale lab-scrape probes)
 mkdir -p "$OUT"
 
 need() {
@@ -249,6 +252,19 @@ folds_stage() {
 					      printf "folds us_per_pass_%s_%s %s\n", p, q, v[2] >>"/dev/stderr" }'
 		done
 	done 2>>"$OUT/results" | tee "$OUT/folds.txt"
+}
+
+# a kernel log record through the driver messages' parse and table: 3 runs
+# of BENCH_KMSG_RECORDS (200,000) per kind, min / median / max ns a record
+kmsg_stage() {
+	local r
+	[[ -x $B/bench/kmsg_bench ]] || { echo "bench: build/bench/kmsg_bench not built (make tests)" >&2; return 1; }
+	echo "bench: kmsg: ns a record (3 runs: min / median / max)"
+	for r in 1 2 3; do "$B/bench/kmsg_bench" "${BENCH_KMSG_RECORDS:-200000}"; done |
+		sort -k1,1 -k2n | awk '{ v[$1] = v[$1] " " $2 }
+			END { for (k in v) { split(v[k], a, " "); printf "%-16s %s / %s / %s\n", k, a[1], a[2], a[3]
+				printf "kmsg ns_per_record_%s %s\n", k, a[2] >>"/dev/stderr" } }' \
+		2>>"$OUT/results" | tee "$OUT/kmsg.txt"
 }
 
 # ---- lab stages -------------------------------------------------------------
@@ -551,6 +567,7 @@ for s in "${STAGES[@]}"; do
 	scrape) scrape_stage ;;
 	wire) wire_stage ;;
 	folds) folds_stage ;;
+	kmsg) kmsg_stage ;;
 	flap) flap_stage ;;
 	sampler) sampler_stage ;;
 	firmware) firmware_stage ;;

@@ -429,8 +429,11 @@ kmsg "4*100000 $M5: wait_func:1186:(pid 4711): MODIFY_CQ(0x403) timeout. Will ca
 settled2() { read -r c l r k <<<"$(base)"; ((c - c1 + l - l1 >= 100000)); }
 wait_for 60 settled2
 read -r cpu2 rss2 <<<"$(usage)"
-ktap_check "... a second flood of 100,000: fabteld's resident memory did not grow (start $rss0, after one $rss1, after two $rss2 KiB)" \
-	test "$rss2" -le $((rss1 + 64))
+# no allocation per line: 200,000 lines may move fabteld's resident memory
+# by a step (a page of the HTTP thread, malloc's arenas), not by a leak's
+# bytes per line (2.6 at 512 KiB)
+ktap_check "... two floods of 100,000: fabteld's resident memory $rss0 -> $rss1 -> $rss2 KiB, under 512 KiB more (no memory per line)" \
+	test "$rss2" -le $((rss0 + 512))
 lab a "dmesg -n 4"
 fabteld_stop a qpc >/dev/null
 start

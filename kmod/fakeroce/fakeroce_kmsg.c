@@ -55,6 +55,9 @@ static char *fakeroce_kmsg_line(char *line, int *level, unsigned int *count)
 	}
 	if (kstrtoint(line, 10, level) || *level < 0 || *level > 7 || !*text)
 		return ERR_PTR(-EINVAL);
+	for (star = text; *star; star++)	/* printk would take KERN_SOH as a level */
+		if ((unsigned char)*star < 0x20)
+			return ERR_PTR(-EINVAL);
 	return text;
 }
 
@@ -72,6 +75,8 @@ static int fakeroce_kmsg_lines(struct fakeroce_dev *fdev, char *buf, bool emit)
 		if (IS_ERR(text))
 			return PTR_ERR(text);
 		for (i = 0; emit && i < count; i++) {
+			if (fatal_signal_pending(current))
+				return -EINTR;
 			dev_printk_emit(level, &fdev->pdev->dev, "%s\n", text);
 			cond_resched();
 		}
@@ -92,6 +97,10 @@ static ssize_t fakeroce_kmsg_write(struct file *file, const char __user *ubuf,
 	buf = memdup_user_nul(ubuf, count);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
+	if (strlen(buf) != count) {	/* a NUL inside: the text would be cut */
+		kfree(buf);
+		return -EINVAL;
+	}
 	check = kstrdup(buf, GFP_KERNEL);
 	err = check ? fakeroce_kmsg_lines(knob->fdev, check, false) : -ENOMEM;
 	if (!err)

@@ -108,7 +108,10 @@ int kmsg_matcher_init(struct kmsg_matcher *m)
 
 	memset(m, 0, sizeof(*m));
 	for (i = 0; i < kmsg_nr_patterns; i++) {
-		err = regcomp(&m->re[i], kmsg_patterns[i].re, REG_EXTENDED);
+		/* no submatches asked: glibc's matcher runs without backtracking */
+		err = regcomp(&m->re[i], kmsg_patterns[i].re, REG_EXTENDED |
+			      (kmsg_patterns[i].dev_group || kmsg_patterns[i].drv_group ?
+			       0 : REG_NOSUB));
 		if (err) {
 			fprintf(stderr, "fabtel: kmsg pattern %s does not compile (%d)\n",
 				kmsg_patterns[i].id, err);
@@ -146,7 +149,7 @@ static int first_match(const struct kmsg_matcher *m, const char *text, const str
 			continue;
 		if (p->hint && !strstr(*subject, p->hint))
 			continue;
-		if (!regexec(&m->re[i], *subject, 3, g, 0))
+		if (!regexec(&m->re[i], *subject, p->dev_group || p->drv_group ? 3 : 0, g, 0))
 			return (int)i;
 	}
 	return -1;
