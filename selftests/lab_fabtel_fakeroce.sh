@@ -37,10 +37,11 @@ retry_exceeded rnr_nak_rcvd rnr_nak_sent rnr_retry_exceeded duplicate_request
 out_of_buffer cnp_sent cnp_handled cnp_ignored ecn_marked_rx icrc_err
 req_cqe_err resp_cqe_err link_downed rx_packets tx_packets rx_bytes tx_bytes"
 
-ktap_begin 39
+ktap_begin 45
 
 cleanup() {
 	echo 100 >/sys/module/fabtel/parameters/storm_ms 2>/dev/null
+	echo off >$DBG/0/ramp 2>/dev/null
 	for id in 0 1 2; do echo $id >$FR/del_device 2>/dev/null; done
 	rmmod fabtel fakeroce 2>/dev/null
 }
@@ -278,5 +279,56 @@ ktap_eq "moved back: netdev fre0, a flap counted +1 as carrier_up_count moved (t
 	"$(val $P/netdev) $(($(val $P/link/flaps) - f1)) $(($(val $N/carrier_up_count) - up1)) $((f1 - f0))" \
 	"fre0 1 1 1"
 ip netns del fabtel_side
+
+# ---- the flight recorder -------------------------------------------------------------
+# fabtel.ko afresh at 100 ms samples, FEC and PMA read every 500 ms, records
+# going on 1 s past their trigger.  fakeroce0's FEC corrected blocks and PMA
+# symbol errors climb at 2000/s and 100/s (debugfs ramp) for 3 s, then its
+# carrier drops for 300 ms: the record must show the climb at those rates
+# from when the ramps began, the drop and the return.
+rmmod fabtel
+insmod "$KMOD/fabtel.ko" sample_ms=100 slow_ms=500 record_after_ms=1000
+R=$FT/fakeroce0/ports/1/recorder
+ktap_eq "recorder: none on a fresh port (seq 0, triggers 0, record0 empty)" \
+	"$(val $R/seq) $(val $R/triggers) $(cat $R/record0 | wc -c)" "0 0 0"
+sleep 1.5
+echo "fec/corrected_blocks 2000" >$DBG/0/ramp
+echo "pma/symbol_error 100" >$DBG/0/ramp
+sleep 3
+echo 0 >$DBG/0/carrier
+sleep 0.3
+echo 1 >$DBG/0/carrier
+ramps=$(cat $DBG/0/ramp)
+echo off >$DBG/0/ramp
+wait_for 5 is $R/seq 1
+"$REPO/scripts/lab/record-dump" $R/record0 >/tmp/record0.txt 2>&1
+hdr=$(sed -n 's/^h //p' /tmp/record0.txt)
+ti=$(sed -n 's/.* trigger_index=\([0-9]*\).*/\1/p' <<<"$hdr")
+ktap_check "a 300 ms carrier drop froze record 1: first_trigger carrier (1), 10 samples after its trigger (1 s), trailer seq 1, sample_ms 100" \
+	grep -qE "^seq=1 first_trigger=1 triggers=1 trigger_index=$ti nr_samples=$((ti + 11)) sample_ms=100 nr_counters=22 trigger_boot_ns=[0-9]+ trailer_seq=1$" <<<"$hdr"
+ktap_info "$hdr"
+# the climb: per read (a sample with the FEC or PMA flag), its rise over the
+# time since the previous read, from the ramps' start to the trigger
+began=$(awk '$1 == "fec/corrected_blocks" { print $3 }' <<<"$ramps")
+rate() { # FLAG FIELD: counts a second between the first and last read in the ramp
+	awk -v f="$1" -v c="$2" -v b="$began" -v ti="$ti" '$1 == "s" && $2 <= ti &&
+		int($4 / f) % 2 && $3 > b {
+		if (n++) { sum += $c; last = $3 } else first = $3 }
+		END { if (last > first) printf "%.0f", sum / ((last - first) / 1e9); else print "none" }' /tmp/record0.txt
+}
+fec_rate=$(rate 16 5) sym_rate=$(rate 32 7)
+ktap_check "the climb before the drop: FEC corrected $fec_rate/s (2000 written), symbol errors $sym_rate/s (100 written), each within 15 %" \
+	awk -v a="$fec_rate" -v b="$sym_rate" 'BEGIN { exit !(a >= 1700 && a <= 2300 && b >= 85 && b <= 115) }'
+quiet=$(awk -v b="$began" '$1 == "s" && $3 < b && ($5 || $7) { n++ } END { print n + 0 }' /tmp/record0.txt)
+first=$(awk -v b="$began" '$1 == "s" && $5 > 0 { print ($3 >= b) ? "after" : "before"; exit }' /tmp/record0.txt)
+ktap_eq "no FEC or symbol error rise before the ramps began (debugfs ramp's start, boot clock); the first one after it" \
+	"$quiet $first" "0 after"
+carrier_at() { awk -v i="$1" '$1 == "s" && $2 == i { print int($4 % 2) }' /tmp/record0.txt; }
+back=$(awk -v ti="$ti" '$1 == "s" && $2 > ti && $4 % 2 { print $2; exit }' /tmp/record0.txt)
+ktap_check "the drop and the return: carrier up before the trigger, down at it, up again $((back - ti)) samples later (300 ms)" \
+	test "$(carrier_at $((ti - 1)))$(carrier_at "$ti")" = 10 -a -n "$back" -a $((back - ti)) -ge 2 -a $((back - ti)) -le 6
+ktap_eq "recorder files: seq 1, triggers 1, dropped 0, recording 0; record_after_ms 60001 refused" \
+	"$(val $R/seq) $(val $R/triggers) $(val $R/dropped) $(val $R/recording) $(echo 60001 2>/dev/null >/sys/module/fabtel/parameters/record_after_ms || echo EINVAL)" \
+	"1 1 0 0 EINVAL"
 
 ktap_end

@@ -20,6 +20,7 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
+#include "fabtel_record.h"
 #include "fabtel_schema.h"
 
 #define FABTEL_SCHEMA_VERSION	1
@@ -216,8 +217,10 @@ struct fabtel_port {
 	struct fabtel_rd_state rd[FABTEL_NR_RD];
 	u64 rd_logged_ns;		/* a failed read last logged; 0 never */
 
+	struct fabtel_rec *rec;		/* the flight recorder (fabtel_rec.c) */
+
 	/* sysfs */
-	struct kobject *counters_kobj, *pfc_kobj;
+	struct kobject *counters_kobj, *pfc_kobj, *rec_kobj;
 	struct attribute_group norm_group, raw_group;
 	struct fabtel_ctr_attr *attr_mem;
 	struct attribute **attr_ptrs;
@@ -241,6 +244,15 @@ extern struct kobject *fabtel_root;
 unsigned int fabtel_sample_ms_get(void);
 unsigned int fabtel_storm_ms_get(void);
 unsigned int fabtel_slow_ms_get(void);
+
+/* fabtel_rec.c: the flight recorder */
+#define FABTEL_REC_AFTER_MS_MAX	60000
+struct fabtel_rec;
+int fabtel_rec_init(struct fabtel_port *p);
+void fabtel_rec_exit(struct fabtel_port *p);
+void fabtel_rec_sample(struct fabtel_port *p);
+int fabtel_rec_sysfs_add(struct fabtel_port *p);
+void fabtel_rec_sysfs_del(struct fabtel_port *p);
 
 /* fabtel_filter.c */
 const char *fabtel_filter_reason(const char *name, const char *driver);

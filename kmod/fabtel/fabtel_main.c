@@ -145,6 +145,7 @@ static void fabtel_sample_work(struct work_struct *work)
 		fabtel_pma_sample(fdev->ports[i]);
 		fabtel_phy_sample(fdev->ports[i]);
 		fabtel_optics_sample(fdev->ports[i]);
+		fabtel_rec_sample(fdev->ports[i]);
 	}
 	queue_delayed_work(fdev->wq, &fdev->sample_work,
 			   msecs_to_jiffies(fabtel_sample_ms_get()));
@@ -170,9 +171,11 @@ struct net_device *fabtel_netdev_lookup(struct ib_device *ibdev, u32 port)
 static void fabtel_port_destroy(struct fabtel_port *p)
 {
 	fabtel_link_port_del(p);
+	fabtel_rec_sysfs_del(p);
 	fabtel_sysfs_port_del(p);
 	if (p->kobj.state_in_sysfs)
 		kobject_del(&p->kobj);	/* waits for readers of every file */
+	fabtel_rec_exit(p);
 	fabtel_pma_exit(p);
 	fabtel_counters_exit(p);
 	kobject_put(&p->kobj);		/* frees p */
@@ -199,6 +202,9 @@ static struct fabtel_port *fabtel_port_create(struct fabtel_dev *fdev, u32 num)
 	err = fabtel_pma_init(p);
 	if (err)
 		goto err_counters_exit;
+	err = fabtel_rec_init(p);
+	if (err)
+		goto err_pma_exit;
 	ndev = fabtel_netdev_lookup(fdev->ibdev, num);
 	fabtel_dcb_probe(p, ndev);
 	fabtel_link_port_add(p, ndev);	/* takes over the reference */
@@ -209,11 +215,16 @@ static struct fabtel_port *fabtel_port_create(struct fabtel_dev *fdev, u32 num)
 	err = fabtel_sysfs_port_add(p);
 	if (err)
 		goto err_destroy;
+	err = fabtel_rec_sysfs_add(p);
+	if (err)
+		goto err_destroy;
 	return p;
 
 err_destroy:
 	fabtel_port_destroy(p);
 	return ERR_PTR(err);
+err_pma_exit:
+	fabtel_pma_exit(p);
 err_counters_exit:
 	fabtel_counters_exit(p);
 err_put_kobj:

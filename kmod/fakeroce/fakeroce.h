@@ -16,6 +16,7 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
@@ -173,6 +174,16 @@ struct platform_device;
 struct devlink;
 struct devlink_health_reporter;
 
+/* A counter rising at a rate (fakeroce_ramp.c); group 0: a free slot. */
+#define FAKEROCE_NR_RAMPS	4
+enum { FAKEROCE_RAMP_FEC = 1, FAKEROCE_RAMP_PMA = 2 };
+struct fakeroce_ramp {
+	u8 group, idx;		/* fdev->fec[idx] or fdev->pma[idx] */
+	u32 rate;		/* a second */
+	u64 began_ns;		/* CLOCK_BOOTTIME */
+	u64 added;
+};
+
 struct fakeroce_dev {
 	struct ib_device ibdev;		/* first: ib_alloc_device() wants it */
 	unsigned int id;
@@ -218,6 +229,10 @@ struct fakeroce_dev {
 	struct devlink *devlink;
 	struct devlink_health_reporter *reporter[FAKEROCE_NR_HEALTH];
 	unsigned int fail_recover;	/* fw_fatal's next recover fails (xchg) */
+
+	/* counters rising at a rate (fakeroce_ramp.c), under the lock */
+	struct fakeroce_ramp ramp[FAKEROCE_NR_RAMPS];
+	struct delayed_work ramp_work;
 
 	struct dentry *debugfs_dir;
 	struct fakeroce_knob *knobs;	/* the debugfs files' (fakeroce_knob.c) */
@@ -280,6 +295,10 @@ void fakeroce_devlink_parent_del(struct platform_device *pdev);
 int fakeroce_devlink_add(struct fakeroce_dev *fdev);
 void fakeroce_devlink_del(struct fakeroce_dev *fdev);
 void fakeroce_devlink_debugfs_add(struct fakeroce_dev *fdev);
+/* <ID>/ramp: counters rising at a rate (fakeroce_ramp.c) */
+void fakeroce_ramp_init(struct fakeroce_dev *fdev);
+void fakeroce_ramp_debugfs_add(struct fakeroce_dev *fdev);
+void fakeroce_ramp_stop(struct fakeroce_dev *fdev);
 /* <ID>/kmsg: kernel log lines in a driver's shapes (fakeroce_kmsg.c) */
 void fakeroce_kmsg_debugfs_add(struct fakeroce_dev *fdev);
 

@@ -356,7 +356,7 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 
 	if (fdev->pers->pma)
 		n += FAKEROCE_NUM_PMA_KNOBS;
-	n += fakeroce_counter_debugfs_knobs(fdev) + FAKEROCE_NR_HEALTH + 1;	/* + kmsg */
+	n += fakeroce_counter_debugfs_knobs(fdev) + FAKEROCE_NR_HEALTH + 2;	/* + kmsg, ramp */
 	err = fakeroce_knobs_alloc(fdev, n);
 	if (err)
 		return err;
@@ -378,6 +378,7 @@ int fakeroce_debugfs_add(struct fakeroce_dev *fdev)
 	fakeroce_counter_debugfs_add(fdev);
 	fakeroce_devlink_debugfs_add(fdev);
 	fakeroce_kmsg_debugfs_add(fdev);
+	fakeroce_ramp_debugfs_add(fdev);
 	fakeroce_debugfs_add_dcb(fdev);
 	fakeroce_debugfs_add_phy(fdev);
 	fakeroce_debugfs_add_optics(fdev);
@@ -393,6 +394,7 @@ void fakeroce_debugfs_del(struct fakeroce_dev *fdev)
 {
 	debugfs_remove_recursive(fdev->debugfs_dir);
 	fdev->debugfs_dir = NULL;
+	fakeroce_ramp_stop(fdev);
 	fakeroce_fw_debugfs_del(fdev);
 	fakeroce_knobs_free(fdev);
 }

@@ -426,6 +426,7 @@ struct fakeroce_dev *fakeroce_ib_alloc(unsigned int id,
 	fdev->id = id;
 	fdev->pers = pers;
 	spin_lock_init(&fdev->lock);
+	fakeroce_ramp_init(fdev);
 	fdev->lanes = 4;
 	fdev->lane_gbps = 25;
 	fakeroce_dcb_init(&fdev->dcb);
