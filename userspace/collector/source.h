@@ -229,6 +229,13 @@ struct raw_kmsg_event {
 	bool wedged;			/* the device was found wedged */
 };
 
+/*
+ * The devlink handle of RDMA device dev: the bus and name its
+ * <root>/sys/class/infiniband/<dev>/device link resolves to ("pci",
+ * "0000:03:00.0"); false if it does not (source_devlink.c).
+ */
+bool source_device_handle(const char *root, const char *dev, char *bus, char *name, size_t len);
+
 /* source_pcie.c's parsers, for tests */
 unsigned int pcie_parse_speed(const char *s);
 unsigned int pcie_parse_width(const char *s);

@@ -23,11 +23,25 @@
 #include "fsread.h"
 #include "text.h"
 
+/* a watched device's handle as last resolved */
+struct devlink_handle {
+	char device[64];
+	bool has_handle;
+	char bus[64], dev[64];
+};
+
 /* the collector's priv for this source */
 struct source_devlink {
 	struct devlinknl *dl;
 	struct backoff b;		/* a failing open or dump */
 	uint64_t requests;
+	/*
+	 * the handles of the last pass's devices: resolved again only when
+	 * the list of devices changes (two realpath()s a device, each a walk
+	 * of sysfs links, were most of this source's cost a pass)
+	 */
+	struct devlink_handle cache[MODEL_MAX_PORTS];
+	unsigned int nr_cache;
 };
 
 /* base name of the path link resolves to; false if it does not */
@@ -43,8 +57,7 @@ static bool resolved_name(const char *link, char *out, size_t len)
 	return true;
 }
 
-/* the devlink handle of RDMA device dev: its device's bus and name */
-static bool handle_of(const char *root, const char *dev, char *bus, char *name, size_t len)
+bool source_device_handle(const char *root, const char *dev, char *bus, char *name, size_t len)
 {
 	char link[PATH_MAX];
 
@@ -56,24 +69,41 @@ static bool handle_of(const char *root, const char *dev, char *bus, char *name, 
 }
 
 /* the pass's watched devices, each once, with their handles */
-static void devices(struct collector *c, struct raw *r)
+static void devices(struct collector *c, struct source_devlink *s, struct raw *r)
 {
+	struct devlink_handle *d;
 	unsigned int i, k;
+	bool same;
 
 	r->nr_health = 0;
 	for (i = 0; i < r->nr_ports && r->nr_health < MODEL_MAX_PORTS; i++) {
-		struct raw_health *h = &r->health[r->nr_health];
-
 		for (k = 0; k < r->nr_health && strcmp(r->health[k].device, r->ports[i].device);
 		     k++)
 			;
 		if (k < r->nr_health)
 			continue;
-		memset(h, 0, sizeof(*h));
-		text_copy(h->device, sizeof(h->device), r->ports[i].device);
-		h->has_handle = handle_of(c->o->sysfs_root, h->device, h->bus, h->dev,
-					  sizeof(h->bus));
+		memset(&r->health[r->nr_health], 0, sizeof(r->health[0]));
+		text_copy(r->health[r->nr_health].device, sizeof(r->health[0].device),
+			  r->ports[i].device);
 		r->nr_health++;
+	}
+	same = r->nr_health == s->nr_cache;
+	for (i = 0; same && i < r->nr_health; i++)
+		same = !strcmp(r->health[i].device, s->cache[i].device);
+	for (i = 0; i < r->nr_health; i++) {
+		d = &s->cache[i];
+		if (same && d->has_handle)
+			continue;
+		text_copy(d->device, sizeof(d->device), r->health[i].device);
+		d->has_handle = source_device_handle(c->o->sysfs_root, d->device, d->bus, d->dev,
+					  sizeof(d->bus));
+	}
+	s->nr_cache = r->nr_health;
+	for (i = 0; i < r->nr_health; i++) {
+		d = &s->cache[i];
+		r->health[i].has_handle = d->has_handle;
+		text_copy(r->health[i].bus, sizeof(r->health[0].bus), d->bus);
+		text_copy(r->health[i].dev, sizeof(r->health[0].dev), d->dev);
 	}
 }
 
@@ -119,7 +149,7 @@ static bool devlink_sample(struct collector *c, void *priv, struct raw *r)
 	if (!s->dl)
 		err = devlinknl_open(&s->dl);
 	if (!err) {
-		devices(c, r);
+		devices(c, s, r);
 		err = devlinknl_reporters(s->dl, reporter_cb, r);
 		s->requests = devlinknl_requests(s->dl);
 	}

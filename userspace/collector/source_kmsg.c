@@ -20,7 +20,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +27,6 @@
 
 #include "clock.h"
 #include "collector.h"
-#include "fsread.h"
 #include "text.h"
 
 #define KMSG_PASS_RECORDS	4096
@@ -136,22 +134,14 @@ static unsigned int row_of(struct source_kmsg *s, const char *device)
 	return s->nr++;
 }
 
-/* the handle (bus/name) of the device link of RDMA device dev */
-static void handle_of(const char *dev, char *out, size_t len)
+/* the handle (bus/name) of the device link of RDMA device dev, "" none */
+static void handle_of(const char *root, const char *dev, char *out, size_t len)
 {
-	char link[PATH_MAX], real[PATH_MAX], bus[PATH_MAX];
-	const char *a, *b;
+	char bus[64], name[64];
 
 	out[0] = '\0';
-	fs_path("", link, sizeof(link), "/sys/class/infiniband/%s/device/subsystem", dev);
-	if (!realpath(link, bus))
-		return;
-	fs_path("", link, sizeof(link), "/sys/class/infiniband/%s/device", dev);
-	if (!realpath(link, real))
-		return;
-	a = strrchr(bus, '/');
-	b = strrchr(real, '/');
-	snprintf(out, len, "%s/%s", a ? a + 1 : bus, b ? b + 1 : real);
+	if (source_device_handle(root, dev, bus, name, sizeof(bus)))
+		snprintf(out, len, "%s/%s", bus, name);
 }
 
 /* the watched RDMA device a hit names, "" none */
@@ -162,7 +152,7 @@ static const char *device_of(struct source_kmsg *s, const struct raw *r, const s
 
 	if (!s->handles && (h->handle[0] || h->devname[0])) {
 		for (i = 0; i < r->nr_ports; i++)
-			handle_of(r->ports[i].device, s->handle[i], sizeof(s->handle[0]));
+			handle_of("", r->ports[i].device, s->handle[i], sizeof(s->handle[0]));
 		s->handles = true;
 	}
 	for (i = 0; i < r->nr_ports; i++) {
