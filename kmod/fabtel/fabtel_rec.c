@@ -318,32 +318,26 @@ static struct fabtel_port *fabtel_rec_port(struct kobject *kobj)
 	return container_of(kobj->parent, struct fabtel_port, kobj);
 }
 
-static ssize_t fabtel_rec_show(struct kobject *kobj, char *buf, int which)
-{
-	struct fabtel_port *p = fabtel_rec_port(kobj);
-	u64 v;
-
-	spin_lock(&p->lock);
-	v = which == 0 ? p->rec->seq : which == 1 ? p->rec->dropped :
-	    which == 2 ? p->rec->recording : which == 3 ? p->rec->triggers :
-	    p->rec->alloc_failures;
-	spin_unlock(&p->lock);
-	return sysfs_emit(buf, "%llu\n", v);
-}
-
-#define FABTEL_REC_ATTR(_name, _which)						\
+/* one counter of the recorder's, under the port's lock */
+#define FABTEL_REC_ATTR(_name)							\
 static ssize_t _name##_show(struct kobject *kobj, struct kobj_attribute *a,	\
 			    char *buf)						\
 {										\
-	return fabtel_rec_show(kobj, buf, _which);				\
+	struct fabtel_port *p = fabtel_rec_port(kobj);				\
+	u64 v;									\
+										\
+	spin_lock(&p->lock);							\
+	v = p->rec->_name;							\
+	spin_unlock(&p->lock);							\
+	return sysfs_emit(buf, "%llu\n", v);					\
 }										\
 static struct kobj_attribute fabtel_rec_attr_##_name = __ATTR_RO(_name)
 
-FABTEL_REC_ATTR(seq, 0);
-FABTEL_REC_ATTR(dropped, 1);
-FABTEL_REC_ATTR(recording, 2);
-FABTEL_REC_ATTR(triggers, 3);
-FABTEL_REC_ATTR(alloc_failures, 4);
+FABTEL_REC_ATTR(seq);
+FABTEL_REC_ATTR(dropped);
+FABTEL_REC_ATTR(recording);
+FABTEL_REC_ATTR(triggers);
+FABTEL_REC_ATTR(alloc_failures);
 
 static struct attribute *fabtel_rec_attrs[] = {
 	&fabtel_rec_attr_seq.attr,

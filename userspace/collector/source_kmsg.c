@@ -69,8 +69,8 @@ static bool host_root(const struct collector *c)
  */
 static int to_end(struct source_kmsg *s)
 {
+	struct kmsg_rec rec;
 	unsigned int n;
-	uint64_t seq;
 	ssize_t len;
 
 	if (lseek(s->fd, 0, SEEK_SET) < 0)
@@ -80,16 +80,15 @@ static int to_end(struct source_kmsg *s)
 			s->have_seq = false;
 			return lseek(s->fd, 0, SEEK_END) < 0 ? -errno : 0;
 		}
-		len = read(s->fd, s->buf, sizeof(s->buf) - 1);
+		len = read(s->fd, s->buf, sizeof(s->buf));
 		if (len < 0 && (errno == EPIPE || errno == EINTR))
 			continue;
 		if (len < 0 && errno == EAGAIN)
 			return 0;
 		if (len <= 0)
 			return len < 0 ? -errno : -EIO;
-		s->buf[len] = '\0';
-		if (text_dec_u64(strchr(s->buf, ',') ? strchr(s->buf, ',') + 1 : "", &seq)) {
-			s->next_seq = seq + 1;
+		if (!kmsg_parse(s->buf, (size_t)len, &rec)) {
+			s->next_seq = rec.seq + 1;
 			s->have_seq = true;
 		}
 	}
