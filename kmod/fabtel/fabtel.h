@@ -251,6 +251,8 @@ struct fabtel_rec;
 int fabtel_rec_init(struct fabtel_port *p);
 void fabtel_rec_exit(struct fabtel_port *p);
 void fabtel_rec_sample(struct fabtel_port *p);
+/* the snapshot's recorder line (p->lock held) */
+int fabtel_rec_snapshot(struct fabtel_port *p, char *buf, int n);
 int fabtel_rec_sysfs_add(struct fabtel_port *p);
 void fabtel_rec_sysfs_del(struct fabtel_port *p);
 

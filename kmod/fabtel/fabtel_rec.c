@@ -313,6 +313,17 @@ void fabtel_rec_sample(struct fabtel_port *p)
 
 /* ---- sysfs: ports/<n>/recorder/ ------------------------------------------ */
 
+/*
+ * "recorder_seq N": the newest record's seq, so a reader of the snapshot
+ * reads record<k> only when it rose (p->lock held by the caller).
+ */
+int fabtel_rec_snapshot(struct fabtel_port *p, char *buf, int n)
+{
+	if (!p->rec)
+		return n;
+	return n + sysfs_emit_at(buf, n, "recorder_seq %llu\n", p->rec->seq);
+}
+
 static struct fabtel_port *fabtel_rec_port(struct kobject *kobj)
 {
 	return container_of(kobj->parent, struct fabtel_port, kobj);

@@ -488,6 +488,7 @@ static ssize_t snapshot_show(struct kobject *kobj, struct kobj_attribute *attr,
 		n += sysfs_emit_at(buf, n, "netdev_rx_bytes -\nnetdev_tx_bytes -\n");
 	n = fabtel_snapshot_counters(p, buf, n);
 	n = fabtel_snapshot_link(p, ndev, buf, n);
+	n = fabtel_rec_snapshot(p, buf, n);
 	n = fabtel_snapshot_dcb(p, buf, n);
 	n = fabtel_pma_snapshot(p, buf, n);
 	n = fabtel_phy_snapshot(p, buf, n);

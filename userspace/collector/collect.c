@@ -118,6 +118,7 @@ void collect_fini(struct collector *c)
 	}
 	fold_fini(&c->fold);
 	collector_free(c);
+	model_records_free(&m->records);
 	pthread_mutex_destroy(&m->lock);
 }
 
@@ -192,6 +193,7 @@ void collect_sample(struct collector *c)
 	fold_devlink(&c->fold, m, r, now);
 	fold_kmsg(&c->fold, m, r, now);
 	fold_bpf(&c->fold, m, r, now);
+	records_fold(&c->recs, &m->records);
 	fold_jobs(m, now, &c->fold.prev);
 	m->bpf_pruned[0] = pruned(c, 0);
 	m->bpf_pruned[1] = pruned(c, 1);

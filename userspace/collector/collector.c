@@ -24,6 +24,8 @@ struct collector *collector_new(struct model *m, const struct collect_opts *o)
 	port_backoffs_init(&c->backoffs);
 	port_rate_init(&c->rates, c->o, &c->kept);
 	ko_events_init(&c->ko_events, c->o, &c->kept);
+	records_init(&c->recs, c->o->record_dir);
+	c->ko_events.recs = &c->recs;
 	netdev_bytes_init(&c->nd, c->o, &c->kept);
 	fold_init(&c->fold);
 	return c;
@@ -34,6 +36,7 @@ void collector_free(struct collector *c)
 	if (!c)
 		return;
 	sysfs_plan_fini(&c->plans);
+	records_free(&c->recs);
 	fs_kept_fini(&c->kept);
 	free(c);
 }

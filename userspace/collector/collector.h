@@ -19,6 +19,7 @@
 #include "netdev_bytes.h"
 #include "port_rate.h"
 #include "port_reads.h"
+#include "records.h"
 #include "source.h"
 #include "sysfs_plan.h"
 
@@ -32,6 +33,7 @@ struct collector {
 	struct port_backoffs backoffs;		/* fabteld's back-offs of its reads */
 	struct port_rates rates;		/* the ports' last rate readings */
 	struct ko_events ko_events;		/* fabtel.ko's events read so far */
+	struct records recs;			/* flight records read this pass */
 	struct netdev_bytes nd;			/* /proc/net/dev this sample */
 	struct fold fold;			/* the folds' memory between passes */
 	/* the sources, in pass order (collect.c), and their own states */

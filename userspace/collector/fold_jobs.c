@@ -366,6 +366,10 @@ static void job_eval(struct model *m, unsigned int i, uint64_t now, const struct
 				   down ? now : p->degraded_ns);
 		if (p->optics_trouble)
 			port_state(st, &ns, p, HP_OPTICS, p->optics_since_ns);
+		if (p->trend.degrading && ns < MODEL_MAX_JOB_PORTS) {
+			port_state(st, &ns, p, HP_DEGRADING, p->trend.since_ns);
+			snprintf(st[ns - 1].detail, sizeof(st[0].detail), "%s", p->trend.why);
+		}
 		pcie_state(m, st, &ns, p);
 		devlink_state(m, st, &ns, p);
 		kmsg_state(m, st, &ns, p);

@@ -376,6 +376,7 @@ void fold_ports(struct fold *f, struct model *m, const struct raw *r, uint64_t n
 		fold_speed(p, rp, now);
 		fold_counters(p, rp, r->ko, rebase, r->ports_mono);
 		fold_module(p, rp, now);
+		link_trend_fold(&p->trend, p, &m->opts.health, r->ports_mono, now);
 		fold_bursts(m, p, rp, rebase, now);
 		fold_pfc(m, p, rp, r->ports_mono, now);
 		fold_flaps(m, p, rp, r->ko, rebase, now);

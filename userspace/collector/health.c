@@ -20,6 +20,9 @@ void health_cfg_defaults(struct health_cfg *cfg)
 	cfg->rnr_naks = 100;
 	cfg->link_errors = 10;
 	cfg->pcie_errors = 10;
+	cfg->degrading_window_s = 3;
+	cfg->degrading_fec_ppb = 1000;
+	cfg->degrading_symbols = 10;
 }
 
 const char *health_verdict_name(enum health_verdict v)
@@ -301,7 +304,7 @@ static const char *const port_reason[] = {
 	[HP_OPTICS] = "optics", [HP_MISCONFIGURED] = "misconfigured",
 	[HP_PATH_LOSS] = "path_loss", [HP_PATH_LATENCY] = "path_latency",
 	[HP_PCIE] = "pcie_degraded", [HP_NIC_FW] = "nic_firmware",
-	[HP_WEDGED] = "driver_wedged",
+	[HP_WEDGED] = "driver_wedged", [HP_DEGRADING] = "link_degrading",
 };
 
 void health_eval(const struct health_track *t, const struct health_cfg *cfg,

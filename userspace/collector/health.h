@@ -68,6 +68,9 @@ enum health_sig {
 	HS_NR,
 };
 
+/* link_degrading looks back this far at most (link_trend.c) */
+#define LINK_TREND_MAX_S	15
+
 struct health_cfg {
 	unsigned int window_s;		/* default 60 */
 	unsigned int hold_s;		/* default 300 */
@@ -76,6 +79,10 @@ struct health_cfg {
 	unsigned int rnr_naks;		/* default 100 */
 	unsigned int link_errors;	/* link-error counts in window: default 10 */
 	unsigned int pcie_errors;	/* correctable PCIe errors in window: default 10 */
+	/* link_degrading (link_trend.c): over degrading_window_s (default 3) ... */
+	unsigned int degrading_window_s;
+	unsigned int degrading_fec_ppb;	/* ... FEC-corrected bits per 10^9 sent: default 1000 */
+	unsigned int degrading_symbols;	/* ... or PMA symbol errors a second: default 10 */
 };
 
 struct health_signal {
@@ -153,6 +160,7 @@ enum health_port_kind {
 	HP_PCIE,		/* its PCI function's link below what it should run at */
 	HP_NIC_FW,		/* a devlink health reporter of its device is in error (failing) */
 	HP_WEDGED,		/* its device's driver is wedged: TX timeout, then a lockup (failing) */
+	HP_DEGRADING,		/* FEC-corrected or symbol errors climbing while up (link_trend.c) */
 };
 
 struct health_port_state {

@@ -7,6 +7,7 @@
 #define FABTEL_KO_EVENTS_H
 
 #include "fskept.h"
+#include "records.h"
 #include "source.h"
 
 #define KO_EV_SLOTS	(2 * MODEL_MAX_PORTS)
@@ -14,7 +15,7 @@
 struct ko_seen {
 	char device[64];
 	uint32_t port;
-	uint64_t seq, flaps;
+	uint64_t seq, flaps, rec_seq;
 };
 
 /* the collector's: each port's events_seq and link_flaps at the last read */
@@ -23,13 +24,15 @@ struct ko_events {
 	unsigned int next_victim;
 	const struct collect_opts *o;
 	struct fs_kept *kept;
+	struct records *recs;		/* where new flight records go; NULL: not read */
 };
 
 void ko_events_init(struct ko_events *ke, const struct collect_opts *o, struct fs_kept *kept);
 /*
  * ko_events_read: after a fabtel.ko snapshot was parsed into p, the new
  * lines of the port's events and link/history (base: its directory) when
- * its events_seq or link_flaps rose since the last call.
+ * its events_seq or link_flaps rose since the last call; its flight
+ * records when its recorder_seq rose (all it holds at the first call).
  */
 void ko_events_read(struct ko_events *ke, const char *base, struct raw_port *p);
 /*

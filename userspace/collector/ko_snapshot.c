@@ -127,6 +127,7 @@ static const struct ko_key {
 	{ K("pma_counter"), KID_PMA_COUNTER, 0, 0 },
 	{ K("pma_errors"), KID_COUNT, RP(pma_errors), RP(have_pma_errors) },
 	{ K("port"), KID_PORT, 0, 0 },
+	{ K("recorder_seq"), KID_COUNT, RP(rec_seq), RP(have_rec_seq) },
 	{ K("source"), KID_SOURCE, 0, 0 },
 };
 

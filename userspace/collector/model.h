@@ -24,10 +24,12 @@
 #include "fabtel_schema.h"
 #include "health.h"
 #include "kmsg_match.h"
+#include "link_trend.h"
 #include "jobs.h"
 #include "mono.h"
 #include "opts.h"
 #include "port_reads.h"
+#include "records.h"
 
 #define MODEL_MAX_PORTS		64
 #define MODEL_PASS_SOURCES	11	/* the collector's sources (collect.c) */
@@ -152,6 +154,7 @@ struct model_port {
 	bool ddm_by_ko;				/* fabtel.ko read the pages, not ethtool */
 	int ddm_err;				/* why not decoded (-errno), else 0 */
 	bool optics_trouble;			/* ddm_trouble(): an alarm, rx power low */
+	struct link_trend trend;		/* FEC, symbol errors: link_degrading */
 	struct port_config cfg;			/* RoCE configuration (source_config.c) */
 	bool misconfigured;			/* RoCE ToS lands on a priority without PFC */
 	uint64_t misconfigured_ns;		/* CLOCK_REALTIME, since */
@@ -432,6 +435,7 @@ struct model {
 	unsigned int ports_over;	/* RoCE ports beyond MODEL_MAX_PORTS, last pass */
 	unsigned int jobs_over_ports;	/* jobs with ports_over, last pass */
 	struct model_event events[MODEL_MAX_EVENTS];	/* a ring, by seq */
+	struct model_records records;	/* fabtel.ko's flight records (records.h) */
 	uint64_t next_event_seq;
 	uint64_t started_ns;		/* CLOCK_REALTIME of collect_init: names this log */
 	/*

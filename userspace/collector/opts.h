@@ -45,6 +45,7 @@ enum port_stats_via {
 
 struct collect_opts {
 	char sysfs_root[256];		/* "" = "/"; fixture trees in tests */
+	char record_dir[256];		/* flight records kept here; "" not kept */
 	char proc_root[256];
 	bool bpf;			/* false: never load BPF (bpf = off) */
 	bool wire;			/* false: no wire program (wire = off) */

@@ -75,6 +75,8 @@ struct raw_port {
 	uint8_t width[FABTEL_NR_COUNTERS];	/* bits of the source's counter: 32 may wrap */
 	uint64_t bursts;
 	bool have_bursts;
+	uint64_t rec_seq;		/* the newest flight record's seq (recorder_seq) */
+	bool have_rec_seq;
 	uint64_t events_dropped;
 	bool have_events_dropped;
 	uint64_t dcb_busy_skips;

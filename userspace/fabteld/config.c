@@ -48,6 +48,7 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	collect_opts_default(o);
 	snprintf(o->sysfs_root, sizeof(o->sysfs_root), "%s", c->sysfs_root);
 	snprintf(o->proc_root, sizeof(o->proc_root), "%s", c->proc_root);
+	snprintf(o->record_dir, sizeof(o->record_dir), "%s", c->record_dir);
 	o->bpf = c->bpf != CONFIG_OFF;
 	o->wire = c->wire != CONFIG_OFF;
 	o->want_ko = c->fabtel_ko != CONFIG_OFF;
@@ -128,6 +129,22 @@ static int config_pick(const char *value, const char *const *words)
 	return -1;
 }
 
+/* record_dir: an absolute path, or off ("": not kept) */
+static int set_record_dir(struct config *c, const char *value, char *err, size_t errlen)
+{
+	if (!strcmp(value, "off")) {
+		c->record_dir[0] = '\0';
+		return 0;
+	}
+	if (value[0] != '/' || strlen(value) >= sizeof(c->record_dir)) {
+		snprintf(err, errlen, "record_dir wants an absolute path (shorter than %zu bytes) "
+			 "or off, not '%s'", sizeof(c->record_dir), value);
+		return -1;
+	}
+	snprintf(c->record_dir, sizeof(c->record_dir), "%s", value);
+	return 0;
+}
+
 /* A key of the table's SETTING_TEXT (settings.c): 0, or -1 with err. */
 static int set_text(struct config *c, const char *key, const char *value, char *err,
 		    size_t errlen)
@@ -187,6 +204,8 @@ static int set_text(struct config *c, const char *key, const char *value, char *
 			return -1;
 		}
 		c->port_stats = (enum port_stats_via)r;
+	} else if (!strcmp(key, "record_dir")) {
+		return set_record_dir(c, value, err, errlen);
 	} else if (!strcmp(key, "sysfs_root") || !strcmp(key, "proc_root")) {
 		char *dst = !strcmp(key, "sysfs_root") ? c->sysfs_root : c->proc_root;
 

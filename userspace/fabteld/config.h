@@ -52,6 +52,7 @@ struct config {
 	unsigned int roce_tos;		/* 0..255; CONFIG_TOS_UNSET: unset */
 	char sysfs_root[256];		/* "" = "/"; for tests */
 	char proc_root[256];
+	char record_dir[256];		/* flight records kept here; "" (off) not kept */
 	struct health_cfg health;
 	enum config_tristate probe;	/* auto: on when a peer source is set */
 	struct probe_cfg probe_cfg;	/* probe_* keys, host_name (config_probe.c) */

@@ -330,6 +330,10 @@ int main(int argc, char **argv)
 		return 1;
 
 	config_collect_opts(&cfg, &copts);
+	if (opt.once)
+		copts.record_dir[0] = '\0';	/* a look, not the daemon: nothing kept */
+	else
+		privs_make_dir(copts.record_dir, cfg.user);
 	col = collect_init(&model, &copts);
 	if (!col) {
 		fprintf(stderr, "fabteld: out of memory\n");

@@ -77,6 +77,7 @@ static int marker;
 static void poke_waker(struct http *h, struct MHD_Connection *c);
 
 #define JOBS_PREFIX	"/api/v1/jobs/"
+#define RECORDS_PREFIX	"/api/v1/records"
 
 /* /api/v1/jobs/<id>/trace: rest is "<id>/trace" */
 static enum MHD_Result job_trace(struct http *h, struct MHD_Connection *c, const char *rest)
@@ -100,22 +101,6 @@ static enum MHD_Result job_trace(struct http *h, struct MHD_Connection *c, const
 	return reply_json(&h->rep, c, o);
 }
 
-/* a query argument as a number in [0, max]: 0 and *v, or -1 */
-static int arg_u64(struct MHD_Connection *c, const char *name, unsigned long long max,
-		   unsigned long long *v)
-{
-	const char *arg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, name);
-	char *end;
-
-	if (!arg)
-		return 0;
-	errno = 0;
-	*v = strtoull(arg, &end, 10);
-	if (!isdigit((unsigned char)arg[0]) || *end || errno || *v > max)
-		return -1;
-	return 0;
-}
-
 /* /api/v1/history[?since=UNIX_SECONDS][&seconds=N] (render_history.c) */
 static enum MHD_Result history(struct http *h, struct MHD_Connection *c)
 {
@@ -133,7 +118,7 @@ static enum MHD_Result history(struct http *h, struct MHD_Connection *c)
 		    !(since * NS_PER_S < 0x1p64))
 			return reply_text(c, MHD_HTTP_BAD_REQUEST, "since: want Unix seconds\n");
 	}
-	if (arg_u64(c, "seconds", 3600, &seconds) || !seconds)
+	if (reply_arg_u64(c, "seconds", 3600, &seconds) || !seconds)
 		return reply_text(c, MHD_HTTP_BAD_REQUEST,
 				  "seconds: want whole seconds, 1 to 3600\n");
 	pthread_mutex_lock(&h->m->lock);
@@ -159,10 +144,10 @@ static enum MHD_Result events(struct http *h, struct MHD_Connection *c, void **s
 		since = w->since;
 		goto answer;
 	}
-	if (arg_u64(c, "since", ULLONG_MAX - 1, &since))
+	if (reply_arg_u64(c, "since", ULLONG_MAX - 1, &since))
 		return reply_text(c, MHD_HTTP_BAD_REQUEST,
 				  "since: want an event sequence number\n");
-	if (arg_u64(c, "wait", MAX_WAIT_S, &wait))
+	if (reply_arg_u64(c, "wait", MAX_WAIT_S, &wait))
 		return reply_text(c, MHD_HTTP_BAD_REQUEST, "wait: want whole seconds, 0 to 30\n");
 	pthread_mutex_lock(&h->m->lock);
 	next = h->m->next_event_seq ? h->m->next_event_seq : 1;
@@ -283,6 +268,8 @@ static enum MHD_Result api(struct http *h, struct MHD_Connection *c, const char 
 		return events(h, c, state);
 	if (!strcmp(url, "/api/v1/history"))
 		return history(h, c);
+	if (!strncmp(url, RECORDS_PREFIX, strlen(RECORDS_PREFIX)))
+		return http_records(h->m, &h->rep, c, url + strlen(RECORDS_PREFIX));
 	if (!strncmp(url, JOBS_PREFIX, strlen(JOBS_PREFIX)))
 		return job_trace(h, c, url + strlen(JOBS_PREFIX));
 	return reply_text(c, MHD_HTTP_NOT_FOUND, "not found\n");

@@ -11,6 +11,8 @@
  * full: a history of 64 ports takes tens of milliseconds to render, on the
  * thread that also answers the scrape.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,4 +146,20 @@ enum MHD_Result reply_json(struct replier *r, struct MHD_Connection *c, struct j
 		  reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
 	json_object_put(o);
 	return ret;
+}
+
+/* a query argument as a number in [0, max]: 0 and *v, or -1 */
+int reply_arg_u64(struct MHD_Connection *c, const char *name, unsigned long long max,
+		   unsigned long long *v)
+{
+	const char *arg = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, name);
+	char *end;
+
+	if (!arg)
+		return 0;
+	errno = 0;
+	*v = strtoull(arg, &end, 10);
+	if (!isdigit((unsigned char)arg[0]) || *end || errno || *v > max)
+		return -1;
+	return 0;
 }

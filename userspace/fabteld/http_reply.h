@@ -54,4 +54,15 @@ enum MHD_Result reply_large(struct replier *r, struct MHD_Connection *c, const c
 /* 200 with o as JSON (o put here); NULL o: 500 */
 enum MHD_Result reply_json(struct replier *r, struct MHD_Connection *c, struct json_object *o);
 
+/* a query argument as a number in [0, max]: 0 and *v (untouched if absent), or -1 */
+int reply_arg_u64(struct MHD_Connection *c, const char *name, unsigned long long max,
+		  unsigned long long *v);
+/*
+ * /api/v1/records (rest ""), /api/v1/records/<device>/<port>/<seq>[?at=NS]
+ * (http_records.c); takes m's lock
+ */
+struct model;
+enum MHD_Result http_records(struct model *m, struct replier *r, struct MHD_Connection *c,
+			     const char *rest);
+
 #endif /* FABTELD_HTTP_REPLY_H */

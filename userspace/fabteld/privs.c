@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -70,4 +71,44 @@ int privs_drop(const char *user, bool net_admin)
 		net_admin ? "CAP_NET_ADMIN only (the wire program's TC filters, qp_counters auto and peer)" :
 			    "no capabilities");
 	return 0;
+}
+
+/* path's parents made (0755) as needed; -errno */
+static int make_parents(const char *path)
+{
+	char buf[256], *slash;
+
+	if (strlen(path) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (slash = strchr(buf + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*slash = '/';
+	}
+	return 0;
+}
+
+void privs_make_dir(const char *path, const char *user)
+{
+	struct passwd *pw;
+	struct stat st;
+	int err = 0;
+
+	if (!path[0] || geteuid() != 0)
+		return;
+	if (!stat(path, &st))
+		return;		/* the operator's, as it is */
+	err = make_parents(path);
+	if (!err && mkdir(path, 0750))
+		err = -errno;
+	if (!err && strcmp(user, "root")) {
+		pw = getpwnam(user);
+		if (!pw || chown(path, pw->pw_uid, pw->pw_gid))
+			err = pw ? -errno : -ENOENT;
+	}
+	if (err)
+		fprintf(stderr, "fabteld: making %s for %s: %s (flight records are not kept)\n",
+			path, user, strerror(-err));
 }

@@ -15,5 +15,11 @@
  * descriptor.  0, or -1 having said why on stderr.
  */
 int privs_drop(const char *user, bool net_admin);
+/*
+ * record_dir made, owned by user, 0750, when started as root and it is not
+ * there yet (one that is stays as it is); a failure is said on stderr and
+ * the records are then not kept.
+ */
+void privs_make_dir(const char *path, const char *user);
 
 #endif /* FABTELD_PRIVS_H */

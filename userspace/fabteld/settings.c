@@ -111,6 +111,19 @@ const struct setting settings[] = {
 	{ HEALTH("pcie_errors", pcie_errors, 1000000000),
 	  .help = "correctable PCIe (AER) errors of a port's function in window: degraded; any "
 		  "uncorrectable one: failing", .conf = "" },
+	{ HEALTH("degrading_window_s", degrading_window_s, LINK_TREND_MAX_S),
+	  .help = "link_degrading: the FEC and symbol error rates over this many seconds (up to "
+		  STR(LINK_TREND_MAX_S) ")",
+	  .conf = "link_degrading (Documentation/recorder.rst, \"Precursors\"): a port whose "
+		  "link is up, with FEC-corrected bits at degrading_fec_ppb per 10^9 bits of its "
+		  "speed or more (corrected blocks where the NIC counts no bits: a lower bound), "
+		  "or PMA symbol errors at degrading_symbols a second or more, over "
+		  "degrading_window_s." },
+	{ HEALTH("degrading_fec_ppb", degrading_fec_ppb, 1000000000),
+	  .help = "link_degrading: FEC-corrected bits per 10^9 bits of the link's speed "
+		  "(1000: a pre-FEC BER of 1e-6)", .conf = "" },
+	{ HEALTH("degrading_symbols", degrading_symbols, 1000000000),
+	  .help = "link_degrading: PMA symbol errors a second", .conf = "" },
 	{ OPT("pcie_s", pcie_s, 0, 3600),
 	  .help = "PCIe link and AER counters of each RDMA device's function, read period, s "
 		  "(0: never; Documentation/nic_health.rst)", .conf = "The PCIe link (speed, width against the function's and its slot's "
@@ -179,6 +192,11 @@ const struct setting settings[] = {
 		  "PFC",
 	  .conf = "The ToS (traffic class) RoCE jobs use, as NCCL_IB_TC sets it: checked against "
 		  "the DSCP map and PFC of each port (reason misconfigured)." },
+	{ TEXT("record_dir", "PATH"), .def = "/var/lib/fabtel/records",
+	  .help = "fabtel.ko's flight records fabteld read, kept here (made at start, owned by "
+		  "user, 0750), so a restart serves them again; off: not kept",
+	  .conf = "Flight records (Documentation/recorder.rst): the ones fabteld read from "
+		  "fabtel.ko, kept in this directory (the newest 16), or off." },
 	{ TEXT("sysfs_root", "PATH"), .def = "/",
 	  .help = "read /sys under this root (a container with the host's /sys mounted there: "
 		  "Documentation/kubernetes.rst; tests)" },

@@ -222,6 +222,8 @@ static int check(FILE *f)
 	collect_opts_default(&mine);
 	o.job_rules = mine.job_rules;
 	o.devfilter = mine.devfilter;
+	/* where records are kept is the daemon's alone: the collector's default is none */
+	memcpy(o.record_dir, mine.record_dir, sizeof(o.record_dir));
 	if (memcmp(&o, &mine, sizeof(o))) {
 		fprintf(f, "collect_opts_default() differs from the defaults fabteld passes the collector\n");
 		bad++;

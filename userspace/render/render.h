@@ -16,6 +16,18 @@
 
 struct json_object;
 
+/*
+ * fabtel.ko's flight records (render_records.c): the list, one record, an
+ * event's record (NULL none) and its link added to the event's JSON, a
+ * record's API path
+ */
+struct json_object *render_records(const struct model *m);
+struct json_object *render_record(const struct rec *r);
+const struct rec *render_event_rec(const struct model *m, const struct model_event *ev);
+void render_event_record(const struct model *m, const struct model_event *ev,
+			 struct json_object *e);
+void render_record_id(const struct rec *r, char *out, size_t size);
+
 /* the ports' RoCE configuration (render_config.c) */
 void render_config_families(const struct model *m, struct expo *e);
 /* the plugged modules' diagnostics (render_module.c) */

@@ -130,6 +130,8 @@ static struct json_object *jconditions(const struct model *m, const struct model
 		json_object_array_add(a, jstr("link_errors"));
 	if (p->optics_trouble)
 		json_object_array_add(a, jstr("optics"));
+	if (p->trend.degrading)
+		json_object_array_add(a, jstr("link_degrading"));
 	if (p->misconfigured)
 		json_object_array_add(a, jstr("misconfigured"));
 	if (p->probe.have && p->probe.loss_bad)
@@ -461,6 +463,7 @@ struct json_object *render_events(const struct model *m, uint64_t since)
 						  ev->kind == EV_DRIVER_WEDGED ? "pattern" : "counter",
 					       jstr(ev->counter));
 		event_evidence(e, ev);
+		render_event_record(m, ev, e);
 		json_object_array_add(a, e);
 	}
 	json_object_object_add(o, "events", a);

@@ -166,6 +166,12 @@ static bool get_degraded(const struct model_port *p, uint64_t *v)
 	return p->have_rate && p->rate_max_mbps;
 }
 
+static bool get_degrading(const struct model_port *p, uint64_t *v)
+{
+	*v = p->trend.degrading;
+	return true;
+}
+
 static bool get_nd_speed(const struct model_port *p, uint64_t *v)
 {
 	*v = p->nd_speed_mbps * 125000;
@@ -531,6 +537,9 @@ static const struct port_family port_speed_families[] = {
 	{ "fabtel_port_link_degraded", "gauge",
 	  "1 while the port is ACTIVE below the highest rate it had (renegotiated down), or its netdev below the fastest mode both ends advertise.",
 	  get_degraded },
+	{ "fabtel_port_link_degrading", "gauge",
+	  "1 while the link is up with FEC-corrected or PMA symbol errors at or past the degrading_* thresholds (reason link_degrading).",
+	  get_degrading },
 	{ "fabtel_port_netdev_speed_bytes", "gauge",
 	  "The netdev's negotiated speed (/sys/class/net/<netdev>/speed) in bytes/s; absent when unknown.",
 	  get_nd_speed },

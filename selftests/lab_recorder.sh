@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# lab_recorder.sh - fabtel.ko's flight records through fabteld
+# (Documentation/recorder.rst), on guest a with fakeroce0 (mlx5) under
+# fabtel.ko at 100 ms samples and a job with QPs on it:
+#  - a clean port: no link_degrading;
+#  - FEC corrected blocks and bits and PMA symbol errors climb (fakeroce's
+#    debugfs ramp) for 3 s, then the carrier drops for 300 ms:
+#    link_degrading is the job's reason before the drop; the record fabteld
+#    serves equals the kernel's record file (scripts/lab/record-dump), its
+#    climb is at the rates written; the link's events link to it;
+#  - record_dir holds it once, owned by fabteld's user; a restarted fabteld
+#    serves it again, once; link_degrading clears once the climb stops;
+#  - bad record paths get 400/404.
+. "$(dirname "$0")/lib.sh"
+
+suite_begin
+ktap_begin 13
+
+DBG=/sys/kernel/debug/fakeroce/0
+FT=/sys/kernel/fabtel/fakeroce0/ports/1
+RD=/tmp/fabtel-records
+PA=$("$FABLAB" port a)
+JOB=8201
+
+cleanup() {
+	lab a "echo off >$DBG/ramp; echo 0 >$DBG/qps; [[ -f /tmp/rec-job.pid ]] && kill \$(cat /tmp/rec-job.pid)
+		rm -f /tmp/rec-job.pid; sleep 0.3; rmmod fabtel fakeroce; rmdir /sys/fs/cgroup/job_$JOB
+		rm -rf $RD" >/dev/null 2>&1
+}
+suite_on_exit cleanup
+
+ktap_check "fakeroce0 (mlx5) on guest a, fabtel.ko at 100 ms samples, FEC and PMA every 500 ms" \
+	lab a "rmmod fabtel fakeroce 2>/dev/null; modprobe ib_core; insmod $KMOD/fakeroce.ko &&
+		echo '0 mlx5' >/sys/kernel/fakeroce/new_device && ip link set fre0 up &&
+		insmod $KMOD/fabtel.ko sample_ms=100 slow_ms=500 record_after_ms=1000"
+# job 8201's process holds 4 QPs on fakeroce0
+lab a "mkdir -p /sys/fs/cgroup/job_$JOB; bash -c 'echo \$\$ >/sys/fs/cgroup/job_$JOB/cgroup.procs &&
+	echo 4 >$DBG/qps && exec sleep 3600' >/dev/null 2>&1 & echo \$! >/tmp/rec-job.pid"
+start() {
+	fabteld_start a rec --listen 0.0.0.0:9465 --set bpf=off --set interval_ms=500 \
+		--set window_s=20 --set record_dir=$RD
+	fabteld_ready 30 "$PA"
+}
+start
+job_seen() { [[ -n $(job "$PA" $JOB .verdict) ]]; }
+wait_for 15 job_seen
+degrading() { metric "$PA" 'fabtel_port_link_degrading{device="fakeroce0",port="1",netdev="fre0"}'; }
+sleep 4	# a trend of the whole window
+ktap_eq "a clean port: link_degrading 0, job $JOB healthy, no record" \
+	"$(degrading) $(job "$PA" $JOB .verdict) $(api "$PA" /api/v1/records | jq '.records | length')" \
+	"0 healthy 0"
+
+# ---- the climb, then the drop ----------------------------------------------------------
+# 300000 corrected bits a second are 3000 ppb of 100 Gb/s (degrading_fec_ppb
+# 1000); 100 symbol errors a second (degrading_symbols 10)
+lab a "echo 'fec/corrected_blocks 100000' >$DBG/ramp; echo 'fec/corrected_bits 300000' >$DBG/ramp
+	echo 'pma/symbol_error 100' >$DBG/ramp"
+t0=$SECONDS
+t_raise="" last=""
+while ((SECONDS - t0 < 3)); do
+	r=$(job "$PA" $JOB '[.reasons[] | select(.reason == "link_degrading") | .detail] | first // empty')
+	[[ -n $r && -z $t_raise ]] && t_raise=$((SECONDS - t0))
+	[[ -n $r ]] && last=$r
+	sleep 0.1
+done
+lab a "echo 0 >$DBG/carrier; sleep 0.3; echo 1 >$DBG/carrier; cat $DBG/ramp >/tmp/rec-ramps; echo off >$DBG/ramp"
+speed=$(lab a "cat /sys/class/net/fre0/speed")
+ktap_check "link_degrading raised within the 3 s climb, before the drop (first at ~${t_raise:-never} s), last: $last (fre0's speed $speed)" \
+	grep -q "FEC corrected bits .* ppb of $speed Mb/s, symbol errors" <<<"$last"
+rec_listed() { [[ $(api "$PA" /api/v1/records | jq '[.records[] | select(.device == "fakeroce0" and .seq == 1)] | length') == 1 ]]; }
+ktap_check "fabteld read record 1 of fakeroce0/1 (recorder_seq rose)" wait_for 15 rec_listed
+api "$PA" /api/v1/records/fakeroce0/1/1 >"$SUITE_DIR/rec.json"
+lab a "$REPO/scripts/lab/record-dump $FT/recorder/record0" >"$SUITE_DIR/rec-ko.txt"
+# the kernel's file and fabteld's JSON: header and every FEC and PMA rise
+ko_sums=$(awk '$1 == "s" { if (int($4 / 16) % 2) f += $5; if (int($4 / 32) % 2) y += $7; n++ }
+	END { print n, f, y }' "$SUITE_DIR/rec-ko.txt")
+api_sums=$(jq -r '[.samples, ([.signals.fec_corrected // [] | .[] | select(. != null)] | add // 0),
+	([.signals.symbol_error // [] | .[] | select(. != null)] | add // 0)] | map(tostring) | join(" ")' "$SUITE_DIR/rec.json")
+ktap_eq "record 1 as fabteld serves it = the kernel's record file (samples, FEC corrected, symbol errors summed)" \
+	"$api_sums" "$ko_sums"
+ktap_info "kernel: $(sed -n 's/^h //p' "$SUITE_DIR/rec-ko.txt")"
+# the climb's rate from fabteld's record: reads after the first rise, up to the trigger
+rate() { # SIGNAL
+	jq -r --arg s "$1" '[range(0; .samples) as $i | {t: .t_ms[$i], v: .signals[$s][$i]}
+		| select(.v != null and .t <= 0)] as $r
+		| ([$r | to_entries[] | select(.value.v > 0) | .key] | first) as $k
+		| $r[$k:] as $w | if ($w | length) < 2 then "none" else
+		((([$w[1:][] | .v] | add) / (($w[-1].t - $w[0].t) / 1000)) | round | tostring) end' "$SUITE_DIR/rec.json"
+}
+fec=$(rate fec_corrected) sym=$(rate symbol_error)
+ktap_check "the climb in fabteld's record: FEC corrected $fec/s (100000 written), symbol errors $sym/s (100 written), each within 15 %" \
+	awk -v a="$fec" -v b="$sym" 'BEGIN { exit !(a >= 85000 && a <= 115000 && b >= 85 && b <= 115) }'
+ktap_eq "its trigger carrier, the carrier down at the trigger's sample and up again" \
+	"$(jq -r '"\(.trigger) \(.carrier[.trigger_index]) \(.carrier[.trigger_index - 1]) \(.carrier[-1])"' "$SUITE_DIR/rec.json")" \
+	"carrier 0 1 1"
+ev_link() { api "$PA" /api/v1/events | jq -r '[.events[] | select(.device == "fakeroce0" and
+	(.kind == "link_down" or .kind == "link_flap")) | "\(.kind)=\(.record // "none")"] | join(" ")'; }
+evs=$(ev_link)
+unlinked=$(tr ' ' '\n' <<<"$evs" | grep -cv '=/api/v1/records/fakeroce0/1/1$')
+ktap_check "the drop's events link to it: $evs" test -n "$evs" -a "$unlinked" = 0
+
+# ---- record_dir, and a restart ----------------------------------------------------------
+files=$(lab a "cd $RD && for f in *.ftr; do echo \"\$f \$(stat -c %U \$f)\"; done")
+ktap_check "record_dir holds it once, owned by fabteld's user (nobody): $files" \
+	grep -qxE "fakeroce0-1-[0-9]+-1\.ftr nobody" <<<"$files"
+fabteld_stop a rec >/dev/null
+start
+ktap_eq "restarted: the record served again once (loaded from record_dir, fabtel.ko's copy not added twice), one file" \
+	"$(api "$PA" /api/v1/records | jq -r '"\([.records[] | select(.device == "fakeroce0")] | length) \(.loaded)"') $(lab a "ls $RD | grep -c 'ftr$'")" \
+	"1 1 1"
+ktap_eq "... the same record: FEC corrected summed as before" \
+	"$(api "$PA" /api/v1/records/fakeroce0/1/1 | jq -r '[.signals.fec_corrected[] | select(. != null)] | add')" \
+	"$(cut -d' ' -f2 <<<"$ko_sums")"
+clear() { [[ $(degrading) == 0 ]]; }
+ktap_check "link_degrading 0 again once the climb stopped (degrading_window_s 3)" wait_for 15 clear
+
+# ---- bad input ----------------------------------------------------------------------------
+code() { curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PA$1"; }
+ktap_eq "bad record paths: unknown seq 404, no port 400, port 0 400, at=abc 400" \
+	"$(code /api/v1/records/fakeroce0/1/99) $(code /api/v1/records/fakeroce0) $(code /api/v1/records/fakeroce0/0/1) $(code '/api/v1/records/fakeroce0/1/1?at=abc')" \
+	"404 400 400 400"
+
+ktap_end

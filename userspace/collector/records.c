@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * records.c - flight records (records.h): parsed from a record file's
+ * bytes, read from fabtel.ko when a port's recorder_seq rose, folded into
+ * the model's newest REC_KEEP, looked up for the API and the events.  What
+ * record_dir holds is records_dir.c's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "records.h"
+#include "records_dir.h"
+
+#define REC_TRIES	3	/* reads of a file torn by a replacement, at most */
+
+int rec_parse(const unsigned char *buf, size_t len, struct rec *r)
+{
+	struct fabtel_rec_header h;
+	struct fabtel_rec_trailer t;
+	size_t want;
+
+	if (len < sizeof(h) + sizeof(t))
+		return -EPROTO;
+	memcpy(&h, buf, sizeof(h));
+	if (h.magic != FABTEL_REC_MAGIC || h.version != FABTEL_REC_VERSION ||
+	    h.header_size != sizeof(h) || h.sample_size != sizeof(struct fabtel_rec_sample) ||
+	    h.nr_counters != FABTEL_NR_COUNTERS || !h.nr_samples ||
+	    h.nr_samples > FABTEL_REC_SAMPLES || h.trigger_index >= h.nr_samples || !h.seq ||
+	    !h.sample_ms)
+		return -EPROTO;
+	want = sizeof(h) + (size_t)h.nr_samples * sizeof(struct fabtel_rec_sample) + sizeof(t);
+	if (len != want) {
+		/* a replacement between reads, or a file of another shape */
+		return len > sizeof(h) + sizeof(t) ? -EAGAIN : -EPROTO;
+	}
+	memcpy(&t, buf + want - sizeof(t), sizeof(t));
+	if (t.magic != FABTEL_REC_MAGIC || t.seq != h.seq)
+		return -EAGAIN;
+	r->s = malloc((size_t)h.nr_samples * sizeof(r->s[0]));
+	if (!r->s)
+		return -ENOMEM;
+	memcpy(r->s, buf + sizeof(h), (size_t)h.nr_samples * sizeof(r->s[0]));
+	r->h = h;
+	return 0;
+}
+
+uint64_t rec_sample_real_ns(const struct rec *r, unsigned int i)
+{
+	return r->h.trigger_real_ns + r->s[i].boot_ns - r->h.trigger_boot_ns;
+}
+
+/* the file's bytes into rs->buf: its length, or -errno */
+static ssize_t read_whole(struct records *rs, const char *path)
+{
+	size_t len = 0;
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	/* sysfs hands a binary file out a page per read */
+	while (len < sizeof(rs->buf) &&
+	       (got = read(fd, rs->buf + len, sizeof(rs->buf) - len)) > 0)
+		len += (size_t)got;
+	close(fd);
+	return len > FABTEL_REC_FILE_MAX ? -EFBIG : (ssize_t)len;
+}
+
+/* record seq of a port, from its slot: 0 into pending, else -errno */
+static int read_one(struct records *rs, const char *base, const char *device, uint32_t port,
+		    uint64_t seq)
+{
+	struct rec *r = &rs->pending[rs->nr_pending];
+	char path[1100];
+	ssize_t len;
+	int err = -EAGAIN, tries;
+
+	snprintf(path, sizeof(path), "%s/recorder/record%u", base,
+		 (unsigned int)((seq - 1) % FABTEL_REC_KEEP));
+	for (tries = 0; tries < REC_TRIES && err == -EAGAIN; tries++) {
+		memset(r, 0, sizeof(*r));
+		len = read_whole(rs, path);
+		err = len < 0 ? (int)len : rec_parse(rs->buf, (size_t)len, r);
+	}
+	if (err == -ENOENT)
+		return err;	/* the port went away */
+	if (err) {
+		rs->counts.bad++;
+		return err;
+	}
+	if (r->h.seq != seq) {
+		free(r->s);		/* replaced by a newer one before this read */
+		r->s = NULL;
+		rs->counts.missed++;
+		return -ESTALE;
+	}
+	snprintf(r->device, sizeof(r->device), "%s", device);
+	r->port = port;
+	rs->counts.read++;
+	rs->nr_pending++;
+	records_dir_write(rs, r, rs->buf, (size_t)len);
+	return 0;
+}
+
+void records_read_port(struct records *rs, const char *base, const char *device,
+		       uint32_t port, uint64_t after, uint64_t last, bool first)
+{
+	uint64_t seq;
+
+	if (last <= after)
+		return;
+	if (last - after > FABTEL_REC_KEEP) {
+		rs->counts.missed += first ? 0 : last - after - FABTEL_REC_KEEP;
+		after = last - FABTEL_REC_KEEP;
+	}
+	for (seq = after + 1; seq <= last; seq++) {
+		if (rs->nr_pending == REC_PENDING) {
+			rs->counts.missed += last - seq + 1;	/* a pass's worth read */
+			return;
+		}
+		if (read_one(rs, base, device, port, seq) == -ENOENT)
+			return;
+	}
+}
+
+void records_init(struct records *rs, const char *dir)
+{
+	memset(rs, 0, sizeof(*rs));
+	snprintf(rs->dir, sizeof(rs->dir), "%s", dir ? dir : "");
+	records_dir_load(rs);
+}
+
+void records_free(struct records *rs)
+{
+	unsigned int i;
+
+	for (i = 0; i < rs->nr_pending; i++)
+		free(rs->pending[i].s);
+	rs->nr_pending = 0;
+}
+
+static bool same_rec(const struct rec *a, const struct rec *b)
+{
+	return a->port == b->port && a->h.seq == b->h.seq &&
+	       a->h.trigger_real_ns == b->h.trigger_real_ns && !strcmp(a->device, b->device);
+}
+
+/* the slot for a new record: a free one, else the oldest's (freed), unless r is older */
+static struct rec *slot_for(struct model_records *mr, const struct rec *r)
+{
+	unsigned int i, old = 0;
+
+	if (mr->nr < REC_KEEP)
+		return &mr->r[mr->nr++];
+	for (i = 1; i < REC_KEEP; i++)
+		if (mr->r[i].h.trigger_real_ns < mr->r[old].h.trigger_real_ns)
+			old = i;
+	if (mr->r[old].h.trigger_real_ns > r->h.trigger_real_ns)
+		return NULL;
+	free(mr->r[old].s);
+	return &mr->r[old];
+}
+
+void records_fold(struct records *rs, struct model_records *mr)
+{
+	struct rec *r, *to;
+	unsigned int i, k;
+
+	for (i = 0; i < rs->nr_pending; i++) {
+		r = &rs->pending[i];
+		for (k = 0; k < mr->nr && !same_rec(&mr->r[k], r); k++)
+			;
+		to = k < mr->nr ? NULL : slot_for(mr, r);
+		if (!to) {
+			free(r->s);	/* had already, or older than all kept */
+			continue;
+		}
+		*to = *r;
+	}
+	rs->nr_pending = 0;
+	mr->counts.read += rs->counts.read;
+	mr->counts.loaded += rs->counts.loaded;
+	mr->counts.missed += rs->counts.missed;
+	mr->counts.bad += rs->counts.bad;
+	mr->counts.persist_errors += rs->counts.persist_errors;
+	memset(&rs->counts, 0, sizeof(rs->counts));
+	snprintf(mr->dir_error, sizeof(mr->dir_error), "%s", records_dir_error(rs));
+}
+
+void model_records_free(struct model_records *mr)
+{
+	unsigned int i;
+
+	for (i = 0; i < mr->nr; i++)
+		free(mr->r[i].s);
+	mr->nr = 0;
+}
+
+const struct rec *model_record_near(const struct model_records *mr, const char *device,
+				    uint32_t port, uint64_t at_ns, uint64_t slack_ns)
+{
+	const struct rec *best = NULL;
+	uint64_t best_d = UINT64_MAX, d, first, last;
+	unsigned int i;
+
+	for (i = 0; i < mr->nr; i++) {
+		const struct rec *r = &mr->r[i];
+
+		if (r->port != port || strcmp(r->device, device))
+			continue;
+		first = rec_sample_real_ns(r, 0) - (uint64_t)r->h.sample_ms * 1000000;
+		last = rec_sample_real_ns(r, r->h.nr_samples - 1) + slack_ns;
+		if (at_ns < first || at_ns > last)
+			continue;
+		d = at_ns > r->h.trigger_real_ns ? at_ns - r->h.trigger_real_ns :
+						   r->h.trigger_real_ns - at_ns;
+		if (d < best_d) {
+			best_d = d;
+			best = r;
+		}
+	}
+	return best;
+}
+
+const struct rec *model_record_find(const struct model_records *mr, const char *device,
+				    uint32_t port, uint64_t seq, uint64_t trigger_real_ns)
+{
+	const struct rec *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < mr->nr; i++) {
+		const struct rec *r = &mr->r[i];
+
+		if (r->port != port || r->h.seq != seq || strcmp(r->device, device) ||
+		    (trigger_real_ns && r->h.trigger_real_ns != trigger_real_ns))
+			continue;
+		if (!best || r->h.trigger_real_ns > best->h.trigger_real_ns)
+			best = r;
+	}
+	return best;
+}

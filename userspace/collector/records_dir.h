@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * records_dir.h - record_dir: each flight record fabteld read, as the same
+ * bytes as its file in fabtel.ko, in <device>-<port>-<trigger_real_ns>-<seq>.ftr
+ * (records_dir.c).
+ */
+#ifndef FABTEL_RECORDS_DIR_H
+#define FABTEL_RECORDS_DIR_H
+
+#include "records.h"
+
+/* the newest REC_KEEP records of rs->dir into rs->pending (counted as loaded) */
+void records_dir_load(struct records *rs);
+/* r, whose file's bytes are buf, into rs->dir unless there; the oldest beyond REC_KEEP removed */
+void records_dir_write(struct records *rs, const struct rec *r, const unsigned char *buf,
+		       size_t len);
+/* why the last write failed, "" if it did not */
+const char *records_dir_error(const struct records *rs);
+
+#endif /* FABTEL_RECORDS_DIR_H */
