@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 
 suite_begin
-ktap_begin 13
+ktap_begin 15
 
 DBG=/sys/kernel/debug/fakeroce/0
 FT=/sys/kernel/fabtel/fakeroce0/ports/1
@@ -24,7 +24,9 @@ RD=/tmp/fabtel-records
 PA=$("$FABLAB" port a)
 JOB=8201
 
+T="tmux -L fabtop-rec -f /dev/null"
 cleanup() {
+	lab a "$T kill-server" >/dev/null 2>&1
 	lab a "echo off >$DBG/ramp; echo 0 >$DBG/qps; [[ -f /tmp/rec-job.pid ]] && kill \$(cat /tmp/rec-job.pid)
 		rm -f /tmp/rec-job.pid; sleep 0.3; rmmod fabtel fakeroce; rmdir /sys/fs/cgroup/job_$JOB
 		rm -rf $RD" >/dev/null 2>&1
@@ -100,6 +102,30 @@ ev_link() { api "$PA" /api/v1/events | jq -r '[.events[] | select(.device == "fa
 evs=$(ev_link)
 unlinked=$(tr ' ' '\n' <<<"$evs" | grep -cv '=/api/v1/records/fakeroce0/1/1$')
 ktap_check "the drop's events link to it: $evs" test -n "$evs" -a "$unlinked" = 0
+
+trace_sums() { # the job's trace: the record's span, its FEC track summed, its carrier track's lowest
+	api "$PA" /api/v1/jobs/$JOB/trace | jq -r '[([.traceEvents[] | select(.ph == "X" and .name == "flight record 1")] | length),
+		([.traceEvents[] | select(.ph == "C" and .name == "fakeroce0/1 record fec_corrected") | .args.fec_corrected] | add),
+		([.traceEvents[] | select(.ph == "C" and .name == "fakeroce0/1 record carrier") | .args.carrier] | min)] | map(tostring) | join(" ")'
+}
+ktap_eq "job $JOB's trace export: the record's span, its FEC corrected counter track summing as the kernel's file, its carrier track down to 0" \
+	"$(trace_sums)" "1 $(cut -d' ' -f2 <<<"$ko_sums") 0"
+
+# fabtop in tmux on a: Tab to Events, the link_flap row (filtered), r opens its record
+lab a "TERM=xterm-256color $T new-session -d -c /tmp -x 200 -y 50 '$REPO/build/fabtop -d 1'" >/dev/null
+cap() { lab a "$T capture-pane -p"; }
+cap_has() { cap | grep -qE "$1"; }
+wait_for 20 cap_has 'link_flap .*\[record 1\]'
+lab a "$T send-keys Tab Tab; sleep 0.5; $T send-keys / l i n k _ f l a p Enter; sleep 0.5; $T send-keys r" >/dev/null
+wait_for 10 cap_has '^Flight record 1 of fakeroce0/1'
+screen=$(cap)
+ktap_info "$(grep -E '^(Flight|  carrier|  fec_corrected|  symbol_error|  trigger)' <<<"$screen" | cut -c1-150 | tr '\n' '|')"
+ktap_check "fabtop: r on the link_flap event opens record 1: its carrier row goes down, FEC corrected and symbol errors plotted, the trigger marked" \
+	bash -c 'grep -qE "^Flight record 1 of fakeroce0/1: carrier at" <<<"$1" &&
+		grep -qE "^  carrier +up/down  =+_+=+" <<<"$1" &&
+		grep -qE "^  fec_corrected +[0-9]+  .*#" <<<"$1" &&
+		grep -qE "^  symbol_error +[0-9]+  .*#" <<<"$1" && grep -qE "^  trigger +\^?.*\^" <<<"$1"' _ "$screen"
+lab a "$T send-keys Escape q" >/dev/null
 
 # ---- record_dir, and a restart ----------------------------------------------------------
 files=$(lab a "cd $RD && for f in *.ftr; do echo \"\$f \$(stat -c %U \$f)\"; done")

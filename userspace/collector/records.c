@@ -14,6 +14,7 @@
 
 #include "records.h"
 #include "records_dir.h"
+#include "schema.h"
 
 #define REC_TRIES	3	/* reads of a file torn by a replacement, at most */
 
@@ -242,4 +243,41 @@ const struct rec *model_record_find(const struct model_records *mr, const char *
 			best = r;
 	}
 	return best;
+}
+
+#define SOFF(f)	offsetof(struct fabtel_rec_sample, f)
+
+unsigned int rec_signals(struct rec_signal *sig)
+{
+	unsigned int n = 0, c;
+
+	for (c = 0; c < FABTEL_NR_COUNTERS; c++, n++) {
+		snprintf(sig[n].name, sizeof(sig[n].name), "%s%s", schema_ctr_name(c),
+			 c == FABTEL_RX_BYTES || c == FABTEL_TX_BYTES ? "_kib" : "");
+		sig[n].flag = FABTEL_REC_F_COUNTERS;
+		sig[n].off = SOFF(ctr) + c * sizeof(uint32_t);
+	}
+	for (c = 0; c < 2 * FABTEL_REC_PRIOS; c++, n++) {
+		snprintf(sig[n].name, sizeof(sig[n].name), "pause_%s_prio%u",
+			 c < FABTEL_REC_PRIOS ? "tx" : "rx", c % FABTEL_REC_PRIOS);
+		sig[n].flag = FABTEL_REC_F_PFC;
+		sig[n].off = (c < FABTEL_REC_PRIOS ? SOFF(pause_tx) : SOFF(pause_rx)) +
+			     (c % FABTEL_REC_PRIOS) * sizeof(uint32_t);
+	}
+	sig[n++] = (struct rec_signal){ "fec_corrected", FABTEL_REC_F_FEC, SOFF(fec_corrected) };
+	sig[n++] = (struct rec_signal){ "fec_uncorrectable", FABTEL_REC_F_FEC,
+					SOFF(fec_uncorrectable) };
+	sig[n++] = (struct rec_signal){ "symbol_error", FABTEL_REC_F_PMA, SOFF(symbol_error) };
+	sig[n++] = (struct rec_signal){ "link_error_recovery", FABTEL_REC_F_PMA,
+					SOFF(link_error_recovery) };
+	sig[n++] = (struct rec_signal){ "link_downed", FABTEL_REC_F_PMA, SOFF(link_downed) };
+	return n;
+}
+
+uint32_t rec_value(const struct fabtel_rec_sample *s, const struct rec_signal *g)
+{
+	uint32_t v;
+
+	memcpy(&v, (const char *)s + g->off, sizeof(v));
+	return v;
 }

@@ -11,6 +11,7 @@
 #define FABTEL_RECORDS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fabtel_record.h"
@@ -70,6 +71,25 @@ void records_read_port(struct records *rs, const char *base, const char *device,
 /* pending into the model's (its lock held): duplicates dropped, the oldest out */
 void records_fold(struct records *rs, struct model_records *mr);
 void model_records_free(struct model_records *mr);
+
+/* A signal of a sample: the flag its value needs, where it is. */
+struct rec_signal {
+	char name[40];
+	uint32_t flag;		/* enum fabtel_rec_flag */
+	size_t off;		/* of its __u32 in struct fabtel_rec_sample */
+};
+
+#define REC_SIGNALS	(FABTEL_NR_COUNTERS + 2 * FABTEL_REC_PRIOS + 5)
+
+/*
+ * rec_signals: a sample's signals, named as /api/v1/records/... names them
+ * (the schema's counters, rx_bytes_kib and tx_bytes_kib, pause_tx_prioN,
+ * pause_rx_prioN, fec_corrected, fec_uncorrectable, symbol_error,
+ * link_error_recovery, link_downed), into sig[REC_SIGNALS]; their number
+ */
+unsigned int rec_signals(struct rec_signal *sig);
+/* a signal's value in a sample (meaningful where s->flags has g->flag) */
+uint32_t rec_value(const struct fabtel_rec_sample *s, const struct rec_signal *g);
 
 /*
  * rec_parse: a record file's bytes into r (samples allocated); 0, -EAGAIN

@@ -60,6 +60,8 @@ static void take_evidence(struct event *e, struct json_object *o)
 		snprintf(e->jobs + at, sizeof(e->jobs) - at, "%s+%llu", at ? "," : "",
 			 (unsigned long long)more);
 	ascii_copy(e->jobs, sizeof(e->jobs), e->jobs);
+	ascii_copy(e->record, sizeof(e->record), fj_str(o, "record"));
+	fj_u64(o, "record_seq", &e->record_seq);
 }
 
 /* fabteld's /api/v1/events answer into the log: only what is newer */
@@ -131,6 +133,10 @@ static struct json_object *event_json(const struct event *e)
 		json_object_object_add(o, "down_seconds", json_object_new_double(e->down));
 	if (e->jobs[0])
 		json_object_object_add(o, "jobs", json_object_new_string(e->jobs));
+	if (e->record[0]) {
+		json_object_object_add(o, "record", json_object_new_string(e->record));
+		json_object_object_add(o, "record_seq", json_object_new_uint64(e->record_seq));
+	}
 	return o;
 }
 

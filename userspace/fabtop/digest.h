@@ -43,6 +43,8 @@ struct event {
 	double span;			/* ... within (s), 0 not known */
 	double down;			/* flaps: how long the link was down (s), -1 not known */
 	char jobs[TABLE_ID_LEN];	/* the jobs on the port then, ','-joined; "" none */
+	char record[TABLE_REC_LEN];	/* its flight record's API path; "" none */
+	uint64_t record_seq;
 };
 
 struct frame {

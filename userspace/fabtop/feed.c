@@ -304,6 +304,10 @@ static void *fetcher(void *arg)
 		}
 		pthread_mutex_lock(&f->lock);
 		while (!f->stop) {
+			if (f->rec_path[0]) {
+				feed_serve_record(f);
+				continue;
+			}
 			if (f->trace_job[0]) {
 				char job[sizeof(f->trace_job)];
 				struct feed_status ts = { 0 };
@@ -406,6 +410,7 @@ void feed_free(struct feed *f)
 	free(f->snap_body);
 	free(f->jobs_body);
 	json_object_put(f->pending);
+	json_object_put(f->rec);
 	if (f->model) {
 		collect_fini(f->col);
 		free(f->model);

@@ -19,6 +19,8 @@
 
 #include "digest.h"
 
+struct json_object;
+
 #define FEED_DEFAULT_URL	"http://127.0.0.1:9465"
 
 struct feed_opts {
@@ -65,6 +67,15 @@ void feed_put(struct feed *f, struct frame *fr);
  * directory; the outcome comes back as the status's notice.
  */
 void feed_request_trace(struct feed *f, const char *job_id);
+
+/*
+ * Ask the fetcher thread for a flight record (an event's "record" path,
+ * /api/v1/records/<device>/<port>/<seq>); feed_record gives it once
+ * fetched (a reference, or NULL with why in err; busy while it is being
+ * fetched).
+ */
+void feed_request_record(struct feed *f, const char *path);
+struct json_object *feed_record(struct feed *f, char *err, size_t len, bool *busy);
 
 /* Now, Unix seconds (what frame and status times are in). */
 double feed_now(void);

@@ -53,6 +53,10 @@ struct feed {
 	struct frame *latest;
 	struct feed_status st;
 	char trace_job[128];		/* a trace export asked for, "" none */
+	char rec_path[160];		/* a flight record asked for, "" none (feed_record.c) */
+	struct json_object *rec;	/* ... the last one fetched, NULL none */
+	char rec_err[320];		/* ... why not */
+	bool rec_busy;			/* ... still being fetched */
 	struct json_object *pending;	/* events the watcher got, for the fetcher */
 	uint64_t seen_seq;		/* the newest fabteld event in a frame */
 	/* the watcher thread's */
@@ -75,6 +79,8 @@ struct frame *feed_fetch_http(struct feed *f, struct feed_status *st);
 int feed_conn_init(struct conn *cn, long timeout_ms, bool multi);
 void feed_conn_fini(struct conn *cn);
 int feed_http_init(struct feed *f, char *err, size_t errlen);
+/* feed_record.c: fetch the record asked for (f->lock held, dropped meanwhile) */
+void feed_serve_record(struct feed *f);
 /* Save a job's trace; what happened in st's notice. */
 void feed_export_trace(struct feed *f, const char *job, struct feed_status *st);
 

@@ -167,7 +167,12 @@ static struct row *event_row(struct table *t, const struct digest *d, unsigned i
 	else
 		row_set(r, E_PORT, "%s", e->device[0] ? e->device : "-");
 	event_detail(buf, sizeof(buf), d, i);
-	row_set(r, E_DETAIL, "%s%s", indent, buf);
+	if (e->record[0])	/* r opens it */
+		row_set(r, E_DETAIL, "%s%s%s[record %llu]", indent, buf, buf[0] ? " " : "",
+			(unsigned long long)e->record_seq);
+	else
+		row_set(r, E_DETAIL, "%s%s", indent, buf);
+	ascii_copy(r->record, sizeof(r->record), e->record);
 	row_set(r, E_JOB, "%s", e->job_id[0] ? e->job_id : e->jobs);
 	ascii_copy(r->id, sizeof(r->id), e->job_id);
 	r->color = event_color(e->kind);

@@ -20,6 +20,7 @@
 
 #define TABLE_MAX_COLS	24
 #define TABLE_ID_LEN	128
+#define TABLE_REC_LEN	160	/* an API path: /api/v1/records/<device>/<port>/<seq> */
 
 enum row_color {
 	RC_NONE,
@@ -47,6 +48,7 @@ struct row {
 	enum row_color color2;		/* a second cell's (a job's reason: its severity) */
 	int color_col2;			/* -1: none */
 	char id[TABLE_ID_LEN];		/* what Enter opens (a job's id) */
+	char record[TABLE_REC_LEN];	/* what r opens (an event's flight record); "" none */
 	/*
 	 * Folded rows (the Events pane): a run of identical rows is shown as
 	 * one head row; its members are hidden until the run is unfolded.

@@ -424,6 +424,11 @@ static void draw(struct ui *u)
 		refresh();
 		return;
 	}
+	if (u->recview) {
+		draw_record(u);
+		refresh();
+		return;
+	}
 	if (u->sortmenu) {
 		draw_sort_menu(u);
 		refresh();

@@ -36,6 +36,8 @@ struct ui {
 	struct feed_status st;
 	bool paused, help, editing, detail, gone, colors;
 	bool probes;			/* the probe matrix overlay (P) */
+	bool recview;			/* an event's flight record overlay (r) */
+	char rec_path[TABLE_REC_LEN];	/* ... its path; "" the row had none */
 	bool sortmenu;			/* the sort menu overlay (F6, o) */
 	unsigned int menu_cursor;
 	char job[TABLE_ID_LEN];		/* detail: whose */
@@ -68,6 +70,7 @@ short color_pair(const struct ui *u, enum row_color c);
 /* ui_overlay.c: the help, the probe matrix, the sort menu */
 void draw_help(void);
 void draw_probes(struct ui *u);
+void draw_record(struct ui *u);
 void draw_sort_menu(struct ui *u);
 int sort_menu_column(struct ui *u);
 

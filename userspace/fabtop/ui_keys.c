@@ -137,6 +137,22 @@ static void edit_key(struct ui *u, int ch)
 	p->sel[0] = '\0';
 }
 
+/* r: the flight record of the event under the cursor (none: the overlay says so) */
+static void open_record(struct ui *u)
+{
+	unsigned int i = (unsigned int)*focus(u), n;
+	struct pane *p = pane_of(u, i);
+	struct table *t = pane_table(u, i);
+	const char *path = "";
+
+	if (t && pane_folds(u, i) && (n = pane_view(u, i)) && p->cursor < n)
+		path = t->row[u->idx[p->cursor]].record;
+	snprintf(u->rec_path, sizeof(u->rec_path), "%s", path);
+	if (path[0])
+		feed_request_record(u->feed, path);
+	u->recview = true;
+}
+
 /* the sort menu's keys: move, pick, reverse, close */
 static void menu_key(struct ui *u, int ch)
 {
@@ -197,6 +213,11 @@ static bool overlay_key(struct ui *u, int ch)
 	if (u->probes && (ch == 27 || ch == 'P' || ch == 'q' || ch == 'Q' ||
 			  ch == KEY_BACKSPACE || ch == KEY_LEFT)) {
 		u->probes = false;
+		return true;
+	}
+	if (u->recview && (ch == 27 || ch == 'r' || ch == 'q' || ch == 'Q' ||
+			   ch == KEY_BACKSPACE || ch == KEY_LEFT)) {
+		u->recview = false;
 		return true;
 	}
 	return false;
@@ -302,6 +323,9 @@ bool ui_key(struct ui *u, int ch)
 		break;
 	case 'P':
 		u->probes = true;
+		break;
+	case 'r':
+		open_record(u);
 		break;
 	case '\n': case '\r': case KEY_ENTER:
 		if (!toggle_fold(u))

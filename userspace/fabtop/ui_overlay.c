@@ -7,9 +7,12 @@
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
+#include <json-c/json.h>
 
 #include "ui_int.h"
 #include "probes_view.h"
+#include "record_view.h"
+#include "feed.h"
 
 static const char *const help_text[] = {
 	"fabtop - fabric health of this host, live (fabteld's view)",
@@ -26,6 +29,8 @@ static const char *const help_text[] = {
 	"                     clear the filter",
 	"  p                  pause: keep showing this frame",
 	"  P                  the probe matrix: this host's peers, RTT, loss (Esc: back)",
+	"  r                  on an event with [record N]: its flight record, a plot per",
+	"                     signal that moved around it (Esc: back)",
 	"  h, ?, F1           this help (any key closes it)",
 	"  Ctrl-L             redraw the whole screen",
 	"  mouse              a click on a row selects it (and its pane)",
@@ -59,6 +64,28 @@ void draw_probes(struct ui *u)
 		put_line((int)i + 1, l[i].text, l[i].kind == PL_HEAD ? A_BOLD : A_NORMAL,
 			 l[i].kind == PL_CULPRIT ? color_pair(u, RC_BAD) :
 			 l[i].kind == PL_TROUBLE ? color_pair(u, RC_WARN) : 0);
+}
+
+/* an event's flight record over the panes: a plot row per signal that moved */
+void draw_record(struct ui *u)
+{
+	static struct rec_line l[REC_VIEW_LINES];
+	struct json_object *rec = NULL;
+	char err[320] = "the row under the cursor has none (Events pane: rows with [record N])";
+	unsigned int i, n;
+	bool busy = false;
+
+	if (u->rec_path[0])
+		rec = feed_record(u->feed, err, sizeof(err), &busy);
+	if (busy) {
+		put_line(0, "Flight record: fetching ...  (Esc: back)", A_BOLD, 0);
+		return;
+	}
+	n = record_lines(rec, err, COLS, l, REC_VIEW_LINES);
+	json_object_put(rec);
+	for (i = 0; i < n && (int)i < LINES; i++)
+		put_line((int)i, l[i].text, l[i].kind == RL_HEAD ? A_BOLD : A_NORMAL,
+			 l[i].kind == RL_DOWN ? color_pair(u, RC_BAD) : 0);
 }
 
 /* the focused pane's columns on screen; the cursor on one, the sort column marked */

@@ -12,7 +12,6 @@
 #include <json-c/json.h>
 
 #include "render.h"
-#include "schema.h"
 
 static struct json_object *rtime(uint64_t ns)
 {
@@ -104,69 +103,23 @@ struct json_object *render_records(const struct model *m)
 	return o;
 }
 
-/* A signal of a sample: the flag its value needs, where it is. */
-struct rec_signal {
-	char name[40];
-	uint32_t flag;
-	size_t off;		/* of its __u32 in struct fabtel_rec_sample */
-};
-
-#define SOFF(f)	offsetof(struct fabtel_rec_sample, f)
-
-static unsigned int rec_signals(struct rec_signal *sig)
-{
-	unsigned int n = 0, c;
-
-	for (c = 0; c < FABTEL_NR_COUNTERS; c++, n++) {
-		snprintf(sig[n].name, sizeof(sig[n].name), "%s%s", schema_ctr_name(c),
-			 c == FABTEL_RX_BYTES || c == FABTEL_TX_BYTES ? "_kib" : "");
-		sig[n].flag = FABTEL_REC_F_COUNTERS;
-		sig[n].off = SOFF(ctr) + c * sizeof(uint32_t);
-	}
-	for (c = 0; c < 2 * FABTEL_REC_PRIOS; c++, n++) {
-		snprintf(sig[n].name, sizeof(sig[n].name), "pause_%s_prio%u",
-			 c < FABTEL_REC_PRIOS ? "tx" : "rx", c % FABTEL_REC_PRIOS);
-		sig[n].flag = FABTEL_REC_F_PFC;
-		sig[n].off = (c < FABTEL_REC_PRIOS ? SOFF(pause_tx) : SOFF(pause_rx)) +
-			     (c % FABTEL_REC_PRIOS) * sizeof(uint32_t);
-	}
-	sig[n++] = (struct rec_signal){ "fec_corrected", FABTEL_REC_F_FEC, SOFF(fec_corrected) };
-	sig[n++] = (struct rec_signal){ "fec_uncorrectable", FABTEL_REC_F_FEC,
-					SOFF(fec_uncorrectable) };
-	sig[n++] = (struct rec_signal){ "symbol_error", FABTEL_REC_F_PMA, SOFF(symbol_error) };
-	sig[n++] = (struct rec_signal){ "link_error_recovery", FABTEL_REC_F_PMA,
-					SOFF(link_error_recovery) };
-	sig[n++] = (struct rec_signal){ "link_downed", FABTEL_REC_F_PMA, SOFF(link_downed) };
-	return n;
-}
-
-#define REC_MAX_SIGNALS	(FABTEL_NR_COUNTERS + 2 * FABTEL_REC_PRIOS + 5)
-
-static uint32_t sample_value(const struct fabtel_rec_sample *s, const struct rec_signal *g)
-{
-	uint32_t v;
-
-	memcpy(&v, (const char *)s + g->off, sizeof(v));
-	return v;
-}
-
 /* each signal that rose in some sample: its rises, null where the sample did not read it */
 static struct json_object *moved_signals(const struct rec *r)
 {
 	struct json_object *o = json_object_new_object(), *a;
-	struct rec_signal sig[REC_MAX_SIGNALS];
+	struct rec_signal sig[REC_SIGNALS];
 	unsigned int n = rec_signals(sig), g, i;
 	bool moved;
 
 	for (g = 0; g < n; g++) {
 		for (i = 0, moved = false; i < r->h.nr_samples && !moved; i++)
-			moved = (r->s[i].flags & sig[g].flag) && sample_value(&r->s[i], &sig[g]);
+			moved = (r->s[i].flags & sig[g].flag) && rec_value(&r->s[i], &sig[g]);
 		if (!moved)
 			continue;
 		a = json_object_new_array();
 		for (i = 0; i < r->h.nr_samples; i++)
 			json_object_array_add(a, r->s[i].flags & sig[g].flag ?
-					      json_object_new_int64(sample_value(&r->s[i], &sig[g])) :
+					      json_object_new_int64(rec_value(&r->s[i], &sig[g])) :
 					      NULL);
 		json_object_object_add(o, sig[g].name, a);
 	}

@@ -9,7 +9,9 @@
  * storm spans, flaps, error bursts) and, per port, counter tracks of the
  * rates fabteld kept (Gb/s, error rates, pauses).  Process 2 is the rest
  * of the host: the same spans and instants on ports the job does not use
- * (a storm next door is context).  Everything from the job's first sight
+ * (a storm next door is context).  A job's port's flight records add a span
+ * each and a counter track per signal that moved in it, at fabtel.ko's
+ * sample_ms (render_records.c names the signals).  Everything from the job's first sight
  * less window_s on, as far back as fabteld's rings reach (Documentation/
  * fabteld.rst).
  */
@@ -276,6 +278,74 @@ static void counters(struct tracer *t, const struct model_port *p)
 	}
 }
 
+/* a record's counter track of one signal ("carrier": 1 up, 0 down), its samples' values */
+static void record_track(struct tracer *t, const struct rec *r, const struct rec_signal *g,
+			 const char *sig)
+{
+	struct json_object *e, *a;
+	uint64_t at;
+	unsigned int i;
+	char name[160];
+
+	snprintf(name, sizeof(name), "%s/%u record %s", r->device, r->port, sig);
+	for (i = 0; i < r->h.nr_samples; i++) {
+		at = rec_sample_real_ns(r, i);
+		if (at < t->since_ns || (g && !(r->s[i].flags & g->flag)))
+			continue;	/* not read in this sample: no point rather than a zero */
+		a = json_object_new_object();
+		json_object_object_add(a, sig, json_object_new_int64(
+			g ? rec_value(&r->s[i], g) : !!(r->s[i].flags & FABTEL_REC_F_CARRIER)));
+		e = tev("C", name, "flight_record", PID_JOB, 0, at);
+		json_object_object_del(e, "tid");
+		json_object_object_add(e, "args", a);
+		json_object_array_add(t->events, e);
+	}
+}
+
+/*
+ * The flight records of a job's port (records.h): each one's span on the
+ * port's thread, and a counter track per signal that moved in it, at
+ * fabtel.ko's sample_ms, around the event that froze it.
+ */
+static void records(struct tracer *t, const struct model_port *p)
+{
+	const struct model_records *mr = &t->m->records;
+	struct rec_signal sig[REC_SIGNALS];
+	unsigned int n = rec_signals(sig), k, g, i;
+	struct json_object *e;
+	uint64_t first, last;
+	char name[96], url[160];
+	int pid, tid;
+
+	for (k = 0; k < mr->nr; k++) {
+		const struct rec *r = &mr->r[k];
+
+		first = rec_sample_real_ns(r, 0);
+		last = rec_sample_real_ns(r, r->h.nr_samples - 1);
+		if (r->port != p->port || strcmp(r->device, p->device) || last < t->since_ns)
+			continue;
+		tid = track_of(t, r->device, r->port, &pid);
+		if (tid < 0)
+			continue;
+		snprintf(name, sizeof(name), "flight record %llu", (unsigned long long)r->h.seq);
+		e = tev("X", name, "flight_record", pid, tid, first);
+		json_object_object_add(e, "dur", json_object_new_int64(us(last) - us(first)));
+		port_args(e, r->device, r->port);
+		render_record_id(r, url, sizeof(url));
+		json_object_object_add(json_object_object_get(e, "args"), "record",
+				       json_object_new_string(url));
+		json_object_array_add(t->events, e);
+		record_track(t, r, NULL, "carrier");
+		for (g = 0; g < n; g++) {
+			for (i = 0; i < r->h.nr_samples; i++)
+				if ((r->s[i].flags & sig[g].flag) && rec_value(&r->s[i], &sig[g]))
+					break;
+			if (i < r->h.nr_samples)
+				record_track(t, r, &sig[g], sig[g].name);
+		}
+	}
+}
+
 static int by_ts(const void *a, const void *b)
 {
 	struct json_object *const *x = a, *const *y = b, *tx, *ty;
@@ -314,8 +384,10 @@ struct json_object *render_trace(const struct model *m, const char *job_id)
 	from_signals(&t);
 	for (i = 0; i < t.job->nr_ports; i++) {
 		p = model_find_port(m, t.job->ports[i].device, t.job->ports[i].port);
-		if (p)
+		if (p) {
 			counters(&t, p);
+			records(&t, p);
+		}
 	}
 	json_object_array_sort(t.events, by_ts);
 

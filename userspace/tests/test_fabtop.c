@@ -18,6 +18,7 @@
 #include "digest.h"
 #include "panes_int.h"
 #include "probes_view.h"
+#include "record_view.h"
 #include "table.h"
 
 /* ---- table ---------------------------------------------------------------- */
@@ -415,11 +416,45 @@ static void probe_matrix_lines(void **state)
 	json_object_put(m);
 }
 
+/* a flight record's plot: carrier down at the trigger, each signal's rises in levels */
+static void record_view_lines(void **state)
+{
+	static struct rec_line l[16];
+	struct json_object *r = json_tokener_parse(
+		"{\"device\":\"mlx5_0\",\"port\":1,\"seq\":3,\"trigger\":\"carrier\","
+		"\"triggers\":[\"carrier\",\"pma\"],\"trigger_time\":1790000000.5,\"sample_ms\":100,"
+		"\"trigger_index\":3,\"t_ms\":[-300,-200,-100,0,100],\"carrier\":[1,1,1,0,1],"
+		"\"signals\":{\"fec_corrected\":[null,100,null,200,null],"
+		"\"symbol_error\":[0,5,10,20,0]}}");
+	unsigned int n;
+
+	(void)state;
+	assert_non_null(r);
+	n = record_lines(r, NULL, 120, l, 16);
+	assert_int_equal(n, 6);
+	assert_int_equal(l[0].kind, RL_HEAD);
+	assert_non_null(strstr(l[0].text, "Flight record 3 of mlx5_0/1: carrier at "));
+	assert_non_null(strstr(l[0].text, "(carrier,pma), 5 samples x 100 ms, -0.3 s .. +0.1 s"));
+	assert_int_equal(l[2].kind, RL_DOWN);
+	assert_non_null(strstr(l[2].text, "up/down  ===_="));
+	assert_non_null(strstr(l[3].text, "fec_corrected"));
+	assert_non_null(strstr(l[3].text, "200   = # "));
+	assert_non_null(strstr(l[4].text, "20  _:=#_"));
+	assert_non_null(strstr(l[5].text, "   ^ "));
+	/* narrower than the samples: a column holds several, the largest shown */
+	n = record_lines(r, NULL, 22 + 12 + 4 + 10, l, 16);
+	assert_int_equal(n, 6);
+	assert_int_equal(record_lines(NULL, "fabteld no longer keeps it", 80, l, 16), 1);
+	assert_non_null(strstr(l[0].text, "No flight record: fabteld no longer keeps it"));
+	json_object_put(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(fit_every_width),
 		cmocka_unit_test(probe_matrix_lines),
+		cmocka_unit_test(record_view_lines),
 		cmocka_unit_test(fit_flex_first),
 		cmocka_unit_test(view_order_and_filter),
 		cmocka_unit_test(rate_format),
