@@ -8,20 +8,29 @@
 # over every file under /sys/kernel/fabtel; then CHURN_CYCLES more rounds
 # while a loop unloads and reloads fabtel.ko (rmmod/insmod) as fast as it
 # can; then rmmod fabtel with the readers still running.  Checked against
-# rdma's own device list and the kernel log (no BUG/WARNING/oops).  Runs
+# rdma's own device list and the kernel log (no BUG/WARNING/oops).  Flight
+# records: REC_CYCLES times fakeroce9's carrier drops and the device is
+# deleted while its record is still recording, with 2 readers reading
+# every record file whole; a port whose records are replaced while read
+# gives whole or torn reads (the trailer says which), never garbage; a
+# record file held open across rmmod reads as an error.  Runs
 # inside guest a.  make check runs 40 + 16 rounds; make stress (about
 # 35 minutes under TCG) runs 1,000 of each.
 . "$(dirname "$0")/lib.sh"
 
 CYCLES=${CYCLES:-40}
 CHURN_CYCLES=${CHURN_CYCLES:-16}
+REC_CYCLES=${REC_CYCLES:-10}
+DBG=/sys/kernel/debug/fakeroce
 FT=/sys/kernel/fabtel
 FR=/sys/kernel/fakeroce
 
-ktap_begin 14
+ktap_begin 18
 
 cleanup() {
-	kill "${readers[@]}" 2>/dev/null
+	kill "${readers[@]}" "${recreaders[@]}" 2>/dev/null
+	[[ -n ${flapper:-} ]] && kill "$flapper" 2>/dev/null
+	echo 8 >$FR/del_device 2>/dev/null
 	[[ -n ${modloop:-} ]] && kill "$modloop" 2>/dev/null
 	rdma link delete fbx 2>/dev/null
 	echo 9 >$FR/del_device 2>/dev/null
@@ -30,10 +39,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# One reader: every file, builtins only (no fork per file).
+# One reader: every file, builtins only (no fork per file); it waits while
+# $PAUSE exists.
+PAUSE=/tmp/fabtel-stress-pause
+rm -f $PAUSE
 reader() {
 	local f v
 	while :; do
+		[[ -e $PAUSE ]] && { sleep 0.2; continue; }
 		for f in $FT/*/driver $FT/*/ports/*/* $FT/*/ports/*/*/* \
 			 $FT/*/ports/*/*/*/*; do
 			[[ -f $f ]] && read -r -d '' v <"$f"
@@ -67,6 +80,81 @@ ktap_eq "fakeroce9 appeared under fabtel in every cycle" "$seen_fr" "$CYCLES"
 ktap_eq "both were gone after every delete" "$gone" "$CYCLES"
 ktap_eq "rdma's own list has no leftover device" \
 	"$(rdma link show | grep -c -e 'fbx/' -e 'fakeroce9/')" 0
+
+# ---- flight records: read while frozen, the device removed mid-recording ----------
+# A record file read whole, as fabteld reads it (cat: read() until EOF).
+recreader() {
+	local f
+	while :; do
+		for f in $FT/*/ports/*/recorder/record*; do cat "$f" >/dev/null 2>&1; done
+	done
+}
+recreaders=()
+for _ in 1 2; do
+	recreader &
+	recreaders+=($!)
+done
+rec_mid=0 t0=$SECONDS
+for ((i = 0; i < REC_CYCLES; i++)); do
+	echo "9 mlx5" >$FR/new_device && ip link set fre9 up
+	sleep 0.3	# a few samples in the ring
+	echo 0 >$DBG/9/carrier
+	sleep 0.$((1 + i % 3))
+	[[ $(cat $FT/fakeroce9/ports/1/recorder/recording 2>/dev/null) == 1 ]] && rec_mid=$((rec_mid + 1))
+	echo 9 >$FR/del_device
+done
+ktap_info "$REC_CYCLES record cycles in $((SECONDS - t0)) s"
+ktap_eq "fakeroce9 deleted while its record was recording (recorder/recording 1 just before), every cycle" \
+	"$rec_mid" "$REC_CYCLES"
+# One read of a record file, as fabteld judges it (include/fabtel_record.h):
+# whole (magic, version, sizes, trailer seq = header seq), torn (sizes or
+# seqs of two records: a replacement between its pages), empty, or other.
+rec_kind() {
+	local f=/tmp/stress-rec len magic ver n hseq tseq
+	cat "$1" >$f 2>/dev/null
+	len=$(stat -c %s $f)
+	((len == 0)) && { echo empty; return; }
+	set -- $(od -An -tu4 -N8 $f)
+	magic=$1 ver=$2
+	((magic == 0x31525446 && ver == 1)) || { echo "other(len $len magic $magic)"; return; }
+	n=$(od -An -tu4 -j52 -N4 $f)
+	((len == 64 + n * 192 + 16)) || { echo torn; return; }
+	hseq=$(od -An -tu8 -j16 -N8 $f) tseq=$(od -An -tu8 -j$((len - 16)) -N8 $f)
+	((hseq == tseq)) && echo whole || echo torn
+}
+# fakeroce8 stays: its carrier flaps every 150 ms (records replaced while
+# they are read) while its slots are read over and over; the other readers
+# wait meanwhile (the guest's one vCPU)
+kill "${recreaders[@]}" 2>/dev/null
+wait "${recreaders[@]}" 2>/dev/null
+recreaders=()
+touch $PAUSE
+echo "8 mlx5" >$FR/new_device && ip link set fre8 up
+( while :; do echo 0 >$DBG/8/carrier; sleep 0.05; echo 1 >$DBG/8/carrier; sleep 0.1; done ) &
+flapper=$!
+whole=0 torn=0 other=""
+t0=$SECONDS
+for ((i = 0; i < 24; i++)); do
+	out=$(rec_kind $FT/fakeroce8/ports/1/recorder/record$((i % 4)))
+	case $out in
+	whole) whole=$((whole + 1)) ;;
+	torn | empty) torn=$((torn + 1)) ;;
+	*) other+="$out; " ;;
+	esac
+done
+kill "$flapper"
+wait "$flapper" 2>/dev/null
+flapper=
+rm -f $PAUSE
+R8=$FT/fakeroce8/ports/1/recorder
+ktap_info "24 reads of fakeroce8's records in $((SECONDS - t0)) s while they were replaced: $whole whole, $torn torn or empty; seq $(cat $R8/seq), dropped $(cat $R8/dropped)"
+ktap_check "each read whole or torn (the trailer says so), never another layout; records were replaced meanwhile" \
+	bash -c '[[ -z $1 ]] && (($2 > 0 && $3 > 4))' _ "$other" "$whole" "$(cat $R8/seq)"
+sleep 2.5	# the last record published (record_after_ms 2000)
+bad=0
+for k in 0 1 2 3; do [[ $(rec_kind $R8/record$k) == whole ]] || bad=$((bad + 1)); done
+ktap_eq "once quiet, all 4 slots are whole records" "$bad" 0
+echo 8 >$FR/del_device
 
 # ---- the same under a rmmod/insmod loop of fabtel.ko ----------------------------
 # fabtel.ko's ib client sees devices added and removed while it registers
@@ -112,15 +200,20 @@ alive=0
 for r in "${readers[@]}"; do kill -0 "$r" 2>/dev/null && alive=$((alive + 1)); done
 ktap_eq "4 readers still running at rmmod" "$alive" 4
 exec 7<"$(ls -d $FT/*/ports/1/snapshot | head -1)"	# held open across rmmod
+exec 8<"$(ls -d $FT/*/ports/1/recorder/record0 | head -1)"
 ktap_check "rmmod fabtel while they read" rmmod fabtel
 ktap_check "/sys/kernel/fabtel is gone" test ! -e $FT
 out=$( (read -r -u 7 line; echo "rc=$?") 2>&1)
 exec 7<&-
 ktap_check "a file held open across rmmod reads as an error, not stale data" \
 	grep -q 'No such device' <<<"$out"
-kill "${readers[@]}" 2>/dev/null
-wait "${readers[@]}" 2>/dev/null
-readers=()
+out=$( (cat <&8 >/dev/null; echo "rc=$?") 2>&1)
+exec 8<&-
+ktap_check "a record file held open across rmmod reads as an error: $out" \
+	grep -q 'No such device' <<<"$out"
+kill "${readers[@]}" "${recreaders[@]}" 2>/dev/null
+wait "${readers[@]}" "${recreaders[@]}" 2>/dev/null
+readers=() recreaders=()
 trouble=$(kernel_trouble 'fabtel-stress-start')
 ktap_eq "kernel log since the start: no BUG/WARNING/oops/refcount" "$trouble" ""
 

@@ -100,8 +100,10 @@ ktap_eq "its trigger carrier, the carrier down at the trigger's sample and up ag
 ev_link() { api "$PA" /api/v1/events | jq -r '[.events[] | select(.device == "fakeroce0" and
 	(.kind == "link_down" or .kind == "link_flap")) | "\(.kind)=\(.record // "none")"] | join(" ")'; }
 evs=$(ev_link)
-unlinked=$(tr ' ' '\n' <<<"$evs" | grep -cv '=/api/v1/records/fakeroce0/1/1$')
-ktap_check "the drop's events link to it: $evs" test -n "$evs" -a "$unlinked" = 0
+url=$(api "$PA" /api/v1/records | jq -r '.records[] | select(.device == "fakeroce0" and .seq == 1) | .url')
+unlinked=$(tr ' ' '\n' <<<"$evs" | sed 's/^[a-z_]*=//' | grep -cvxF "$url")
+ktap_check "the drop's events link to it ($url): $evs" \
+	test -n "$evs" -a "$unlinked" = 0 -a "${url%%\?at=*}" = /api/v1/records/fakeroce0/1/1
 
 trace_sums() { # the job's trace: the record's span, its FEC track summed, its carrier track's lowest
 	api "$PA" /api/v1/jobs/$JOB/trace | jq -r '[([.traceEvents[] | select(.ph == "X" and .name == "flight record 1")] | length),
@@ -140,12 +142,12 @@ ktap_eq "... the same record: FEC corrected summed as before" \
 	"$(api "$PA" /api/v1/records/fakeroce0/1/1 | jq -r '[.signals.fec_corrected[] | select(. != null)] | add')" \
 	"$(cut -d' ' -f2 <<<"$ko_sums")"
 clear() { [[ $(degrading) == 0 ]]; }
-ktap_check "link_degrading 0 again once the climb stopped (degrading_window_s 3)" wait_for 15 clear
+ktap_check "link_degrading 0 again once the climb stopped (still for twice its last step)" wait_for 15 clear
 
 # ---- bad input ----------------------------------------------------------------------------
 code() { curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PA$1"; }
-ktap_eq "bad record paths: unknown seq 404, no port 400, port 0 400, at=abc 400" \
-	"$(code /api/v1/records/fakeroce0/1/99) $(code /api/v1/records/fakeroce0) $(code /api/v1/records/fakeroce0/0/1) $(code '/api/v1/records/fakeroce0/1/1?at=abc')" \
-	"404 400 400 400"
+ktap_eq "bad record paths: unknown seq 404, no port 400, port 0 400, seq -1 400, at=abc 400, at of none 404" \
+	"$(code /api/v1/records/fakeroce0/1/99) $(code /api/v1/records/fakeroce0) $(code /api/v1/records/fakeroce0/0/1) $(code /api/v1/records/fakeroce0/1/-1) $(code '/api/v1/records/fakeroce0/1/1?at=abc') $(code '/api/v1/records/fakeroce0/1/1?at=5')" \
+	"404 400 400 400 400 404"
 
 ktap_end

@@ -48,6 +48,7 @@ struct collector *collect_init(struct model *m, const struct collect_opts *o)
 		goto oom;
 	c->sources = sources;
 	c->nr_sources = NR_SOURCES;
+	records_fold(&c->recs, &m->records);	/* those record_dir held */
 	for (i = 0; i < NR_SOURCES; i++) {
 		m->source_name[i] = sources[i]->name;
 		if (sources[i]->priv_size && !(c->priv[i] = calloc(1, sources[i]->priv_size)))
@@ -211,6 +212,7 @@ void collect_sample(struct collector *c)
 		m->source_cpu_ns[i] += spent[i];
 	m->kept_files = fs_kept_count(&c->kept);
 	pthread_mutex_unlock(&m->lock);
+	records_persist(&c->recs, &m->records);
 	if (m->samples == 1 && r->ko)
 		past_restore(m, r);	/* what happened before this fabteld */
 	fs_kept_pass(&c->kept);

@@ -20,7 +20,7 @@ void health_cfg_defaults(struct health_cfg *cfg)
 	cfg->rnr_naks = 100;
 	cfg->link_errors = 10;
 	cfg->pcie_errors = 10;
-	cfg->degrading_window_s = 3;
+	cfg->degrading_window_s = 30;
 	cfg->degrading_fec_ppb = 1000;
 	cfg->degrading_symbols = 10;
 }

@@ -69,7 +69,7 @@ enum health_sig {
 };
 
 /* link_degrading looks back this far at most (link_trend.c) */
-#define LINK_TREND_MAX_S	15
+#define LINK_TREND_MAX_S	120
 
 struct health_cfg {
 	unsigned int window_s;		/* default 60 */

@@ -132,10 +132,10 @@ void ko_events_read(struct ko_events *ke, const char *base, struct raw_port *p)
 		read_down_time(base, p);
 	/* a recorder_seq that fell: fabtel.ko was loaded again */
 	if (ke->recs && p->have_rec_seq)
-		records_read_port(ke->recs, base, p->device, p->port,
-				  fresh || p->rec_seq < s->rec_seq ? 0 : s->rec_seq, p->rec_seq,
-				  fresh);
-	if (p->have_rec_seq)
+		s->rec_seq = records_read_port(ke->recs, base, p->device, p->port,
+					       fresh || p->rec_seq < s->rec_seq ? 0 : s->rec_seq,
+					       p->rec_seq, fresh);
+	else if (p->have_rec_seq)
 		s->rec_seq = p->rec_seq;
 	if (p->have_bursts)
 		s->seq = p->bursts;

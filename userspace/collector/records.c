@@ -101,38 +101,37 @@ static int read_one(struct records *rs, const char *base, const char *device, ui
 	}
 	snprintf(r->device, sizeof(r->device), "%s", device);
 	r->port = port;
+	r->saved = false;	/* records_persist writes it, once kept */
 	rs->counts.read++;
 	rs->nr_pending++;
-	records_dir_write(rs, r, rs->buf, (size_t)len);
 	return 0;
 }
 
-void records_read_port(struct records *rs, const char *base, const char *device,
-		       uint32_t port, uint64_t after, uint64_t last, bool first)
+uint64_t records_read_port(struct records *rs, const char *base, const char *device,
+			   uint32_t port, uint64_t after, uint64_t last, bool first)
 {
 	uint64_t seq;
 
 	if (last <= after)
-		return;
+		return last;
 	if (last - after > FABTEL_REC_KEEP) {
 		rs->counts.missed += first ? 0 : last - after - FABTEL_REC_KEEP;
 		after = last - FABTEL_REC_KEEP;
 	}
 	for (seq = after + 1; seq <= last; seq++) {
-		if (rs->nr_pending == REC_PENDING) {
-			rs->counts.missed += last - seq + 1;	/* a pass's worth read */
-			return;
-		}
-		if (read_one(rs, base, device, port, seq) == -ENOENT)
-			return;
+		/* a pass's worth read: the rest at the next pass */
+		if (rs->nr_pending == REC_PENDING ||
+		    read_one(rs, base, device, port, seq) == -ENOENT)
+			return seq - 1;
 	}
+	return last;
 }
 
 void records_init(struct records *rs, const char *dir)
 {
 	memset(rs, 0, sizeof(*rs));
 	snprintf(rs->dir, sizeof(rs->dir), "%s", dir ? dir : "");
-	records_dir_load(rs);
+	records_dir_load(rs);	/* each one saved */
 }
 
 void records_free(struct records *rs)
@@ -190,6 +189,19 @@ void records_fold(struct records *rs, struct model_records *mr)
 	mr->counts.persist_errors += rs->counts.persist_errors;
 	memset(&rs->counts, 0, sizeof(rs->counts));
 	snprintf(mr->dir_error, sizeof(mr->dir_error), "%s", records_dir_error(rs));
+}
+
+void records_persist(struct records *rs, struct model_records *mr)
+{
+	unsigned int i;
+
+	for (i = 0; i < mr->nr; i++) {
+		if (mr->r[i].saved)
+			continue;
+		records_dir_write(rs, &mr->r[i]);
+		mr->r[i].saved = true;	/* written, or counted in persist_errors: once */
+	}
+	/* counts and the error reach the model at the next fold, under its lock */
 }
 
 void model_records_free(struct model_records *mr)

@@ -25,6 +25,7 @@ struct rec {
 	uint32_t port;
 	struct fabtel_rec_header h;
 	struct fabtel_rec_sample *s;	/* h.nr_samples of them; owned */
+	bool saved;			/* in record_dir (or its write failed, counted) */
 };
 
 /* What fabteld did with records, since it started (fabtel_records_*_total). */
@@ -63,13 +64,19 @@ void records_free(struct records *rs);
 /*
  * records_read_port: port base's (its directory) records from seq after + 1
  * to last (the snapshot's recorder_seq), the newest FABTEL_REC_KEEP of them,
- * into pending and record_dir.  first: the port's first read (what it
- * holds then is read, and what it no longer holds is not counted missed).
+ * into pending.  first: the port's first read (what it holds then is read,
+ * and what it no longer holds is not counted missed).  The seq it got to:
+ * last, or less when a pass's worth is pending (the rest next pass).
  */
-void records_read_port(struct records *rs, const char *base, const char *device,
-		       uint32_t port, uint64_t after, uint64_t last, bool first);
+uint64_t records_read_port(struct records *rs, const char *base, const char *device,
+			   uint32_t port, uint64_t after, uint64_t last, bool first);
 /* pending into the model's (its lock held): duplicates dropped, the oldest out */
 void records_fold(struct records *rs, struct model_records *mr);
+/*
+ * the model's records not yet in record_dir written there (not under the
+ * lock: only the collector's thread changes the records)
+ */
+void records_persist(struct records *rs, struct model_records *mr);
 void model_records_free(struct model_records *mr);
 
 /* A signal of a sample: the flag its value needs, where it is. */

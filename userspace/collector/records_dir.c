@@ -10,18 +10,20 @@
  * record, or whose name does not match its header, is left alone and
  * counted bad.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "records_dir.h"
 
 #define REC_SUFFIX	".ftr"
-#define REC_SCAN_MAX	256	/* files of a directory looked at, at most */
+#define REC_SCAN_MAX	4096	/* entries of the directory looked at, at most */
 
 struct rec_name {
 	char device[64];
@@ -44,7 +46,7 @@ static int parse_name(const char *name, struct rec_name *n)
 	buf[len - strlen(REC_SUFFIX)] = '\0';
 	for (i = 2; i >= 0; i--) {
 		dash[i] = strrchr(buf, '-');
-		if (!dash[i] || dash[i] == buf || !dash[i][1])
+		if (!dash[i] || dash[i] == buf || !isdigit((unsigned char)dash[i][1]))
 			return -1;
 		errno = 0;
 		v[i] = strtoull(dash[i] + 1, &end, 10);
@@ -91,15 +93,21 @@ static void load_one(struct records *rs, int dfd, const char *name)
 {
 	struct rec_name n;
 	struct rec r = { 0 };
+	struct stat st;
 	size_t len = 0;
 	ssize_t got;
 	int fd;
 
 	if (parse_name(name, &n))
 		return;		/* not ours (or a temporary file) */
-	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* whatever the directory's owner put there: a regular file, or nothing read */
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		goto bad;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		goto bad;
+	}
 	while (len < sizeof(rs->buf) && (got = read(fd, rs->buf + len, sizeof(rs->buf) - len)) > 0)
 		len += (size_t)got;
 	close(fd);
@@ -111,6 +119,7 @@ static void load_one(struct records *rs, int dfd, const char *name)
 	}
 	snprintf(r.device, sizeof(r.device), "%s", n.device);
 	r.port = n.port;
+	r.saved = true;
 	rs->counts.loaded++;
 	keep_loaded(rs, &r);
 	return;
@@ -133,7 +142,8 @@ void records_dir_load(struct records *rs)
 		return;
 	}
 	while ((de = readdir(d)) && seen++ < REC_SCAN_MAX)
-		load_one(rs, dirfd(d), de->d_name);
+		if (de->d_name[0] != '.')
+			load_one(rs, dirfd(d), de->d_name);
 	closedir(d);
 }
 
@@ -187,14 +197,27 @@ static int write_all(int fd, const unsigned char *buf, size_t len)
 	return 0;
 }
 
-void records_dir_write(struct records *rs, const struct rec *r, const unsigned char *buf,
-		       size_t len)
+/* r's file as fabtel.ko had it, into rs->buf: its length */
+static size_t rec_bytes(struct records *rs, const struct rec *r)
+{
+	struct fabtel_rec_trailer t = { .seq = r->h.seq, .magic = FABTEL_REC_MAGIC };
+	size_t at = sizeof(r->h), len = (size_t)r->h.nr_samples * sizeof(r->s[0]);
+
+	memcpy(rs->buf, &r->h, sizeof(r->h));
+	memcpy(rs->buf + at, r->s, len);
+	memcpy(rs->buf + at + len, &t, sizeof(t));
+	return at + len + sizeof(t);
+}
+
+void records_dir_write(struct records *rs, const struct rec *r)
 {
 	char name[256], tmp[270];
 	int dfd, fd, err;
+	size_t len;
 
 	if (!rs->dir[0])
 		return;
+	len = rec_bytes(rs, r);
 	make_name(name, sizeof(name), r);
 	snprintf(tmp, sizeof(tmp), ".%s.tmp", name);
 	dfd = open(rs->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -212,7 +235,7 @@ void records_dir_write(struct records *rs, const struct rec *r, const unsigned c
 		err = -errno;
 		goto close_dir;
 	}
-	err = write_all(fd, buf, len);
+	err = write_all(fd, rs->buf, len);
 	if (!err && fsync(fd))
 		err = -errno;
 	if (close(fd) && !err)
@@ -224,6 +247,7 @@ void records_dir_write(struct records *rs, const struct rec *r, const unsigned c
 		goto close_dir;
 	}
 	rs->dir_error[0] = '\0';
+	fsync(dfd);	/* the rename, too, survives a crash */
 	prune(dfd);
 	close(dfd);
 	return;

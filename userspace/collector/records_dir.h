@@ -11,9 +11,8 @@
 
 /* the newest REC_KEEP records of rs->dir into rs->pending (counted as loaded) */
 void records_dir_load(struct records *rs);
-/* r, whose file's bytes are buf, into rs->dir unless there; the oldest beyond REC_KEEP removed */
-void records_dir_write(struct records *rs, const struct rec *r, const unsigned char *buf,
-		       size_t len);
+/* r, as fabtel.ko's file had it, into rs->dir unless there; the oldest beyond REC_KEEP removed */
+void records_dir_write(struct records *rs, const struct rec *r);
 /* why the last write failed, "" if it did not */
 const char *records_dir_error(const struct records *rs);
 

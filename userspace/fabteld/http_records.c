@@ -7,6 +7,7 @@
  * between two of the same seq, from before and after fabtel.ko was loaded
  * again; without it, the newer).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -29,12 +30,12 @@ static int parse_path(const char *s, char *dev, size_t size, uint32_t *port, uin
 	dev[n] = '\0';
 	s += n + 1;
 	errno = 0;
-	p = strtoull(s, &end, 10);
-	if (end == s || *end != '/' || errno || !p || p > UINT32_MAX)
+	p = strtoull(s, &end, 10);	/* digits only: strtoull takes "-1" and " 1" */
+	if (!isdigit((unsigned char)*s) || *end != '/' || errno || !p || p > UINT32_MAX)
 		return -1;
 	s = end + 1;
 	q = strtoull(s, &end, 10);
-	if (end == s || *end || errno || !q)
+	if (!isdigit((unsigned char)*s) || *end || errno || !q)
 		return -1;
 	*port = (uint32_t)p;
 	*seq = q;

@@ -100,8 +100,8 @@ void privs_make_dir(const char *path, const char *user)
 		return;
 	if (!stat(path, &st))
 		return;		/* the operator's, as it is */
-	err = make_parents(path);
-	if (!err && mkdir(path, 0750))
+	err = make_parents(path);	/* a trailing '/' makes the directory itself */
+	if (!err && mkdir(path, 0750) && (errno != EEXIST || path[strlen(path) - 1] != '/'))
 		err = -errno;
 	if (!err && strcmp(user, "root")) {
 		pw = getpwnam(user);
@@ -109,6 +109,6 @@ void privs_make_dir(const char *path, const char *user)
 			err = pw ? -errno : -ENOENT;
 	}
 	if (err)
-		fprintf(stderr, "fabteld: making %s for %s: %s (flight records are not kept)\n",
-			path, user, strerror(-err));
+		fprintf(stderr, "fabteld: making %s for %s: %s (flight records will not be "
+			"kept there: /api/v1/records says why)\n", path, user, strerror(-err));
 }

@@ -112,7 +112,7 @@ const struct setting settings[] = {
 	  .help = "correctable PCIe (AER) errors of a port's function in window: degraded; any "
 		  "uncorrectable one: failing", .conf = "" },
 	{ HEALTH("degrading_window_s", degrading_window_s, LINK_TREND_MAX_S),
-	  .help = "link_degrading: the FEC and symbol error rates over this many seconds (up to "
+	  .help = "link_degrading: the FEC and symbol error rates over at most this many seconds (up to "
 		  STR(LINK_TREND_MAX_S) ")",
 	  .conf = "link_degrading (Documentation/recorder.rst, \"Precursors\"): a port whose "
 		  "link is up, with FEC-corrected bits at degrading_fec_ppb per 10^9 bits of its "

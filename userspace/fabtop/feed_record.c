@@ -20,7 +20,8 @@ static struct json_object *standalone_record(struct feed *f, const char *path, c
 {
 	char dev[64];
 	unsigned int port;
-	unsigned long long seq;
+	unsigned long long seq, at = 0;
+	const char *q = strchr(path, '?');
 	const struct rec *r;
 	struct json_object *o = NULL;
 
@@ -30,7 +31,9 @@ static struct json_object *standalone_record(struct feed *f, const char *path, c
 		return NULL;
 	}
 	pthread_mutex_lock(&f->model->lock);
-	r = model_record_find(&f->model->records, dev, port, seq, 0);
+	if (q && !strncmp(q, "?at=", 4))
+		at = strtoull(q + 4, NULL, 10);
+	r = model_record_find(&f->model->records, dev, port, seq, at);
 	if (r)
 		o = render_record(r);
 	pthread_mutex_unlock(&f->model->lock);

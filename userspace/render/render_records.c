@@ -45,8 +45,9 @@ static const char *first_trigger(uint32_t bits)
 
 void render_record_id(const struct rec *r, char *out, size_t size)
 {
-	snprintf(out, size, "/api/v1/records/%s/%u/%llu", r->device, r->port,
-		 (unsigned long long)r->h.seq);
+	/* at=: two records of one seq (fabtel.ko loaded again between them) */
+	snprintf(out, size, "/api/v1/records/%s/%u/%llu?at=%llu", r->device, r->port,
+		 (unsigned long long)r->h.seq, (unsigned long long)r->h.trigger_real_ns);
 }
 
 /* a record's header fields, the list's and the record's own */

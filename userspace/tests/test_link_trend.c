@@ -60,6 +60,7 @@ static void link_degrading_from_fec_and_symbols(void **state)
 	int i;
 
 	(void)state;
+	m.opts.health.degrading_window_s = 3;	/* totals read each pass (1 s) */
 	rp->have_fec[ETHNL_FEC_CORRECTED] = true;
 	rp->have_pma[FABTEL_PMA_SYMBOL_ERROR] = true;
 	rp->have_nd_speed = true;
@@ -96,10 +97,53 @@ static void link_degrading_from_fec_and_symbols(void **state)
 	assert_false(p->trend.degrading);
 }
 
+/*
+ * Totals read every 10 s (fabtel.ko's slow_ms, fabteld's fec_s): each
+ * step holds 10 s of errors.  At 80 % of the threshold the state is never
+ * raised at any pass (a rate over the passes between reads would spike),
+ * at twice it, raised from the second step on and held between reads,
+ * until the total stops moving.
+ */
+static void slow_reads_give_true_rates(void **state)
+{
+	struct raw_port *rp = &r.ports[0];
+	const struct model_port *p;
+	unsigned int raised = 0;
+	int i;
+
+	(void)state;
+	rp->have_fec[ETHNL_FEC_CORR_BITS] = true;
+	rp->have_nd_speed = true;
+	rp->nd_speed_mbps = 100000;
+	for (i = 0; i < 60; i++) {	/* 80000 bits/s, read each 10 s: 800 ppb */
+		if (i % 10 == 0)
+			rp->fec[ETHNL_FEC_CORR_BITS] += 800000;
+		pass();
+		p = model_find_port(&m, "rxa", 1);
+		raised += p->trend.degrading;
+	}
+	assert_int_equal(raised, 0);
+	assert_true(p->trend.fec_ppb > 799 && p->trend.fec_ppb < 801);
+	for (i = 0; i < 40; i++) {	/* 200000 bits/s: 2000 ppb */
+		if (i % 10 == 0)
+			rp->fec[ETHNL_FEC_CORR_BITS] += 2000000;
+		pass();
+		raised += p->trend.degrading;
+	}
+	/* the first step's rate mixes in the last 800 ppb step; raised from the second on */
+	assert_true(raised >= 29);
+	assert_true(p->trend.degrading);
+	assert_true(has_reason_detail("link_degrading", "FEC corrected bits 2e+03 ppb of 100000 Mb/s"));
+	for (i = 0; i < 25; i++)	/* no more errors: still after two steps' time */
+		pass();
+	assert_false(p->trend.degrading);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(link_degrading_from_fec_and_symbols, setup),
+		cmocka_unit_test_setup(slow_reads_give_true_rates, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
