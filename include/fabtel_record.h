@@ -35,6 +35,7 @@ enum fabtel_rec_trigger {
 	FABTEL_REC_T_BURST = 1 << 1,	/* an error burst (ports/<n>/events) */
 	FABTEL_REC_T_STORM = 1 << 2,	/* a pause storm began on a priority */
 	FABTEL_REC_T_PMA = 1 << 3,	/* PMA link_downed or link_error_recovery rose */
+	FABTEL_REC_T_OPTICS = 1 << 4,	/* the module flagged a temperature or rx power alarm */
 };
 
 /* What a sample holds (sample.flags). */
@@ -46,12 +47,15 @@ enum fabtel_rec_flag {
 	FABTEL_REC_F_FEC = 1 << 4,	/* the FEC counters were read since the previous one */
 	FABTEL_REC_F_PMA = 1 << 5,	/* the PMA answered since the previous one */
 	FABTEL_REC_F_TRIGGER = 1 << 6,	/* the sample whose trigger froze the record */
+	FABTEL_REC_F_OPTICS = 1 << 7,	/* the module was read since the previous one */
+	FABTEL_REC_F_OPTICS_ALARM = 1 << 8,	/* ... and flagged a temperature or rx power alarm */
 };
 
 /*
  * One sample: each count is its rise since the previous sample (its own
  * read's, for FEC and PMA: they are read every slow_ms), saturated at
- * 2^32 - 1; rx_bytes and tx_bytes in KiB.
+ * 2^32 - 1; rx_bytes and tx_bytes in KiB.  The optical module's rx power
+ * and temperature are its levels at its read (module_ms).
  */
 struct fabtel_rec_sample {
 	__u64 boot_ns;				/* CLOCK_BOOTTIME */
@@ -64,7 +68,9 @@ struct fabtel_rec_sample {
 	__u32 symbol_error;			/* PMA */
 	__u32 link_error_recovery;
 	__u32 link_downed;
-	__u32 reserved[2];			/* 0 */
+	/* with FABTEL_REC_F_OPTICS (module_ms), else 0: levels, not rises */
+	__u32 rx_power;				/* the lowest lane's, 0.1 uW as the module says */
+	__s32 temperature;			/* 1/256 degC, as the module says */
 };
 
 struct fabtel_rec_header {

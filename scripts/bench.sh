@@ -56,11 +56,14 @@
 #           defaults: fakeroce's command counts (debugfs fw/commands) per
 #           port per second and per kind, 16 mlx5 ports, BENCH_FW_SECONDS
 #           (60) per setting (scripts/bench-firmware.sh).
+#   recorder the flight recorder's memory with 64 fakeroce ports, loaded and
+#           with 4 records each, and what rmmod gives back (SUnreclaim +
+#           VmallocUsed; scripts/bench-recorder.sh).
 #   probes  fabteld on a probing BENCH_PROBE_PEERS (16) answering fabtelds
 #           on b at the default rate: its CPU and RSS with and without
 #           probing, the prober thread's CPU per 1,000 probes.
 #
-#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|cost|wire|folds|kmsg|flap|sampler|firmware|qps|qps-traffic|scale|lab-scrape|probes]...
+#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|cost|wire|folds|kmsg|flap|sampler|firmware|recorder|qps|qps-traffic|scale|lab-scrape|probes]...
 #   (no stage named: all of them)
 set -uo pipefail
 
@@ -74,7 +77,7 @@ ROUNDS=${BENCH_ROUNDS:-1000}
 REAL=${BENCH_REAL_SYSFS:-}
 read -r -a PORTS <<<"${BENCH_PORTS:-2 16}"
 STAGES=("$@")
-((${#STAGES[@]})) || STAGES=(scrape cost wire folds kmsg flap sampler firmware qps qps-traffic scale lab-scrape probes)
+((${#STAGES[@]})) || STAGES=(scrape cost wire folds kmsg flap sampler firmware recorder qps qps-traffic scale lab-scrape probes)
 mkdir -p "$OUT"
 
 need() {
@@ -333,6 +336,9 @@ fabteld_cost() {
 # the firmware stage: firmware_stage
 # shellcheck source=scripts/bench-firmware.sh
 . "$REPO/scripts/bench-firmware.sh"
+# the recorder stage: recorder_stage
+# shellcheck source=scripts/bench-recorder.sh
+. "$REPO/scripts/bench-recorder.sh"
 
 qps_stage() {
 	local w=${BENCH_QPS_SECONDS:-30} n=${BENCH_QPS:-1000} c0 c1 seen ent
@@ -544,6 +550,7 @@ for s in "${STAGES[@]}"; do
 	flap) flap_stage ;;
 	sampler) sampler_stage ;;
 	firmware) firmware_stage ;;
+	recorder) recorder_stage ;;
 	qps) qps_stage ;;
 	qps-traffic) qps_traffic_stage ;;
 	lab-scrape) lab_scrape_stage ;;

@@ -14,7 +14,13 @@
 #     come and go;
 #   - one long idle QP (job_9000) for the whole run;
 #   - faults, a 60 s cycle: netem loss 2% (8 s), a 1 s flap, reordering
-#     25% (8 s), a 2 s pause storm on fakeroce0 priority 3.
+#     25% (8 s), a 2 s pause storm on fakeroce0 priority 3;
+#   - a healthy link's errors on fakeroce0 (debugfs ramp), a new rate every
+#     10 s: FEC-corrected bits at 20-95 % of degrading_fec_ppb of its speed
+#     and PMA symbol errors at 20-90 % of degrading_symbols.
+#     link_degrading (fabtel_port_link_degrading, read every second) must
+#     never be raised; then, for the last 20 s, 150 % must raise it (the
+#     check can fail).
 # Restarts (SOAK_RESTART_S, default 120; 0 = none): fabteld is stopped with
 # SIGTERM and started again every SOAK_RESTART_S, and fabtel.ko is unloaded
 # and loaded once, halfway.  After each start, every flap injected since
@@ -133,6 +139,32 @@ faults() {
 faults >>"$OUT/log" 2>&1 &
 fpid=$!
 
+# fakeroce0 at 100 Gb/s: degrading_fec_ppb 1000 is 100000 bits/s; degrading_symbols 10/s
+trickle() {
+	local fec=(20000 60000 95000 40000 80000 90000) sym=(2 5 9 3 8 6) i=0
+	while :; do
+		run a -- "echo 'fec/corrected_bits ${fec[i % 6]}' >/sys/kernel/debug/fakeroce/0/ramp
+			echo 'pma/symbol_error ${sym[i % 6]}' >/sys/kernel/debug/fakeroce/0/ramp" >/dev/null
+		i=$((i + 1))
+		sleep 10
+	done
+}
+trickle >>"$OUT/log" 2>&1 &
+tpid=$!
+# link_degrading of fakeroce0 every second: "unix_s value" (nothing while fabteld restarts)
+degrading() {
+	curl -sf --max-time 2 "http://127.0.0.1:$PA/metrics" |
+		awk '$1 ~ /^fabtel_port_link_degrading\{device="fakeroce0"/ { print $2 }'
+}
+poll_degrading() {
+	while :; do
+		echo "$(date +%s) $(degrading)" >>"$OUT/degrading"
+		sleep 1
+	done
+}
+poll_degrading &
+dpid=$!
+
 # one sample: seconds rss_kib fds map_entries qps jobs events
 sample() {
 	run a -- "p=$FPID
@@ -222,8 +254,17 @@ while ((SECONDS - start < SECS)); do
 	echo "$t $s ${q:--} ${j:--} ${e:--}" | tee -a "$OUT/samples"
 	sleep $((10 - (SECONDS - start - t) > 0 ? 10 - (SECONDS - start - t) : 0))
 done
-kill $fpid 2>/dev/null
-wait $fpid 2>/dev/null
+kill $fpid $tpid $dpid 2>/dev/null
+wait $fpid $tpid $dpid 2>/dev/null
+# 150 % of both thresholds: link_degrading must come, within 20 s
+run a -- "echo 'fec/corrected_bits 150000' >/sys/kernel/debug/fakeroce/0/ramp
+	echo 'pma/symbol_error 15' >/sys/kernel/debug/fakeroce/0/ramp" >/dev/null
+t150=$SECONDS raised_at=""
+while ((SECONDS - t150 < 20)); do
+	[[ $(degrading) == 1 ]] && { raised_at=$((SECONDS - t150)); break; }
+	sleep 1
+done
+run a -- 'echo off >/sys/kernel/debug/fakeroce/0/ramp' >/dev/null
 alive=$(run a -- "kill -0 $FPID && echo alive")
 
 say "stopping: traffic, fabteld, then rmmod fakeroce fabtel"
@@ -262,6 +303,11 @@ flat() { # COLUMN NAME ABS_SLACK
 	echo "jobs seen $(awk '!/^#/ { print $6 }' "$OUT/samples" | sort -n | uniq | tr '\n' ' ')"
 	echo "events logged: $(awk '!/^#/ { e = $7 } END { print e - 1 }' "$OUT/samples")"
 	[[ $alive == alive ]] && echo "fabteld alive at the end" || { echo "fabteld DIED"; rc=1; }
+	polls=$(awk 'NF == 2' "$OUT/degrading") ups=$(awk 'NF == 2 && $2 == 1' "$OUT/degrading" | wc -l)
+	echo "link_degrading under a healthy trickle (20-95 %): raised in $ups of $(wc -l <<<"$polls") one-second reads (build/soak/degrading)"
+	((ups == 0)) || rc=1
+	[[ -n $raised_at ]] && echo "link_degrading at 150 %: raised after ${raised_at} s" ||
+		{ echo "link_degrading at 150 %: NOT raised within 20 s"; rc=1; }
 	if ((RESTART_S)); then
 		grep '  restart: \|  run: \|fabtel.ko unloaded' "$OUT/log" | sed 's/^[0-9:]*  //'
 		[[ -s $OUT/restart-failures ]] && { echo "restarts: FAILED"; rc=1; } ||

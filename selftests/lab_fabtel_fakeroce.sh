@@ -37,7 +37,7 @@ retry_exceeded rnr_nak_rcvd rnr_nak_sent rnr_retry_exceeded duplicate_request
 out_of_buffer cnp_sent cnp_handled cnp_ignored ecn_marked_rx icrc_err
 req_cqe_err resp_cqe_err link_downed rx_packets tx_packets rx_bytes tx_bytes"
 
-ktap_begin 45
+ktap_begin 47
 
 cleanup() {
 	echo 100 >/sys/module/fabtel/parameters/storm_ms 2>/dev/null
@@ -330,5 +330,25 @@ ktap_check "the drop and the return: carrier up before the trigger, down at it, 
 ktap_eq "recorder files: seq 1, triggers 1, dropped 0, recording 0; record_after_ms 60001 refused" \
 	"$(val $R/seq) $(val $R/triggers) $(val $R/dropped) $(val $R/recording) $(echo 60001 2>/dev/null >/sys/module/fabtel/parameters/record_after_ms || echo EINVAL)" \
 	"1 1 0 0 EINVAL"
+
+# the module in the ring: its rx power (the lowest lane) and temperature at
+# each read (module_ms 1000); a lane under its low alarm (fakeroce: 20 uW)
+# freezes a record whose first trigger is optics (16)
+echo 1000 >/sys/module/fabtel/parameters/module_ms
+sleep 2.5
+seq0=$(val $R/seq)
+# what the module says before: its lowest lane and its temperature (debugfs, as written)
+rx0=$(for l in 1 2 3 4; do cat $DBG/0/module/lane${l}_rx_power; done | sort -n | head -1)
+lane2=$(cat $DBG/0/module/lane2_rx_power) temp0=$(cat $DBG/0/module/temperature)
+echo 100 >$DBG/0/module/lane2_rx_power
+wait_for 8 is $R/seq $((seq0 + 1))
+"$REPO/scripts/lab/record-dump" $R/record$((seq0 % 4)) >/tmp/record-opt.txt 2>&1
+ktap_check "an rx power low alarm (lane 2 at 10 uW) froze record $((seq0 + 1)): first_trigger optics (16)" \
+	grep -qE "^h seq=$((seq0 + 1)) first_trigger=16 " /tmp/record-opt.txt
+levels=$(awk '$1 == "s" && int($4 / 128) % 2 { if (int($4 / 64) % 2) { print last, $12, $13; exit } last = $12 }' /tmp/record-opt.txt)
+ktap_eq "the module's levels in the ring: rx power $rx0 before, 100 at the trigger (0.1 uW, the lowest lane), temperature $temp0 (1/256 degC), as debugfs has them" \
+	"$levels" "$rx0 100 $temp0"
+echo "$lane2" >$DBG/0/module/lane2_rx_power
+echo 10000 >/sys/module/fabtel/parameters/module_ms
 
 ktap_end

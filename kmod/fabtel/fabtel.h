@@ -313,6 +313,7 @@ int fabtel_dscp_emit(const struct fabtel_dcb *d, char *buf, int n);
 void fabtel_optics_sample(struct fabtel_port *p);
 void fabtel_optics_free(struct fabtel_port *p);
 unsigned int fabtel_optics_ms_get(void);
+bool fabtel_optics_brief(const struct fabtel_optics *m, u32 *rx, s32 *temp, bool *alarm);
 extern struct kobj_attribute fabtel_attr_optics;
 
 /* fabtel_sysfs.c */

@@ -105,6 +105,62 @@ static void fabtel_optics_read(struct net_device *ndev, struct fabtel_optics *m)
 			m->up_page[m->nr_up++] = want[i];
 }
 
+static u16 fabtel_be16(const u8 *b, unsigned int at)
+{
+	return (u16)(b[at] << 8 | b[at + 1]);
+}
+
+static const u8 *fabtel_optics_up(const struct fabtel_optics *m, u8 page)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_up; i++)
+		if (m->up_page[i] == page)
+			return m->up[i];
+	return NULL;
+}
+
+/*
+ * The flight recorder's view of a read: the lowest lane's rx power (0.1
+ * uW), the temperature (1/256 degC), and whether a temperature or rx power
+ * high or low alarm flag is set (SFF-8636 lower page 6, 9, 10 with page
+ * 03h; CMIS lower page 9, page 11h 149, 150); false: no module or layout
+ * read.  Offsets as userspace/collector/ddm.c decodes them.
+ */
+bool fabtel_optics_brief(const struct fabtel_optics *m, u32 *rx, s32 *temp, bool *alarm)
+{
+	const u8 *lo = m->lower, *p11;
+	unsigned int l, lanes;
+	u32 v;
+
+	if (m->err)
+		return false;
+	*rx = U32_MAX;
+	if (fabtel_id_sff8636(lo[0])) {
+		*temp = (s16)fabtel_be16(lo, 22);
+		for (l = 0; l < 4; l++)
+			*rx = min_t(u32, *rx, fabtel_be16(lo, 34 + 2 * l));
+		*alarm = fabtel_optics_up(m, 0x03) && !(lo[2] & 0x04) &&
+			 ((lo[6] & 0xc0) || (lo[9] & 0xcc) || (lo[10] & 0xcc));
+		return true;
+	}
+	if (!fabtel_id_cmis(lo[0]))
+		return false;
+	*temp = (s16)fabtel_be16(lo, 14);
+	*alarm = lo[9] & 0x03;
+	p11 = fabtel_optics_up(m, 0x11);
+	lanes = p11 ? 8 : 0;
+	for (l = 0; l < lanes; l++) {
+		v = fabtel_be16(p11, 186 - FABTEL_OPTICS_PAGE + 2 * l);
+		*rx = min_t(u32, *rx, v);
+	}
+	if (p11)
+		*alarm |= p11[149 - FABTEL_OPTICS_PAGE] || p11[150 - FABTEL_OPTICS_PAGE];
+	if (*rx == U32_MAX)
+		*rx = 0;
+	return true;
+}
+
 unsigned int fabtel_optics_ms_get(void)
 {
 	return READ_ONCE(fabtel_optics_ms);

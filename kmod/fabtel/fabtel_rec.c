@@ -70,6 +70,8 @@ struct fabtel_rec_prev {
 	u64 fec[2];
 	u64 pma[3];			/* symbol_error, link_error_recovery, link_downed */
 	u64 phy_next_ns, pma_next_ns;	/* the reads' schedule: moved when they ran */
+	u64 optics_ns;			/* the module's last read taken */
+	bool optics_primed;
 };
 
 struct fabtel_rec {
@@ -207,6 +209,26 @@ static u32 fabtel_rec_take_slow(struct fabtel_port *p, struct fabtel_rec_prev *p
 	return trig;
 }
 
+/*
+ * The module, read every module_ms: its levels where a read came since
+ * prev; an alarm it flags triggers (not at the first read: SFF-8636's flags
+ * latch what happened before it).
+ */
+static u32 fabtel_rec_take_optics(struct fabtel_port *p, struct fabtel_rec_prev *pv,
+				  struct fabtel_rec_sample *s)
+{
+	bool alarm = false, primed = pv->optics_primed;
+
+	if (!p->optics || p->optics->read_ns == pv->optics_ns)
+		return 0;
+	pv->optics_ns = p->optics->read_ns;
+	pv->optics_primed = true;
+	if (!fabtel_optics_brief(p->optics, &s->rx_power, &s->temperature, &alarm))
+		return 0;
+	s->flags |= FABTEL_REC_F_OPTICS | (alarm ? FABTEL_REC_F_OPTICS_ALARM : 0);
+	return alarm && primed ? FABTEL_REC_T_OPTICS : 0;
+}
+
 /* the ring, oldest first, into a new record whose trigger is the newest sample */
 static struct fabtel_rec_buf *fabtel_rec_freeze(struct fabtel_rec *r, u32 trig)
 {
@@ -286,6 +308,7 @@ void fabtel_rec_sample(struct fabtel_port *p)
 	trig = fabtel_rec_take_link(p, &r->prev, &s);
 	trig |= fabtel_rec_take_counters(p, &r->prev, &s);
 	trig |= fabtel_rec_take_slow(p, &r->prev, &s);
+	trig |= fabtel_rec_take_optics(p, &r->prev, &s);
 	spin_unlock(&p->lock);
 	r->prev.primed = true;
 	r->ring[r->head] = s;

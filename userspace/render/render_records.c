@@ -18,7 +18,7 @@ static struct json_object *rtime(uint64_t ns)
 	return json_object_new_double((double)(ns / 1000000) / 1e3);
 }
 
-static const char *const trigger_names[] = { "carrier", "burst", "storm", "pma" };
+static const char *const trigger_names[] = { "carrier", "burst", "storm", "pma", "optics" };
 
 #define NR_TRIGGERS	(sizeof(trigger_names) / sizeof(trigger_names[0]))
 
@@ -127,6 +127,35 @@ static struct json_object *moved_signals(const struct rec *r)
 	return o;
 }
 
+/* the module's levels at its reads (module_ms): null in samples without one */
+static struct json_object *optics(const struct rec *r)
+{
+	struct json_object *o = json_object_new_object(), *rx = json_object_new_array(),
+			   *temp = json_object_new_array(), *alarm = json_object_new_array();
+	unsigned int i;
+	bool any = false;
+
+	for (i = 0; i < r->h.nr_samples; i++) {
+		bool read = r->s[i].flags & FABTEL_REC_F_OPTICS;
+
+		any |= read;
+		json_object_array_add(rx, read ? json_object_new_double(r->s[i].rx_power / 10.0) :
+					  NULL);
+		json_object_array_add(temp, read ? json_object_new_double(
+						r->s[i].temperature / 256.0) : NULL);
+		json_object_array_add(alarm, read ? json_object_new_int(
+						!!(r->s[i].flags & FABTEL_REC_F_OPTICS_ALARM)) : NULL);
+	}
+	json_object_object_add(o, "rx_power_min_uw", rx);
+	json_object_object_add(o, "temperature_c", temp);
+	json_object_object_add(o, "alarm", alarm);
+	if (!any) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 struct json_object *render_record(const struct rec *r)
 {
 	struct json_object *o = rec_head(r), *t = json_object_new_array(),
@@ -147,6 +176,7 @@ struct json_object *render_record(const struct rec *r)
 	json_object_object_add(o, "carrier", carrier);
 	json_object_object_add(o, "flap", flap);
 	json_object_object_add(o, "signals", moved_signals(r));
+	json_object_object_add(o, "optics", optics(r));
 	return o;
 }
 

@@ -278,6 +278,31 @@ static void counters(struct tracer *t, const struct model_port *p)
 	}
 }
 
+/* the module's levels at its reads: rx_power_min_uw, temperature_c */
+static void record_optics(struct tracer *t, const struct rec *r)
+{
+	struct json_object *e, *a;
+	uint64_t at;
+	unsigned int i;
+	char name[160];
+
+	snprintf(name, sizeof(name), "%s/%u record optics", r->device, r->port);
+	for (i = 0; i < r->h.nr_samples; i++) {
+		at = rec_sample_real_ns(r, i);
+		if (at < t->since_ns || !(r->s[i].flags & FABTEL_REC_F_OPTICS))
+			continue;
+		a = json_object_new_object();
+		json_object_object_add(a, "rx_power_min_uw",
+				       json_object_new_double(r->s[i].rx_power / 10.0));
+		json_object_object_add(a, "temperature_c",
+				       json_object_new_double(r->s[i].temperature / 256.0));
+		e = tev("C", name, "flight_record", PID_JOB, 0, at);
+		json_object_object_del(e, "tid");
+		json_object_object_add(e, "args", a);
+		json_object_array_add(t->events, e);
+	}
+}
+
 /* a record's counter track of one signal ("carrier": 1 up, 0 down), its samples' values */
 static void record_track(struct tracer *t, const struct rec *r, const struct rec_signal *g,
 			 const char *sig)
@@ -336,6 +361,7 @@ static void records(struct tracer *t, const struct model_port *p)
 				       json_object_new_string(url));
 		json_object_array_add(t->events, e);
 		record_track(t, r, NULL, "carrier");
+		record_optics(t, r);
 		for (g = 0; g < n; g++) {
 			for (i = 0; i < r->h.nr_samples; i++)
 				if ((r->s[i].flags & sig[g].flag) && rec_value(&r->s[i], &sig[g]))
