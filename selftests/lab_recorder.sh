@@ -12,11 +12,15 @@
 #    climb is at the rates written; the link's events link to it;
 #  - record_dir holds it once, owned by fabteld's user; a restarted fabteld
 #    serves it again, once; link_degrading clears once the climb stops;
-#  - bad record paths get 400/404.
+#  - bad record paths get 400/404;
+#  - recent_fault: the flap leaves fakeroce0 recent_fault (metrics, fabtop);
+#    an ack from another host without auth is refused (403), one from the
+#    host clears it at once; with recent_fault_s 5, a flap's recent_fault
+#    ends by itself.
 . "$(dirname "$0")/lib.sh"
 
 suite_begin
-ktap_begin 15
+ktap_begin 21
 
 DBG=/sys/kernel/debug/fakeroce/0
 FT=/sys/kernel/fabtel/fakeroce0/ports/1
@@ -40,12 +44,12 @@ ktap_check "fakeroce0 (mlx5) on guest a, fabtel.ko at 100 ms samples, FEC and PM
 # job 8201's process holds 4 QPs on fakeroce0
 lab a "mkdir -p /sys/fs/cgroup/job_$JOB; bash -c 'echo \$\$ >/sys/fs/cgroup/job_$JOB/cgroup.procs &&
 	echo 4 >$DBG/qps && exec sleep 3600' >/dev/null 2>&1 & echo \$! >/tmp/rec-job.pid"
-start() {
+start() { # [SETTINGS...]
 	fabteld_start a rec --listen 0.0.0.0:9465 --set bpf=off --set interval_ms=500 \
-		--set window_s=20 --set record_dir=$RD
+		--set window_s=20 --set record_dir=$RD "$@"
 	fabteld_ready 30 "$PA"
 }
-start
+start --set recent_fault_s=600
 job_seen() { [[ -n $(job "$PA" $JOB .verdict) ]]; }
 wait_for 15 job_seen
 degrading() { metric "$PA" 'fabtel_port_link_degrading{device="fakeroce0",port="1",netdev="fre0"}'; }
@@ -60,17 +64,17 @@ ktap_eq "a clean port: link_degrading 0, job $JOB healthy, no record" \
 lab a "echo 'fec/corrected_blocks 100000' >$DBG/ramp; echo 'fec/corrected_bits 300000' >$DBG/ramp
 	echo 'pma/symbol_error 100' >$DBG/ramp"
 t0=$SECONDS
-t_raise="" last=""
+t_raise="" last="" seen=""
 while ((SECONDS - t0 < 3)); do
 	r=$(job "$PA" $JOB '[.reasons[] | select(.reason == "link_degrading") | .detail] | first // empty')
 	[[ -n $r && -z $t_raise ]] && t_raise=$((SECONDS - t0))
-	[[ -n $r ]] && last=$r
+	[[ -n $r ]] && last=$r && seen+="$r|"
 	sleep 0.1
 done
 lab a "echo 0 >$DBG/carrier; sleep 0.3; echo 1 >$DBG/carrier; cat $DBG/ramp >/tmp/rec-ramps; echo off >$DBG/ramp"
 speed=$(lab a "cat /sys/class/net/fre0/speed")
-ktap_check "link_degrading raised within the 3 s climb, before the drop (first at ~${t_raise:-never} s), last: $last (fre0's speed $speed)" \
-	grep -q "FEC corrected bits .* ppb of $speed Mb/s, symbol errors" <<<"$last"
+ktap_check "link_degrading raised within the 3 s climb, before the drop (first at ~${t_raise:-never} s), for FEC and for symbol errors; last: $last (fre0's speed $speed)" \
+	bash -c 'grep -q "FEC corrected bits [0-9.e+]* ppb of $2 Mb/s" <<<"$1" && grep -q "symbol errors [0-9.e+]*/s" <<<"$1"' _ "$seen" "$speed"
 rec_listed() { [[ $(api "$PA" /api/v1/records | jq '[.records[] | select(.device == "fakeroce0" and .seq == 1)] | length') == 1 ]]; }
 ktap_check "fabteld read record 1 of fakeroce0/1 (recorder_seq rose)" wait_for 15 rec_listed
 api "$PA" /api/v1/records/fakeroce0/1/1 >"$SUITE_DIR/rec.json"
@@ -118,6 +122,20 @@ lab a "TERM=xterm-256color $T new-session -d -c /tmp -x 200 -y 50 '$REPO/build/f
 cap() { lab a "$T capture-pane -p"; }
 cap_has() { cap | grep -qE "$1"; }
 wait_for 20 cap_has 'link_flap .*\[record 1\]'
+ktap_check "fabtop: the NICs pane shows fakeroce0/1 recent (the flap is over, its port marked)" \
+	cap_has '^fakeroce0/1 .*recent'
+rf() { metric "$PA" 'fabtel_port_recent_fault{device="fakeroce0",port="1",netdev="fre0"}'; }
+lastf=$(api "$PA" /metrics | awk '$1 ~ /^fabtel_port_last_fault_timestamp_seconds\{device="fakeroce0"/ { print $1 }' | sed 's/.*fault="\([a-z_]*\)".*/\1/')
+ktap_eq "the flap left fakeroce0/1 recent_fault 1 (last fault: $lastf)" \
+	"$(rf) $([[ $lastf == link_flap || $lastf == link_down ]] && echo known)" "1 known"
+ack_code() { curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$PA/api/v1/ack?device=fakeroce0&port=1"; }
+ktap_eq "POST /api/v1/ack from the host through the lab's port forward (not loopback, no auth): 403, still recent" \
+	"$(ack_code) $(rf)" "403 1"
+# fabtop on a is on loopback: a on the NICs pane's first row (fakeroce0/1)
+lab a "$T send-keys Home a" >/dev/null
+wait_for 10 cap_has 'fakeroce0/1 acknowledged: 1 recent fault cleared'
+ktap_check "fabtop: a on fakeroce0/1 acknowledged it (its notice says 1 cleared): recent_fault 0" \
+	test "$(rf)" = 0
 lab a "$T send-keys Tab Tab; sleep 0.5; $T send-keys / l i n k _ f l a p Enter; sleep 0.5; $T send-keys r" >/dev/null
 wait_for 10 cap_has '^Flight record 1 of fakeroce0/1'
 screen=$(cap)
@@ -128,6 +146,12 @@ ktap_check "fabtop: r on the link_flap event opens record 1: its carrier row goe
 		grep -qE "^  fec_corrected +[0-9]+  .*#" <<<"$1" &&
 		grep -qE "^  symbol_error +[0-9]+  .*#" <<<"$1" && grep -qE "^  trigger +\^?.*\^" <<<"$1"' _ "$screen"
 lab a "$T send-keys Escape q" >/dev/null
+
+# ---- recent_fault, acknowledged from the guest with curl -----------------------------
+acked=$(lab a "curl -s -X POST 'http://127.0.0.1:9465/api/v1/ack?device=fakeroce0'")
+ktap_eq "curl on a (loopback): POST /api/v1/ack?device=fakeroce0 answers $acked (fabtop cleared it), acked_by localhost, still 0" \
+	"$(jq -r .cleared <<<"$acked") $(rf) $(api "$PA" /api/v1/snapshot | jq -r '.ports[] | select(.device == "fakeroce0") | .recent_fault.acked_by')" \
+	"0 0 localhost"
 
 # ---- record_dir, and a restart ----------------------------------------------------------
 files=$(lab a "cd $RD && for f in *.ftr; do echo \"\$f \$(stat -c %U \$f)\"; done")
@@ -143,6 +167,18 @@ ktap_eq "... the same record: FEC corrected summed as before" \
 	"$(cut -d' ' -f2 <<<"$ko_sums")"
 clear() { [[ $(degrading) == 0 ]]; }
 ktap_check "link_degrading 0 again once the climb stopped (still for twice its last step)" wait_for 15 clear
+
+# with recent_fault_s 5, a 300 ms flap's recent_fault ends by itself
+fabteld_stop a rec >/dev/null
+start --set recent_fault_s=5
+lab a "echo 0 >$DBG/carrier; sleep 0.3; echo 1 >$DBG/carrier"
+recent() { [[ $(rf) == 1 ]]; }
+wait_for 10 recent
+t_up=$SECONDS
+back() { [[ $(rf) == 0 ]]; }
+wait_for 20 back
+ktap_check "recent_fault_s 5: a flap's recent_fault came and ended by itself after $((SECONDS - t_up)) s (4-8 s at 0.5 s passes)" \
+	test $((SECONDS - t_up)) -ge 3 -a $((SECONDS - t_up)) -le 9
 
 # ---- bad input ----------------------------------------------------------------------------
 code() { curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PA$1"; }

@@ -16,7 +16,7 @@ for t in prometheus openssl htpasswd; do
 	command -v $t >/dev/null || ktap_skip_all "$t missing (scripts/deps.sh)"
 done
 
-ktap_begin 12
+ktap_begin 13
 TMP=$(mktemp -d)
 chmod 755 "$TMP"
 trap 'kill $pid $PROM_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -50,9 +50,12 @@ ktap_eq "a wrong password, an unknown user: 401, 401" \
 ktap_eq "the right password (either user): 200 with fabteld's metrics" \
 	"$(c -u 'prom:s3cret pass' "$URL/metrics" | grep -c '^fabtel_build_info') $(c -o /dev/null -w '%{http_code}' -u other:another "$URL/metrics")" \
 	"1 200"
-ktap_eq "/-/healthy and /-/ready: 200 (with credentials), 401 without" \
-	"$(c -o /dev/null -w '%{http_code}' -u 'prom:s3cret pass' "$URL/-/healthy") $(c -o /dev/null -w '%{http_code}' -u 'prom:s3cret pass' "$URL/-/ready") $(c -o /dev/null -w '%{http_code}' "$URL/-/healthy")" \
-	"200 200 401"
+ktap_eq "/-/healthy, /-/ready, /healthz: 200 without credentials (a kubelet's probes); /api/v1/jobs 401" \
+	"$(c -o /dev/null -w '%{http_code}' "$URL/-/healthy") $(c -o /dev/null -w '%{http_code}' "$URL/-/ready") $(c -o /dev/null -w '%{http_code}' "$URL/healthz") $(c -o /dev/null -w '%{http_code}' "$URL/api/v1/jobs")" \
+	"200 200 200 401"
+ktap_eq "POST /api/v1/ack: 401 without credentials, 200 with (nothing to clear), GET 405, unknown port 404" \
+	"$(c -o /dev/null -w '%{http_code}' -X POST "$URL/api/v1/ack") $(c -u 'prom:s3cret pass' -X POST "$URL/api/v1/ack") $(c -o /dev/null -w '%{http_code}' -u 'prom:s3cret pass' "$URL/api/v1/ack") $(c -o /dev/null -w '%{http_code}' -u 'prom:s3cret pass' -X POST "$URL/api/v1/ack?device=none&port=1")" \
+	'401 {"cleared":0} 405 404'
 ktap_check "plain HTTP to the HTTPS port gets no HTTP answer" \
 	bash -c "! curl -s --max-time 5 -o /dev/null -w '%{http_code}' 'http://127.0.0.1:$PORT/metrics' | grep -q '^[1-5]'"
 

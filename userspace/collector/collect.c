@@ -196,6 +196,7 @@ void collect_sample(struct collector *c)
 	fold_bpf(&c->fold, m, r, now);
 	records_fold(&c->recs, &m->records);
 	fold_jobs(m, now, &c->fold.prev);
+	sticky_fold(m, now);
 	m->bpf_pruned[0] = pruned(c, 0);
 	m->bpf_pruned[1] = pruned(c, 1);
 	m->have_ring_drops = r->have_ring_drops;

@@ -79,6 +79,7 @@ void collect_opts_default(struct collect_opts *o)
 	o->pcie_s = COLLECT_PCIE_S;
 	o->kmsg = true;
 	o->kmsg_wedged_s = COLLECT_KMSG_WEDGED_S;
+	o->recent_fault_s = COLLECT_RECENT_FAULT_S;
 	o->port_stats = PORT_STATS_AUTO;
 	o->roce_tos = -1;
 	health_cfg_defaults(&o->health);

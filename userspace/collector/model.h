@@ -25,6 +25,7 @@
 #include "health.h"
 #include "kmsg_match.h"
 #include "link_trend.h"
+#include "sticky.h"
 #include "jobs.h"
 #include "mono.h"
 #include "opts.h"
@@ -155,6 +156,7 @@ struct model_port {
 	int ddm_err;				/* why not decoded (-errno), else 0 */
 	bool optics_trouble;			/* ddm_trouble(): an alarm, rx power low */
 	struct link_trend trend;		/* FEC, symbol errors: link_degrading */
+	struct port_sticky sticky;		/* recent_fault (sticky.c) */
 	struct port_config cfg;			/* RoCE configuration (source_config.c) */
 	bool misconfigured;			/* RoCE ToS lands on a priority without PFC */
 	uint64_t misconfigured_ns;		/* CLOCK_REALTIME, since */

@@ -27,6 +27,7 @@
 #define COLLECT_QP_COUNTERS_SETS	8	/* qp_counters_sets */
 #define COLLECT_PCIE_S		10	/* pcie_s */
 #define COLLECT_KMSG_WEDGED_S	600	/* kmsg_wedged_s */
+#define COLLECT_RECENT_FAULT_S	300	/* recent_fault_s */
 
 /* qp_counters: whether the NIC's own per-QP counter sets are read (qp_counters.rst) */
 enum qp_counters_policy {
@@ -64,6 +65,7 @@ struct collect_opts {
 	unsigned int pcie_s;		/* PCIe link and AER read period; 0 never */
 	bool kmsg;			/* follow the kernel log (kmsg = off: never) */
 	unsigned int kmsg_wedged_s;	/* a TX timeout this recent, then a lockup: wedged */
+	unsigned int recent_fault_s;	/* a port clean again stays recent_fault this long */
 	enum port_stats_via port_stats;
 	int roce_tos;			/* the ToS RoCE jobs use (NCCL_IB_TC); -1 unset */
 	struct health_cfg health;

@@ -48,6 +48,7 @@ struct config {
 	unsigned int pcie_s;		/* PCIe link and AER read period, s */
 	enum config_tristate kmsg;	/* the kernel log's driver messages: auto, on (required), off */
 	unsigned int kmsg_wedged_s;	/* a TX timeout this recent, then a lockup: wedged */
+	unsigned int recent_fault_s;	/* a port clean again stays recent_fault this long */
 	unsigned int pma_s;		/* plain sysfs: IB port counters period, s; 0 each sample */
 	unsigned int roce_tos;		/* 0..255; CONFIG_TOS_UNSET: unset */
 	char sysfs_root[256];		/* "" = "/"; for tests */

@@ -78,6 +78,7 @@ static void poke_waker(struct http *h, struct MHD_Connection *c);
 
 #define JOBS_PREFIX	"/api/v1/jobs/"
 #define RECORDS_PREFIX	"/api/v1/records"
+#define ACK_PATH	"/api/v1/ack"
 
 /* /api/v1/jobs/<id>/trace: rest is "<id>/trace" */
 static enum MHD_Result job_trace(struct http *h, struct MHD_Connection *c, const char *rest)
@@ -275,6 +276,17 @@ static enum MHD_Result api(struct http *h, struct MHD_Connection *c, const char 
 	return reply_text(c, MHD_HTTP_NOT_FOUND, "not found\n");
 }
 
+/* POST /api/v1/ack: with users configured, the (checked) user acknowledges */
+static enum MHD_Result ack(struct http *h, struct MHD_Connection *c, const char *method)
+{
+	char *user = h->cfg->nr_users ? MHD_basic_auth_get_username_password(c, NULL) : NULL;
+	enum MHD_Result ret;
+
+	ret = http_ack(h->m, &h->rep, c, method, h->cfg->nr_users ? (user ? user : "?") : NULL);
+	MHD_free(user);
+	return ret;
+}
+
 /* ready: sampling (Prometheus's /-/ready; /healthz as before) */
 static enum MHD_Result ready(struct http *h, struct MHD_Connection *c)
 {
@@ -321,24 +333,29 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return reply_text(c, MHD_HTTP_CONTENT_TOO_LARGE,
 				  "request bodies are not accepted\n");
 	}
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET and HEAD\n");
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD) &&
+	    (strcmp(method, MHD_HTTP_METHOD_POST) || strcmp(url, ACK_PATH)))
+		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+				  "only GET and HEAD (and POST " ACK_PATH ")\n");
 	if (has_nul_escape(c, url))
 		return reply_text(c, MHD_HTTP_BAD_REQUEST, "a NUL byte (%00) in the URL\n");
 
-	if (h->web && !web_auth_ok(h->web, c))
-		return web_auth_fail(c);
+	/* the health checks hold no data: open, for the kubelet's probes and the like */
 	if (!strcmp(url, "/-/healthy"))	/* the process answers (Prometheus's name) */
 		return reply_text(c, MHD_HTTP_OK, "Healthy\n");
+	if (!strcmp(url, "/healthz") || !strcmp(url, "/-/ready"))
+		return ready(h, c);
+	if (h->web && !web_auth_ok(h->web, c))
+		return web_auth_fail(c);
+	if (!strcmp(url, ACK_PATH))
+		return ack(h, c, method);
 	if (!strcmp(url, "/metrics"))
 		return metrics(h, c, start);
 	if (!strncmp(url, "/api/", 5))
 		return api(h, c, url, state);
-	if (!strcmp(url, "/healthz") || !strcmp(url, "/-/ready"))
-		return ready(h, c);
 	if (!strcmp(url, "/"))
 		return reply_text(c, MHD_HTTP_OK,
-				  "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /api/v1/jobs/<id>/trace /api/v1/events /api/v1/history /api/v1/probes /api/v1/probe/endpoints /healthz /-/healthy /-/ready\n");
+				  "fabteld: /metrics /api/v1/snapshot /api/v1/jobs /api/v1/jobs/<id>/trace /api/v1/events /api/v1/history /api/v1/records /api/v1/probes /api/v1/probe/endpoints /healthz /-/healthy /-/ready; POST /api/v1/ack\n");
 	return reply_text(c, MHD_HTTP_NOT_FOUND, "not found\n");
 }
 

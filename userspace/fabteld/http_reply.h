@@ -62,6 +62,9 @@ int reply_arg_u64(struct MHD_Connection *c, const char *name, unsigned long long
  * (http_records.c); takes m's lock
  */
 struct model;
+/* POST /api/v1/ack (http_ack.c): user, the basic auth user; NULL: none configured */
+enum MHD_Result http_ack(struct model *m, struct replier *r, struct MHD_Connection *c,
+			 const char *method, const char *user);
 enum MHD_Result http_records(struct model *m, struct replier *r, struct MHD_Connection *c,
 			     const char *rest);
 

@@ -111,6 +111,11 @@ const struct setting settings[] = {
 	{ HEALTH("pcie_errors", pcie_errors, 1000000000),
 	  .help = "correctable PCIe (AER) errors of a port's function in window: degraded; any "
 		  "uncorrectable one: failing", .conf = "" },
+	{ OPT("recent_fault_s", recent_fault_s, 0, 86400),
+	  .help = "a port clean again after a fault (flap, link down, probe loss, wedged driver, "
+		  "NIC firmware) stays recent_fault this long, s, unless acknowledged (0: never)",
+	  .conf = "Recent faults (Documentation/fabteld.rst, \"Recent faults\"): how long a port "
+		  "stays recent_fault once clean again; POST /api/v1/ack clears it early." },
 	{ HEALTH("degrading_window_s", degrading_window_s, LINK_TREND_MAX_S),
 	  .help = "link_degrading: the FEC and symbol error rates over at most this many seconds (up to "
 		  STR(LINK_TREND_MAX_S) ")",

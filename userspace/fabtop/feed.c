@@ -308,6 +308,10 @@ static void *fetcher(void *arg)
 				feed_serve_record(f);
 				continue;
 			}
+			if (f->ack_dev[0]) {
+				feed_serve_ack(f);
+				continue;
+			}
 			if (f->trace_job[0]) {
 				char job[sizeof(f->trace_job)];
 				struct feed_status ts = { 0 };

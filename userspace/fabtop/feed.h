@@ -77,6 +77,12 @@ void feed_request_trace(struct feed *f, const char *job_id);
 void feed_request_record(struct feed *f, const char *path);
 struct json_object *feed_record(struct feed *f, char *err, size_t len, bool *busy);
 
+/*
+ * Ask the fetcher thread to acknowledge a port's recent fault (POST
+ * /api/v1/ack); the outcome comes back as the status's notice.
+ */
+void feed_request_ack(struct feed *f, const char *device, unsigned int port);
+
 /* Now, Unix seconds (what frame and status times are in). */
 double feed_now(void);
 

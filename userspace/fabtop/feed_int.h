@@ -57,6 +57,8 @@ struct feed {
 	struct json_object *rec;	/* ... the last one fetched, NULL none */
 	char rec_err[320];		/* ... why not */
 	bool rec_busy;			/* ... still being fetched */
+	char ack_dev[64];		/* a port to acknowledge, "" none (feed_ack.c) */
+	unsigned int ack_port;
 	struct json_object *pending;	/* events the watcher got, for the fetcher */
 	uint64_t seen_seq;		/* the newest fabteld event in a frame */
 	/* the watcher thread's */
@@ -79,6 +81,8 @@ struct frame *feed_fetch_http(struct feed *f, struct feed_status *st);
 int feed_conn_init(struct conn *cn, long timeout_ms, bool multi);
 void feed_conn_fini(struct conn *cn);
 int feed_http_init(struct feed *f, char *err, size_t errlen);
+/* feed_ack.c: acknowledge the port asked for (f->lock held, dropped meanwhile) */
+void feed_serve_ack(struct feed *f);
 /* feed_record.c: fetch the record asked for (f->lock held, dropped meanwhile) */
 void feed_serve_record(struct feed *f);
 /* Save a job's trace; what happened in st's notice. */

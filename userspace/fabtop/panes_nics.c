@@ -197,6 +197,7 @@ static void nic_issues(struct row *r, struct json_object *p, struct json_object 
 		{ "pcie_degraded", "pcie" }, { "pcie_errors", "aer" },
 		{ "nic_firmware", "firmware" }, { "driver_wedged", "wedged" },
 		{ "driver_messages", "drvmsg" }, { "link_degrading", "degrading" },
+		{ "recent_fault", "recent" },
 	};
 	struct json_object *c = fj_get(p, "conditions"), *s = fj_get(p, "sources");
 	char text[64] = "";

@@ -153,6 +153,20 @@ static void open_record(struct ui *u)
 	u->recview = true;
 }
 
+/* a: acknowledge the recent fault of the NICs pane's port under the cursor */
+static void ack_port(struct ui *u)
+{
+	unsigned int i = (unsigned int)*focus(u), n, port;
+	struct pane *p = pane_of(u, i);
+	struct table *t = pane_table(u, i);
+	char dev[64];
+
+	if (!t || strcmp(t->name, "NICs") || !(n = pane_view(u, i)) || p->cursor >= n ||
+	    sscanf(t->row[u->idx[p->cursor]].cell[0], "%63[^/]/%u", dev, &port) != 2)
+		return;
+	feed_request_ack(u->feed, dev, port);
+}
+
 /* the sort menu's keys: move, pick, reverse, close */
 static void menu_key(struct ui *u, int ch)
 {
@@ -326,6 +340,9 @@ bool ui_key(struct ui *u, int ch)
 		break;
 	case 'r':
 		open_record(u);
+		break;
+	case 'a':
+		ack_port(u);
 		break;
 	case '\n': case '\r': case KEY_ENTER:
 		if (!toggle_fold(u))

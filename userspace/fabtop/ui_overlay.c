@@ -29,6 +29,7 @@ static const char *const help_text[] = {
 	"                     clear the filter",
 	"  p                  pause: keep showing this frame",
 	"  P                  the probe matrix: this host's peers, RTT, loss (Esc: back)",
+	"  a                  on a NICs row marked recent: acknowledge its recent fault",
 	"  r                  on an event with [record N]: its flight record, a plot per",
 	"                     signal that moved around it (Esc: back)",
 	"  h, ?, F1           this help (any key closes it)",

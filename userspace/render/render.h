@@ -28,6 +28,10 @@ void render_event_record(const struct model *m, const struct model_event *ev,
 			 struct json_object *e);
 void render_record_id(const struct rec *r, char *out, size_t size);
 
+/* recent_fault (render_sticky.c): its families; a port's, as JSON (NULL: never a fault) */
+void render_sticky_families(const struct model *m, struct expo *e);
+struct json_object *render_sticky_port(const struct model *m, const struct model_port *p);
+
 /* the ports' RoCE configuration (render_config.c) */
 void render_config_families(const struct model *m, struct expo *e);
 /* the plugged modules' diagnostics (render_module.c) */

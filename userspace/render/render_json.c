@@ -132,6 +132,8 @@ static struct json_object *jconditions(const struct model *m, const struct model
 		json_object_array_add(a, jstr("optics"));
 	if (p->trend.degrading)
 		json_object_array_add(a, jstr("link_degrading"));
+	if (p->sticky.recent)
+		json_object_array_add(a, jstr("recent_fault"));
 	if (p->misconfigured)
 		json_object_array_add(a, jstr("misconfigured"));
 	if (p->probe.have && p->probe.loss_bad)
@@ -240,6 +242,7 @@ static struct json_object *jport(const struct model *m, const struct model_port 
 	json_object_object_add(o, "last_flap", p->last_flap_ns ? jtime(p->last_flap_ns) : NULL);
 	json_object_object_add(o, "speed", jspeed(p));
 	json_object_object_add(o, "conditions", jconditions(m, p));
+	json_object_object_add(o, "recent_fault", render_sticky_port(m, p));
 	if (p->probe.have && p->probe.loss_bad) {	/* what a job's path_loss reason cites */
 		char ev[128];
 

@@ -566,6 +566,7 @@ void render_metrics(const struct model *m, struct expo *e, uint64_t start_ns)
 	render_pcie_families(m, e);
 	render_devlink_families(m, e);
 	render_kmsg_families(m, e);
+	render_sticky_families(m, e);
 	/* speeds in bytes a second, as node_exporter's node_network_speed_bytes */
 	for (i = 0; i < sizeof(port_speed_families) / sizeof(port_speed_families[0]); i++)
 		ports_family(m, e, port_speed_families[i].name, port_speed_families[i].type,

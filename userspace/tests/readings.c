@@ -42,6 +42,7 @@ void readings_pass(struct model *m, struct raw *r, uint64_t t)
 	fold_devlink(&f, m, r, now);
 	fold_bpf(&f, m, r, now);
 	fold_jobs(m, now, &f.prev);
+	sticky_fold(m, now);
 	m->samples++;
 }
 

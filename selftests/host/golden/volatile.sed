@@ -7,7 +7,8 @@
 # times and durations
 s/^\(fabtel_\(sample\|scrape\)_duration_seconds\) .*/\1 <duration>/
 s/^\(fabtel_sample_timestamp_seconds\) .*/\1 <time>/
-s/"\(sample_time\|at\|last_flap\|started\)":[0-9][0-9.e+-]*/"\1":"<time>"/g
+s/"\(sample_time\|at\|last_flap\|started\|fault_time\|clean_since\|until\|acked_time\)":[0-9][0-9.e+-]*/"\1":"<time>"/g
+s/^\(fabtel_port_last_fault_timestamp_seconds{[^}]*}\) .*/\1 <time>/
 s/"sample_seconds":[0-9][0-9.e+-]*/"sample_seconds":"<duration>"/
 # the version the tree was built as
 s/^\(fabtel_build_info{version=\)"[^"]*"/\1"<version>"/
