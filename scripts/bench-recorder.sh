@@ -41,7 +41,7 @@ rec_records() {
 recorder_stage() {
 	local m0 m1 m2 m3 m4 seqs
 	lab_up
-	lab a -- "pkill fabteld; rmmod fabtel fakeroce 2>/dev/null; insmod $QREPO/kmod/fakeroce.ko &&
+	lab a -- "rmmod fabtel fakeroce 2>/dev/null; insmod $QREPO/kmod/fakeroce.ko &&
 		for i in \$(seq 0 $((REC_PORTS - 1))); do echo \"\$i mlx5\" >/sys/kernel/fakeroce/new_device &&
 			ip link set fre\$i up || exit 1; done" ||
 		{ echo "bench: $REC_PORTS fakeroce ports could not be made" >&2; return 1; }

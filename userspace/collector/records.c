@@ -54,21 +54,25 @@ uint64_t rec_sample_real_ns(const struct rec *r, unsigned int i)
 	return r->h.trigger_real_ns + r->s[i].boot_ns - r->h.trigger_boot_ns;
 }
 
-/* the file's bytes into rs->buf: its length, or -errno */
-static ssize_t read_whole(struct records *rs, const char *path)
+ssize_t rec_read_fd(struct records *rs, int fd)
 {
 	size_t len = 0;
 	ssize_t got;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return -errno;
 	/* sysfs hands a binary file out a page per read */
 	while (len < sizeof(rs->buf) &&
 	       (got = read(fd, rs->buf + len, sizeof(rs->buf) - len)) > 0)
 		len += (size_t)got;
 	close(fd);
 	return len > FABTEL_REC_FILE_MAX ? -EFBIG : (ssize_t)len;
+}
+
+/* the file's bytes into rs->buf: its length, or -errno */
+static ssize_t read_whole(struct records *rs, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : rec_read_fd(rs, fd);
 }
 
 /* record seq of a port, from its slot: 0 into pending, else -errno */
@@ -149,20 +153,19 @@ static bool same_rec(const struct rec *a, const struct rec *b)
 	       a->h.trigger_real_ns == b->h.trigger_real_ns && !strcmp(a->device, b->device);
 }
 
-/* the slot for a new record: a free one, else the oldest's (freed), unless r is older */
-static struct rec *slot_for(struct model_records *mr, const struct rec *r)
+struct rec *rec_slot(struct rec *set, unsigned int *nr, unsigned int cap, const struct rec *r)
 {
 	unsigned int i, old = 0;
 
-	if (mr->nr < REC_KEEP)
-		return &mr->r[mr->nr++];
-	for (i = 1; i < REC_KEEP; i++)
-		if (mr->r[i].h.trigger_real_ns < mr->r[old].h.trigger_real_ns)
+	if (*nr < cap)
+		return &set[(*nr)++];
+	for (i = 1; i < cap; i++)
+		if (set[i].h.trigger_real_ns < set[old].h.trigger_real_ns)
 			old = i;
-	if (mr->r[old].h.trigger_real_ns > r->h.trigger_real_ns)
+	if (set[old].h.trigger_real_ns > r->h.trigger_real_ns)
 		return NULL;
-	free(mr->r[old].s);
-	return &mr->r[old];
+	free(set[old].s);
+	return &set[old];
 }
 
 void records_fold(struct records *rs, struct model_records *mr)
@@ -174,7 +177,7 @@ void records_fold(struct records *rs, struct model_records *mr)
 		r = &rs->pending[i];
 		for (k = 0; k < mr->nr && !same_rec(&mr->r[k], r); k++)
 			;
-		to = k < mr->nr ? NULL : slot_for(mr, r);
+		to = k < mr->nr ? NULL : rec_slot(mr->r, &mr->nr, REC_KEEP, r);
 		if (!to) {
 			free(r->s);	/* had already, or older than all kept */
 			continue;
@@ -188,7 +191,7 @@ void records_fold(struct records *rs, struct model_records *mr)
 	mr->counts.bad += rs->counts.bad;
 	mr->counts.persist_errors += rs->counts.persist_errors;
 	memset(&rs->counts, 0, sizeof(rs->counts));
-	snprintf(mr->dir_error, sizeof(mr->dir_error), "%s", records_dir_error(rs));
+	snprintf(mr->dir_error, sizeof(mr->dir_error), "%s", rs->dir_error);
 }
 
 void records_persist(struct records *rs, struct model_records *mr)

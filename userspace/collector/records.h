@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "fabtel_record.h"
 
@@ -104,6 +105,13 @@ uint32_t rec_value(const struct fabtel_rec_sample *s, const struct rec_signal *g
  * record, -ENOMEM.
  */
 int rec_parse(const unsigned char *buf, size_t len, struct rec *r);
+/* fd's bytes (to its end) into rs->buf, fd closed: their length, or -errno */
+ssize_t rec_read_fd(struct records *rs, int fd);
+/*
+ * Where r goes in a set of cap records (*nr used): a free slot, else the
+ * oldest's (its samples freed); NULL when r is older than all of them.
+ */
+struct rec *rec_slot(struct rec *set, unsigned int *nr, unsigned int cap, const struct rec *r);
 /* a record's sample's CLOCK_REALTIME */
 uint64_t rec_sample_real_ns(const struct rec *r, unsigned int i);
 /* The record of a port whose time span holds at_ns (slack_ns after its end), nearest its trigger. */

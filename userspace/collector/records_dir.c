@@ -69,33 +69,12 @@ static void make_name(char *out, size_t size, const struct rec *r)
 		 (unsigned long long)r->h.trigger_real_ns, (unsigned long long)r->h.seq);
 }
 
-/* a loaded record into pending: the newest REC_KEEP stay */
-static void keep_loaded(struct records *rs, struct rec *r)
-{
-	unsigned int i, old = 0;
-
-	if (rs->nr_pending < REC_PENDING) {
-		rs->pending[rs->nr_pending++] = *r;
-		return;
-	}
-	for (i = 1; i < rs->nr_pending; i++)
-		if (rs->pending[i].h.trigger_real_ns < rs->pending[old].h.trigger_real_ns)
-			old = i;
-	if (rs->pending[old].h.trigger_real_ns > r->h.trigger_real_ns) {
-		free(r->s);
-		return;
-	}
-	free(rs->pending[old].s);
-	rs->pending[old] = *r;
-}
-
 static void load_one(struct records *rs, int dfd, const char *name)
 {
 	struct rec_name n;
-	struct rec r = { 0 };
+	struct rec r = { 0 }, *to;
 	struct stat st;
-	size_t len = 0;
-	ssize_t got;
+	ssize_t len;
 	int fd;
 
 	if (parse_name(name, &n))
@@ -108,10 +87,8 @@ static void load_one(struct records *rs, int dfd, const char *name)
 		close(fd);
 		goto bad;
 	}
-	while (len < sizeof(rs->buf) && (got = read(fd, rs->buf + len, sizeof(rs->buf) - len)) > 0)
-		len += (size_t)got;
-	close(fd);
-	if (rec_parse(rs->buf, len, &r))
+	len = rec_read_fd(rs, fd);
+	if (len < 0 || rec_parse(rs->buf, (size_t)len, &r))
 		goto bad;
 	if (r.h.seq != n.seq || r.h.trigger_real_ns != n.real_ns) {
 		free(r.s);
@@ -121,7 +98,11 @@ static void load_one(struct records *rs, int dfd, const char *name)
 	r.port = n.port;
 	r.saved = true;
 	rs->counts.loaded++;
-	keep_loaded(rs, &r);
+	to = rec_slot(rs->pending, &rs->nr_pending, REC_PENDING, &r);	/* the newest stay */
+	if (to)
+		*to = r;
+	else
+		free(r.s);
 	return;
 bad:
 	rs->counts.bad++;
@@ -257,9 +238,4 @@ failed:
 	rs->counts.persist_errors++;
 	snprintf(rs->dir_error, sizeof(rs->dir_error), "%s/%s: %s", rs->dir, name,
 		 strerror(-err));
-}
-
-const char *records_dir_error(const struct records *rs)
-{
-	return rs->dir_error;
 }

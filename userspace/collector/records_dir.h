@@ -13,7 +13,5 @@
 void records_dir_load(struct records *rs);
 /* r, as fabtel.ko's file had it, into rs->dir unless there; the oldest beyond REC_KEEP removed */
 void records_dir_write(struct records *rs, const struct rec *r);
-/* why the last write failed, "" if it did not */
-const char *records_dir_error(const struct records *rs);
 
 #endif /* FABTEL_RECORDS_DIR_H */

@@ -16,6 +16,9 @@
 
 struct json_object;
 
+/* a CLOCK_REALTIME time as the JSON API gives times: Unix seconds, to the ms */
+struct json_object *render_jtime(uint64_t ns);
+
 /*
  * fabtel.ko's flight records (render_records.c): the list, one record, an
  * event's record (NULL none) and its link added to the event's JSON, a

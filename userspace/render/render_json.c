@@ -33,10 +33,11 @@ static struct json_object *jsources(const struct model *m)
 	return o;
 }
 
-static struct json_object *jtime(uint64_t ns)
+struct json_object *render_jtime(uint64_t ns)
 {
 	return json_object_new_double((double)(ns / 1000000) / 1e3);
 }
+
 
 /* a rate per second, null until two readings made one */
 static struct json_object *jrate(const struct rate *r)
@@ -239,7 +240,7 @@ static struct json_object *jport(const struct model *m, const struct model_port 
 			       json_object_new_boolean(p->carrier) : NULL);
 	json_object_object_add(o, "link_flaps", p->have_flaps ?
 			       json_object_new_uint64(p->flaps.total) : NULL);
-	json_object_object_add(o, "last_flap", p->last_flap_ns ? jtime(p->last_flap_ns) : NULL);
+	json_object_object_add(o, "last_flap", p->last_flap_ns ? render_jtime(p->last_flap_ns) : NULL);
 	json_object_object_add(o, "speed", jspeed(p));
 	json_object_object_add(o, "conditions", jconditions(m, p));
 	json_object_object_add(o, "recent_fault", render_sticky_port(m, p));
@@ -249,7 +250,8 @@ static struct json_object *jport(const struct model *m, const struct model_port 
 		port_probe_loss_text(&p->probe, ev, sizeof(ev));
 		json_object_object_add(o, "path_loss_evidence", jstr(ev));
 	}
-	json_object_object_add(o, "link_errors_last", p->link_err_ns ? jtime(p->link_err_ns) : NULL);
+	json_object_object_add(o, "link_errors_last",
+			       p->link_err_ns ? render_jtime(p->link_err_ns) : NULL);
 	c = json_object_new_object();
 	for (k = 0; k < FABTEL_NR_COUNTERS; k++)
 		if (p->have[k])
@@ -298,7 +300,7 @@ struct json_object *render_snapshot(const struct model *m)
 	unsigned int i;
 
 	json_object_object_add(o, "version", jstr(FABTEL_VERSION));
-	json_object_object_add(o, "sample_time", jtime(m->sample_ns));
+	json_object_object_add(o, "sample_time", render_jtime(m->sample_ns));
 	json_object_object_add(o, "sample_seconds", json_object_new_double(m->sample_seconds));
 	json_object_object_add(o, "samples", json_object_new_uint64(m->samples));
 	json_object_object_add(o, "interval_ms", json_object_new_int64(m->opts.interval_ms));
@@ -349,7 +351,7 @@ static struct json_object *jreason(const struct health_reason *r)
 	json_object_object_add(o, "severity", jstr(r->severity));
 	json_object_object_add(o, "device", jstr(r->device));
 	json_object_object_add(o, "port", json_object_new_int64(r->port));
-	json_object_object_add(o, "at", jtime(r->at_ns));
+	json_object_object_add(o, "at", render_jtime(r->at_ns));
 	json_object_object_add(o, "count", json_object_new_uint64(r->count));
 	json_object_object_add(o, "shared", json_object_new_boolean(r->shared));
 	json_object_object_add(o, "evidence", jstr(r->evidence ? r->evidence : "port"));
@@ -364,7 +366,7 @@ struct json_object *render_jobs(const struct model *m)
 	const struct model_port *mp;
 	unsigned int i, k, s;
 
-	json_object_object_add(o, "sample_time", jtime(m->sample_ns));
+	json_object_object_add(o, "sample_time", render_jtime(m->sample_ns));
 	for (i = 0; i < m->job_slots; i++) {
 		const struct model_job *jb = &m->jobs[i];
 		const struct health_result *r = &jb->result;
@@ -383,7 +385,7 @@ struct json_object *render_jobs(const struct model *m)
 		json_object_object_add(j, "culprit", r->culprit >= 0 ?
 				       jreason(&r->reasons[r->culprit]) : NULL);
 		json_object_object_add(j, "qps", json_object_new_int64(jb->nr_qps));
-		json_object_object_add(j, "first_seen", jtime(jb->first_ns));
+		json_object_object_add(j, "first_seen", render_jtime(jb->first_ns));
 		a = json_object_new_array();
 		for (k = 0; k < jb->nr_ports; k++) {
 			p = json_object_new_object();
@@ -439,9 +441,9 @@ struct json_object *render_events(const struct model *m, uint64_t since)
 	const struct model_event *ev;
 	uint64_t seq, first;
 
-	json_object_object_add(o, "sample_time", jtime(m->sample_ns));
+	json_object_object_add(o, "sample_time", render_jtime(m->sample_ns));
 	/* which log the numbers belong to: a restarted fabteld starts a new one */
-	json_object_object_add(o, "log_started", jtime(m->started_ns));
+	json_object_object_add(o, "log_started", render_jtime(m->started_ns));
 	json_object_object_add(o, "next_seq", json_object_new_uint64(m->next_event_seq ?
 								      m->next_event_seq : 1));
 	first = m->next_event_seq > MODEL_MAX_EVENTS ? m->next_event_seq - MODEL_MAX_EVENTS : 1;
@@ -450,7 +452,7 @@ struct json_object *render_events(const struct model *m, uint64_t since)
 	for (seq = first; (ev = model_event_get(m, seq)); seq++) {
 		e = json_object_new_object();
 		json_object_object_add(e, "seq", json_object_new_uint64(ev->seq));
-		json_object_object_add(e, "time", jtime(ev->at_ns));
+		json_object_object_add(e, "time", render_jtime(ev->at_ns));
 		json_object_object_add(e, "kind", jstr(model_event_name(ev->kind)));
 		json_object_object_add(e, "device", jstr(ev->device));
 		json_object_object_add(e, "port", json_object_new_int64(ev->port));

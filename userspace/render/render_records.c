@@ -13,11 +13,6 @@
 
 #include "render.h"
 
-static struct json_object *rtime(uint64_t ns)
-{
-	return json_object_new_double((double)(ns / 1000000) / 1e3);
-}
-
 static const char *const trigger_names[] = { "carrier", "burst", "storm", "pma", "optics" };
 
 #define NR_TRIGGERS	(sizeof(trigger_names) / sizeof(trigger_names[0]))
@@ -63,10 +58,10 @@ static struct json_object *rec_head(const struct rec *r)
 	json_object_object_add(o, "url", json_object_new_string(url));
 	json_object_object_add(o, "trigger", json_object_new_string(first_trigger(r->h.first_trigger)));
 	json_object_object_add(o, "triggers", triggers(r->h.triggers));
-	json_object_object_add(o, "trigger_time", rtime(r->h.trigger_real_ns));
+	json_object_object_add(o, "trigger_time", render_jtime(r->h.trigger_real_ns));
 	json_object_object_add(o, "trigger_real_ns", json_object_new_uint64(r->h.trigger_real_ns));
-	json_object_object_add(o, "start_time", rtime(rec_sample_real_ns(r, 0)));
-	json_object_object_add(o, "end_time", rtime(rec_sample_real_ns(r, r->h.nr_samples - 1)));
+	json_object_object_add(o, "start_time", render_jtime(rec_sample_real_ns(r, 0)));
+	json_object_object_add(o, "end_time", render_jtime(rec_sample_real_ns(r, r->h.nr_samples - 1)));
 	json_object_object_add(o, "sample_ms", json_object_new_int64(r->h.sample_ms));
 	json_object_object_add(o, "samples", json_object_new_int64(r->h.nr_samples));
 	json_object_object_add(o, "trigger_index", json_object_new_int64(r->h.trigger_index));

@@ -36,7 +36,7 @@ void render_sticky_families(const struct model *m, struct expo *e)
 
 static struct json_object *jtime_or_null(uint64_t ns)
 {
-	return ns ? json_object_new_double((double)(ns / 1000000) / 1e3) : NULL;
+	return ns ? render_jtime(ns) : NULL;
 }
 
 struct json_object *render_sticky_port(const struct model *m, const struct model_port *p)
