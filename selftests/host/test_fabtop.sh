@@ -380,13 +380,14 @@ ktap_check "200 columns: the NICs pane draws the sparklines, rising traffic, err
 # times, data age and the server's port masked.  After an intended change:
 #   UPDATE_GOLDEN=1 selftests/run.sh --host-only test_fabtop.sh  (then review git diff)
 golden_screen() { # COLS ROWS
-	local g=$REPO/selftests/host/golden/fabtop-$1x$2.txt
-	$T new-session -d -s golden -x "$1" -y "$2" "$FABTOP --url $BURL 2>>$ERR"
-	wait_for 10 eval '$T capture-pane -p -t golden | grep -q "^4242 "'
+	# a session of its own per size: the last one's kill may not have ended yet
+	local g=$REPO/selftests/host/golden/fabtop-$1x$2.txt s=golden-$1x$2
+	$T new-session -d -s "$s" -x "$1" -y "$2" "$FABTOP --url $BURL 2>>$ERR"
+	wait_for 10 eval '$T capture-pane -p -t "$s" | grep -q "^4242 "'
 	sleep 1.5	# a second frame: rates, history and events settled
-	$T capture-pane -p -t golden | sed -E 's/[0-9]{2}:[0-9]{2}:[0-9]{2}/HH:MM:SS/g;
+	$T capture-pane -p -t "$s" | sed -E 's/[0-9]{2}:[0-9]{2}:[0-9]{2}/HH:MM:SS/g;
 		s/127\.0\.0\.1:[0-9]+/127.0.0.1:PORT/; s/data [0-9.]+ s old/data N s old/' >"$TMP/screen"
-	$T kill-session -t golden
+	$T kill-session -t "$s"
 	if [[ ${UPDATE_GOLDEN:-0} == 1 ]]; then
 		cp "$TMP/screen" "$g"
 		ktap_pass "$1x$2: golden/fabtop-$1x$2.txt rewritten"
