@@ -49,7 +49,9 @@ define man_recipe
 	@command -v rst2man >/dev/null || { echo "rst2man missing:" \
 		"apt-get install python3-docutils (or run scripts/deps.sh)" >&2; exit 1; }
 	@mkdir -p $(O)/man
-	rst2man --halt=warning $< | sed '/^\.TH /s/^\.TH \("[^"]*"\).*/.TH \1 "$(subst .,,$(suffix $@))" "" "fabtel $(VERSION)" "fabtel"/' >$@.tmp
+	rst2man --halt=warning $< >$@.raw
+	sed '/^\.TH /s/^\.TH \("[^"]*"\).*/.TH \1 "$(subst .,,$(suffix $@))" "" "fabtel $(VERSION)" "fabtel"/' $@.raw >$@.tmp
+	rm $@.raw
 	mv $@.tmp $@
 endef
 $(O)/man/fabteld.8: Documentation/fabteld.rst ; $(man_recipe)
@@ -133,6 +135,8 @@ PREFIX ?= /usr/local
 BINDIR := $(PREFIX)/bin
 SBINDIR := $(PREFIX)/sbin
 MODDIR := $(PREFIX)/lib/fabtel
+ACTIONDIR := $(MODDIR)/actions
+ACTIONS := slurm-node
 UNITDIR := $(PREFIX)/lib/systemd/system
 SHAREDIR := $(PREFIX)/share/fabtel
 DOCDIR := $(PREFIX)/share/doc/fabtel
@@ -141,10 +145,12 @@ MANDIR := $(PREFIX)/share/man
 INSTALLED := $(SBINDIR)/fabteld $(BINDIR)/fabtop $(BINDIR)/fabtel-trace \
 	$(BINDIR)/fabtel-traffic $(MODDIR)/fabtel.ko $(UNITDIR)/fabteld.service \
 	$(SHAREDIR)/prometheus/rules.yml $(SHAREDIR)/grafana/fabtel.json \
+	$(addprefix $(ACTIONDIR)/,$(ACTIONS)) \
 	$(foreach m,$(MANPAGES),$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(m))
 
 # fakeroce.ko (a test device) and the lab are not installed.  The config
-# file is installed only when there is none: an edited one is kept.
+# file is installed only when there is none: an edited one is kept.  It may
+# hold password hashes: 0640, root's (fabteld reads it as root, at start).
 # ---- a kernel other than the lab's: DKMS, and the check make install makes ----
 # TARGET_KVER: the kernel make install installs fabtel.ko for (this host's)
 TARGET_KVER ?= $(shell uname -r)
@@ -200,8 +206,10 @@ dkms-uninstall:
 define install_runtime
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) \
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(SHAREDIR)/prometheus \
-		$(DESTDIR)$(SHAREDIR)/grafana $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR)
+		$(DESTDIR)$(SHAREDIR)/grafana $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CONFDIR) \
+		$(DESTDIR)$(ACTIONDIR)
 	install -m 0755 $(O)/fabteld $(DESTDIR)$(SBINDIR)/fabteld
+	install -m 0755 $(addprefix deploy/actions/,$(ACTIONS)) $(DESTDIR)$(ACTIONDIR)/
 	install -m 0755 $(O)/fabtop $(O)/fabtel-trace $(O)/fabtel-traffic $(DESTDIR)$(BINDIR)/
 	sed 's|@SBINDIR@|$(SBINDIR)|; s|@DOCDIR@|$(DOCDIR)|' deploy/systemd/fabteld.service \
 		>$(DESTDIR)$(UNITDIR)/fabteld.service
@@ -212,7 +220,7 @@ define install_runtime
 	install -m 0644 deploy/grafana/fabtel.json $(DESTDIR)$(SHAREDIR)/grafana/
 	install -m 0644 README Documentation/*.rst $(DESTDIR)$(DOCDIR)/
 	test -e $(DESTDIR)$(CONFDIR)/fabteld.conf || \
-		install -m 0644 deploy/fabteld.conf $(DESTDIR)$(CONFDIR)/fabteld.conf
+		install -m 0640 deploy/fabteld.conf $(DESTDIR)$(CONFDIR)/fabteld.conf
 	for m in $(MANPAGES); do s=$${m##*.}; \
 		install -d $(DESTDIR)$(MANDIR)/man$$s && \
 		install -m 0644 $(O)/man/$$m $(DESTDIR)$(MANDIR)/man$$s/ || exit 1; done
@@ -230,7 +238,7 @@ install-runtime: bpf userspace man
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	rm -rf $(DESTDIR)$(DOCDIR)
-	-rmdir $(DESTDIR)$(MODDIR) $(DESTDIR)$(SHAREDIR)/prometheus \
+	-rmdir $(DESTDIR)$(ACTIONDIR) $(DESTDIR)$(MODDIR) $(DESTDIR)$(SHAREDIR)/prometheus \
 		$(foreach s,1 4 8,$(DESTDIR)$(MANDIR)/man$(s)) $(DESTDIR)$(MANDIR) \
 		$(DESTDIR)$(SHAREDIR)/grafana $(DESTDIR)$(SHAREDIR) 2>/dev/null
 	@test ! -e $(DESTDIR)$(CONFDIR)/fabteld.conf || \

@@ -55,7 +55,8 @@ LAB=(
 	rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags
 	# the tests' libraries and tools
 	libcmocka-dev libclang-rt-14-dev
-	bpftrace prometheus prometheus-node-exporter tmux jq curl strace perl ethtool pciutils
+	bpftrace prometheus prometheus-node-exporter prometheus-alertmanager tmux jq curl strace perl
+	ethtool pciutils
 	apache2-utils openssl man-db debootstrap
 )
 case $set_ in

@@ -384,7 +384,9 @@ chmod 600 "$SUITE_DIR/key.pem"
 chmod 644 "$SUITE_DIR/cert.pem"
 printf 'probe pass\n' >"$SUITE_DIR/pw"
 chmod 600 "$SUITE_DIR/pw"
-TLS="--set tls_cert_file=$SUITE_DIR/cert.pem --set tls_key_file=$SUITE_DIR/key.pem --set basic_auth_user='$(htpasswd -nbB -C 10 prober 'probe pass')' \
+# the user's hash in a config file: fabteld refuses one in its arguments
+echo "basic_auth_user = $(htpasswd -nbB -C 10 prober 'probe pass')" >"$SUITE_DIR/auth.conf"
+TLS="--config=$SUITE_DIR/auth.conf --set tls_cert_file=$SUITE_DIR/cert.pem --set tls_key_file=$SUITE_DIR/key.pem \
 	--set probe_tls_ca_file=$SUITE_DIR/cert.pem --set probe_auth_user=prober --set probe_auth_password_file=$SUITE_DIR/pw"
 start_fabteld a 10.77.0.2 "$TLS"
 start_fabteld b 10.77.0.1 "$TLS"

@@ -16,24 +16,30 @@
 #  - recent_fault: the flap leaves fakeroce0 recent_fault (metrics, fabtop);
 #    an ack from another host without auth is refused (403), one from the
 #    host clears it at once; with recent_fault_s 5, a flap's recent_fault
-#    ends by itself.
+#    ends by itself;
+#  - actions: deploy/actions/slurm-node against a stub scontrol on PATH
+#    (selftests/tools/scontrol-stub, which records its arguments): ten flaps
+#    in a row are one drain, the resume comes after the hold; a job name
+#    full of shell metacharacters reaches scontrol as one argument and runs
+#    nothing; the audit log has each run; a dry run runs nothing.
 . "$(dirname "$0")/lib.sh"
 
 suite_begin
-ktap_begin 21
+ktap_begin 27
 
 DBG=/sys/kernel/debug/fakeroce/0
 FT=/sys/kernel/fabtel/fakeroce0/ports/1
 RD=/tmp/fabtel-records
 PA=$("$FABLAB" port a)
 JOB=8201
+AD=/tmp/fabtel-act
 
 T="tmux -L fabtop-rec -f /dev/null"
 cleanup() {
 	lab a "$T kill-server" >/dev/null 2>&1
 	lab a "echo off >$DBG/ramp; echo 0 >$DBG/qps; [[ -f /tmp/rec-job.pid ]] && kill \$(cat /tmp/rec-job.pid)
 		rm -f /tmp/rec-job.pid; sleep 0.3; rmmod fabtel fakeroce; rmdir /sys/fs/cgroup/job_$JOB
-		rm -rf $RD" >/dev/null 2>&1
+		rm -rf $RD $AD" >/dev/null 2>&1
 }
 suite_on_exit cleanup
 
@@ -185,5 +191,64 @@ code() { curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PA$1"; }
 ktap_eq "bad record paths: unknown seq 404, no port 400, port 0 400, seq -1 400, at=abc 400, at of none 404" \
 	"$(code /api/v1/records/fakeroce0/1/99) $(code /api/v1/records/fakeroce0) $(code /api/v1/records/fakeroce0/0/1) $(code /api/v1/records/fakeroce0/1/-1) $(code '/api/v1/records/fakeroce0/1/1?at=abc') $(code '/api/v1/records/fakeroce0/1/1?at=5')" \
 	"404 400 400 400 400 404"
+
+# ---- actions: the Slurm example, a stub scontrol on PATH --------------------------------
+fabteld_stop a rec >/dev/null
+# a job name runs nothing: no '/' in a job name, so the file it would make comes from PWN
+EVIL='x;$(touch${IFS}$PWN)`touch${IFS}$PWN`&'
+lab a "rm -rf $AD; mkdir -p $AD/bin && cp $REPO/selftests/tools/scontrol-stub $AD/bin/scontrol &&
+	chmod 777 $AD" >/dev/null
+cat >"$SUITE_DIR/act.conf" <<EOF
+job = $EVIL=*job_$JOB
+action_node_failing = $REPO/deploy/actions/slurm-node
+action_node_healthy = $REPO/deploy/actions/slurm-node
+action_log = $AD/audit.log
+recent_fault_s = 5
+hold_s = 5
+action_rate_s = 2
+EOF
+calls() { lab a "cat $AD/calls 2>/dev/null"; }
+act_start() { # SETTINGS...
+	FABTELD="env PATH=$AD/bin:/usr/sbin:/usr/bin:/sbin:/bin PWN=$AD/pwned $FABTELD" fabteld_start a act \
+		--config="$SUITE_DIR/act.conf" --listen 0.0.0.0:9465 --set bpf=off \
+		--set interval_ms=500 --set window_s=20 --set record_dir=$RD "$@"
+	fabteld_ready 30 "$PA"
+}
+act_start
+ktap_info "$(lab a "head -3 /tmp/act.log")"
+started() { [[ $(lab a "grep -c outcome $AD/audit.log 2>/dev/null") -ge 1 ]]; }
+wait_for 15 started
+lab a "for i in \$(seq 10); do echo 0 >$DBG/carrier; sleep 0.3; echo 1 >$DBG/carrier; sleep 0.5; done" >/dev/null
+t_last=$SECONDS
+resumed() { calls | grep -qx 'state=resume'; }
+wait_for 30 resumed
+t_res=$((SECONDS - t_last))
+sleep 2
+c=$(calls)
+ktap_info "scontrol calls: $(tr '\n' ' ' <<<"$c" | sed 's/ end call / | /g')"
+ktap_eq "10 flaps in a row: scontrol drained fakeroce's node once, resumed it once, in that order" \
+	"$(grep -xE 'state=(drain|resume)' <<<"$c" | tr '\n' ' ')" "state=drain state=resume "
+ktap_check "the resume came after the hold (recent_fault_s, hold_s 5) ran out: $t_res s after the last flap (4-15 s at 0.5 s passes)" \
+	test "$t_res" -ge 4 -a "$t_res" -le 15
+reason=$(grep -m1 '^reason=' <<<"$c")
+ktap_info "$reason"
+# shellcheck disable=SC2016
+ktap_check "the drain's reason names the fault and port, and job '$EVIL' arrives as one argument, verbatim" \
+	bash -c 're="^reason=fabtel: link_(flap|down) on fakeroce0/1 \\(fre0\\) at [0-9T:-]+Z; jobs: (.*)\$"
+		[[ $1 =~ $re ]] && [[ ${BASH_REMATCH[2]} == "$2" ]]' _ "$reason" "$EVIL"
+ktap_eq "... and ran nothing: no $AD/pwned" "$(lab a "test -e $AD/pwned && echo there || echo absent")" "absent"
+audit=$(lab a "cat $AD/audit.log")
+ktap_eq "the audit log: the node healthy at start, failing, healthy again, each ran and exited 0" \
+	"$(jq -r '"\(.event) \(.outcome) \(.exit)"' <<<"$audit" | tr '\n' ' ')" \
+	"healthy ran 0 failing ran 0 healthy ran 0 "
+fabteld_stop a act >/dev/null
+ndrain=$(grep -cx 'state=drain' <<<"$c")
+act_start --set action_dry_run=1
+lab a "echo 0 >$DBG/carrier; sleep 0.3; echo 1 >$DBG/carrier" >/dev/null
+dry() { lab a "tail -1 $AD/audit.log" | jq -e 'select(.event == "failing" and .outcome == "dry_run")' >/dev/null; }
+wait_for 15 dry
+ktap_eq "action_dry_run 1: a flap is audited as a dry run of slurm-node, scontrol not called again" \
+	"$(lab a "tail -1 $AD/audit.log" | jq -r '"\(.event) \(.outcome) \(.command[0])"') $(calls | grep -cx 'state=drain')" \
+	"failing dry_run $REPO/deploy/actions/slurm-node $ndrain"
 
 ktap_end

@@ -16,7 +16,7 @@ for t in prometheus openssl htpasswd; do
 	command -v $t >/dev/null || ktap_skip_all "$t missing (scripts/deps.sh)"
 done
 
-ktap_begin 13
+ktap_begin 14
 TMP=$(mktemp -d)
 chmod 755 "$TMP"
 trap 'kill $pid $PROM_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"' EXIT
@@ -101,9 +101,13 @@ ktap_info "Prometheus's scrape error: $err"
 ktap_check "... its scrape error is the 401" grep -q 401 <<<"$err"
 
 # bad settings: named, refused before anything starts
-out=$("$FABTELD" --once metrics --set 'basic_auth_user=prom:plaintext' 2>&1)
-ktap_eq "basic_auth_user without a bcrypt hash: exit 2, named" \
-	"$?:$(grep -c 'basic_auth_user wants NAME:BCRYPT_HASH' <<<"$out")" "2:1"
+echo 'basic_auth_user = prom:plaintext' >"$TMP/plain.conf"
+out=$("$FABTELD" --once metrics --config="$TMP/plain.conf" 2>&1)
+ktap_eq "basic_auth_user without a bcrypt hash: exit 2, its line named" \
+	"$?:$(grep -c "plain.conf:1: basic_auth_user wants NAME:BCRYPT_HASH" <<<"$out")" "2:1"
+out=$("$FABTELD" --once metrics --set "basic_auth_user=$(htpasswd -nbB -C 10 prom x)" 2>&1)
+ktap_eq "basic_auth_user on the command line (a hash in argv, which every user can read): refused, exit 2" \
+	"$?:$(grep -c 'basic_auth_user is read from the config file only' <<<"$out")" "2:1"
 out=$("$FABTELD" --bpf off --listen "127.0.0.1:$(free_port)" --set "tls_cert_file=$TMP/nope.pem" \
 	--set "tls_key_file=$TMP/key.pem" 2>&1)
 ktap_eq "a missing certificate: exit 1, the file named" \

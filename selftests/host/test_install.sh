@@ -12,7 +12,7 @@
 [[ -x $REPO/build/fabteld && -e $REPO/kmod/fabtel.ko ]] ||
 	ktap_skip_all "not built (make)"
 
-ktap_begin 11
+ktap_begin 12
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
 mk0() { make -s -C "$REPO" DESTDIR="$D" PREFIX=/opt/ft "$@" >"$D.log" 2>&1; }
@@ -31,6 +31,7 @@ want="etc/fabtel/fabteld.conf
 opt/ft/bin/fabtel-trace
 opt/ft/bin/fabtel-traffic
 opt/ft/bin/fabtop
+opt/ft/lib/fabtel/actions/slurm-node
 opt/ft/lib/fabtel/fabtel.ko
 opt/ft/lib/systemd/system/fabteld.service
 opt/ft/sbin/fabteld
@@ -43,6 +44,8 @@ opt/ft/share/man/man8/fabtel-trace.8
 opt/ft/share/man/man8/fabteld.8"
 ktap_eq "binaries, module, unit, config, rules, dashboard, man pages in place" \
 	"$(cd "$D" && find . -type f -not -path './opt/ft/share/doc/*' | sed 's|^\./||' | sort)" "$want"
+ktap_eq "the config (password hashes) is 0640, the actions 0755" \
+	"$(stat -c %a "$D/etc/fabtel/fabteld.conf") $(stat -c %a "$D"/opt/ft/lib/fabtel/actions/* | sort -u)" "640 755"
 ktap_eq "the unit runs the installed fabteld with the installed config" \
 	"$(grep '^ExecStart=' "$D/opt/ft/lib/systemd/system/fabteld.service")" \
 	"ExecStart=/opt/ft/sbin/fabteld --config /etc/fabtel/fabteld.conf"

@@ -16,7 +16,7 @@
 OBJ=${OBJ:-$REPO/build/obj/collector}
 U=$REPO/userspace
 ALLOWED_DATA="fsread.o:backend"
-ALLOWED_INCLUDERS="tests/test_config.c fuzz/fuzz_config.c fuzz/fuzz_http.c"
+ALLOWED_INCLUDERS="tests/test_config.c tests/test_actions.c fuzz/fuzz_config.c fuzz/fuzz_http.c"
 
 ktap_begin 4
 

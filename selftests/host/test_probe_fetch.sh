@@ -68,8 +68,9 @@ CONN_ERR='fabtel_probe_endpoint_errors_total{reason="connect"}'
 at_least() { local v; v=$(metric "$1" "$2"); [[ $v =~ ^[0-9]+$ ]] && ((v >= $3)); }
 
 # ---- HTTPS and basic auth --------------------------------------------------
-start A --set probe=on --set "tls_cert_file=$TMP/cert.pem" --set "tls_key_file=$TMP/key.pem" \
-	--set "basic_auth_user=$(htpasswd -nbB -C 10 prober "$PASS")"
+echo "basic_auth_user = $(htpasswd -nbB -C 10 prober "$PASS")" >"$TMP/auth.conf"
+start A --config="$TMP/auth.conf" --set probe=on --set "tls_cert_file=$TMP/cert.pem" \
+	--set "tls_key_file=$TMP/key.pem"
 served A
 PA=$PORT_A
 FAST=(--set probe_refresh_s=2)

@@ -6,7 +6,9 @@
 # FabtelLinkFlap threshold makes them fail; every rule has a unit test; the
 # Grafana dashboard deploy/grafana/fabtel.json is valid JSON, uses the
 # DS_PROMETHEUS data source variable, and queries only valid PromQL over
-# fabtel's own metrics and recorded series.
+# fabtel's own metrics and recorded series; the Alertmanager route of
+# deploy/prometheus/alertmanager-route.yml is valid for amtool and sends
+# the fault alerts, and only those, to its drain webhook.
 #
 # KTAP output; exit 0 on success, 1 on a failure, 4 (skip) without promtool.
 set -u
@@ -15,7 +17,7 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 RULES=$REPO/deploy/prometheus/rules.yml
 RULES_TEST=$REPO/deploy/prometheus/tests/rules_test.yml
 DASH=$REPO/deploy/grafana/fabtel.json
-PLAN=11
+PLAN=12
 
 echo "KTAP version 1"
 if ! command -v promtool >/dev/null 2>&1; then
@@ -276,6 +278,24 @@ if ((dash_ok)); then
 	rules_clean "$desc" "$tmp/dashboard_rules.yml"
 else
 	fail "$desc" "fabtel.json does not parse"
+fi
+
+# the central action's route: amtool's own check, and its routing tree
+desc="alertmanager-route.yml: amtool check-config, and FabtelPortRecentFault, FabtelDriverWedged, FabtelNICFirmware routed to fabric-drain, FabtelLinkFlap not"
+AM=$REPO/deploy/prometheus/alertmanager-route.yml
+if ! command -v amtool >/dev/null; then
+	fail "$desc" "amtool missing (apt-get install prometheus-alertmanager: scripts/deps.sh)"
+else
+	got=""
+	for a in FabtelPortRecentFault FabtelDriverWedged FabtelNICFirmware FabtelLinkFlap; do
+		got+="$(amtool config routes test --config.file="$AM" alertname=$a instance=h1 2>/dev/null) "
+	done
+	if amtool check-config "$AM" >/dev/null 2>&1 &&
+	   [[ $got == "fabric-drain fabric-drain fabric-drain default " ]]; then
+		pass "$desc"
+	else
+		fail "$desc" "$(amtool check-config "$AM" 2>&1 | tail -3); routes: $got"
+	fi
 fi
 
 if ((n != PLAN)); then

@@ -157,6 +157,9 @@ static int set_text(struct config *c, const char *key, const char *value, char *
 	r = devfilter_set(&c->devfilter, key, value, err, errlen);
 	if (r <= 0)
 		return r;
+	r = config_action_set(&c->action, key, value, err, errlen);
+	if (r <= 0)
+		return r;
 	if (!strcmp(key, "listen")) {
 		if (config_set_listen(c, value)) {
 			snprintf(err, errlen, "listen wants ADDRESS:PORT, not '%s'", value);
@@ -361,7 +364,8 @@ int config_check_host(const struct config *c, char *err, size_t errlen)
 		return -1;
 	}
 	freeaddrinfo(ai);
-	if (config_probe_check(&c->probe_cfg, err, errlen))
+	if (config_probe_check(&c->probe_cfg, err, errlen) ||
+	    config_action_check(&c->action, err, errlen))
 		return -1;
 	if (strcmp(c->user, "root") && !getpwnam(c->user)) {
 		snprintf(err, errlen, "%s%suser '%s' does not exist on this host",

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "config_action.h"
 #include "config_probe.h"
 #include "config_value.h"
 #include "health.h"
@@ -59,6 +60,7 @@ struct config {
 	struct probe_cfg probe_cfg;	/* probe_* keys, host_name (config_probe.c) */
 	struct job_rule job_rules[CONFIG_MAX_JOB_RULES];
 	size_t nr_job_rules;
+	struct action_cfg action;	/* action_* keys (config_action.c) */
 	struct devfilter devfilter;	/* include_devices, exclude_drivers, ... (devfilter.h) */
 	/* HTTPS and basic auth, as Prometheus exporters' web config (http_web.c) */
 	char tls_cert_file[256], tls_key_file[256];

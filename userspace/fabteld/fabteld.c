@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
+#include "actions.h"
+#include "clock.h"
 #include "collect.h"
 #include "config.h"
 #include "expo.h"
@@ -282,6 +284,13 @@ static int load_settings(void)
 		return -1;
 	}
 	for (i = 0; i < opt.nr_sets; i++) {
+		/* every user reads a process's arguments (ps, /proc/PID/cmdline) */
+		if (!strcmp(opt.sets[i][0], "basic_auth_user")) {
+			fprintf(stderr, "fabteld: command line: basic_auth_user is read from the config "
+				"file only (0640): in the arguments its hash is there for every user "
+				"to read\n");
+			return -1;
+		}
 		if (config_set(&cfg, opt.sets[i][0], opt.sets[i][1], err, sizeof(err))) {
 			fprintf(stderr, "fabteld: command line: %s\n", err);
 			return -1;
@@ -305,6 +314,7 @@ int main(int argc, char **argv)
 	char err[768];
 	struct http *h;
 	struct prober *pr = NULL;
+	struct actions *act = NULL;
 	uint64_t next, now;
 	unsigned int i;
 	int s, ret = 1;
@@ -376,6 +386,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fabteld: %s\n", err);
 		goto fini;
 	}
+	act = actions_start(&cfg.action, cfg.probe_cfg.host, err, sizeof(err));
+	if (!act && err[0]) {
+		fprintf(stderr, "fabteld: %s\n", err);
+		http_stop(h);
+		goto fini;
+	}
 	say_started(pr);
 	collect_start_events(col);
 	next = mono_ms() + cfg.interval_ms;
@@ -386,6 +402,7 @@ int main(int argc, char **argv)
 			say_excluded();
 			if (pr)
 				prober_sync(pr, &model);
+			actions_pass(act, &model, clock_ns(CLOCK_REALTIME));
 			next = next + cfg.interval_ms > now ? next + cfg.interval_ms :
 							      now + cfg.interval_ms;
 			continue;
@@ -395,6 +412,7 @@ int main(int argc, char **argv)
 	http_stop(h);
 	ret = 0;
 fini:
+	actions_stop(act);
 	web_free(&web);
 	prober_stop(pr);
 	collect_fini(col);

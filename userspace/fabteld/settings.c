@@ -116,6 +116,35 @@ const struct setting settings[] = {
 		  "NIC firmware) stays recent_fault this long, s, unless acknowledged (0: never)",
 	  .conf = "Recent faults (Documentation/fabteld.rst, \"Recent faults\"): how long a port "
 		  "stays recent_fault once clean again; POST /api/v1/ack clears it early." },
+	{ TEXT("action_node_failing", "PROGRAM [ARG...]"),
+	  .example = "/usr/lib/fabtel/actions/slurm-node",
+	  .help = "run when the node turns failing (a port faulty or recent_fault, or a job's "
+		  "reason on one at action_on): no shell, the evidence in FABTEL_* variables "
+		  "and as JSON on its standard input; none: nothing",
+	  .conf = "Actions (Documentation/fabteld.rst, \"Actions\"): a command run when the node "
+		  "or a port turns failing, and one when it is healthy again: PROGRAM [ARG...], "
+		  "run without a shell as fabteld's user, the evidence in FABTEL_* variables and "
+		  "as JSON on its standard input.  The Slurm example drains the node, and resumes "
+		  "a node it drained:" },
+	{ TEXT("action_node_healthy", "PROGRAM [ARG...]"),
+	  .example = "/usr/lib/fabtel/actions/slurm-node",
+	  .help = "run when the node is healthy again (and at start when it is)", .conf = "" },
+	{ TEXT("action_port_failing", "PROGRAM [ARG...]"), .example = "/usr/local/sbin/port-failing",
+	  .help = "run when a port turns failing", .conf = "" },
+	{ TEXT("action_port_healthy", "PROGRAM [ARG...]"), .example = "/usr/local/sbin/port-healthy",
+	  .help = "run when a port is healthy again", .conf = "" },
+	{ TEXT("action_on", "LEVEL"), .def = "failing",
+	  .help = "the level at which a target counts as failing: failing or degraded", .conf = "" },
+	{ UINT("action_rate_s", action.rate_s, 0, 86400, "60"),
+	  .help = "a target's commands run this far apart at least, s; a turn inside waits "
+		  "(audited as deferred)", .conf = "" },
+	{ UINT("action_timeout_s", action.timeout_s, 1, 3600, "30"),
+	  .help = "a command still running this long is killed, s", .conf = "" },
+	{ UINT("action_dry_run", action.dry_run, 0, 1, "0"),
+	  .help = "1: audit what would run, run nothing", .conf = "" },
+	{ TEXT("action_log", "PATH"), .def = "/var/lib/fabtel/actions.log",
+	  .help = "the audit log: a JSON line per command run, dry run, deferral or failure; "
+		  "off: standard error only", .conf = "" },
 	{ HEALTH("degrading_window_s", degrading_window_s, LINK_TREND_MAX_S),
 	  .help = "link_degrading: the FEC and symbol error rates over at most this many seconds (up to "
 		  STR(LINK_TREND_MAX_S) ")",

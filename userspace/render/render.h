@@ -18,6 +18,8 @@ struct json_object;
 
 /* a CLOCK_REALTIME time as the JSON API gives times: Unix seconds, to the ms */
 struct json_object *render_jtime(uint64_t ns);
+/* one of a job's reasons, as /api/v1/jobs gives it */
+struct json_object *render_reason(const struct health_reason *r);
 
 /*
  * fabtel.ko's flight records (render_records.c): the list, one record, an

@@ -343,7 +343,7 @@ struct json_object *render_snapshot(const struct model *m)
 	return o;
 }
 
-static struct json_object *jreason(const struct health_reason *r)
+struct json_object *render_reason(const struct health_reason *r)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -380,10 +380,10 @@ struct json_object *render_jobs(const struct model *m)
 		json_object_object_add(j, "verdict", jstr(health_verdict_name(r->verdict)));
 		a = json_object_new_array();
 		for (k = 0; k < r->nr_reasons; k++)
-			json_object_array_add(a, jreason(&r->reasons[k]));
+			json_object_array_add(a, render_reason(&r->reasons[k]));
 		json_object_object_add(j, "reasons", a);
 		json_object_object_add(j, "culprit", r->culprit >= 0 ?
-				       jreason(&r->reasons[r->culprit]) : NULL);
+				       render_reason(&r->reasons[r->culprit]) : NULL);
 		json_object_object_add(j, "qps", json_object_new_int64(jb->nr_qps));
 		json_object_object_add(j, "first_seen", render_jtime(jb->first_ns));
 		a = json_object_new_array();

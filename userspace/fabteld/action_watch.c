@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * action_watch.c - when to act (actions.h, Documentation/fabteld.rst
+ * "Actions").
+ *
+ * A port's level: failing while it is faulty or recent_fault (sticky.c:
+ * link down, a flap, probe loss, a wedged driver, NIC firmware in error),
+ * else the worst failing or degraded reason a job has on it.  The node's:
+ * its worst port's.  A target (the node, each port) counts as failing at
+ * the level action_on names; when that turns, the command of the new
+ * state runs once.  Hysteresis is the holds under the levels: a port stays
+ * recent_fault for recent_fault_s after its last fault, and a job's
+ * failing reason holds for hold_s, so ten flaps in a row are one fault.
+ * The rate limit: a target's commands run action_rate_s apart at least;
+ * a turn inside that waits (audited once as deferred) and runs when the
+ * limit allows if the target is still turned (with the holds longer than
+ * the limit, only a fault within action_rate_s of a resume waits).  At start the node's state
+ * is run as found (a restart leaves no node drained for a fault it no
+ * longer has); a port's, only when failing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "actions.h"
+#include "action_watch.h"
+#include "model.h"
+
+#define NS_PER_SEC	1000000000ull
+
+struct act_target {
+	bool used;
+	enum action_scope scope;
+	char device[64];
+	uint32_t port;
+	int applied;			/* the state last acted on: 1 failing, 0 healthy, -1 none yet */
+	uint64_t last_run_ns;		/* its last command (or dry run); 0 never */
+	bool deferred;			/* a turn waits for the rate limit (audited) */
+};
+
+struct actions {
+	struct action_cfg cfg;
+	char node[64];
+	struct action_runner *runner;
+	struct act_target node_t;
+	struct act_target ports[MODEL_MAX_PORTS];
+	struct act_level lv[MODEL_MAX_PORTS];	/* this pass's, by ports[] slot */
+};
+
+static enum health_verdict severity_level(const char *s)
+{
+	if (!strcmp(s, "failing"))
+		return VERDICT_FAILING;
+	return strcmp(s, "degraded") ? VERDICT_HEALTHY : VERDICT_DEGRADED;
+}
+
+static void port_level(const struct model *m, const struct model_port *p, struct act_level *lv)
+{
+	*lv = (struct act_level){ .level = VERDICT_HEALTHY, .reason = "", .port = p };
+	if (p->sticky.faulty || p->sticky.recent) {
+		lv->level = VERDICT_FAILING;
+		lv->reason = p->sticky.fault;
+		lv->at_ns = p->sticky.fault_ns;
+		return;
+	}
+	for (unsigned int i = 0; i < m->job_slots; i++) {
+		const struct health_result *r = &m->jobs[i].result;
+
+		for (unsigned int k = 0; m->jobs[i].present && k < r->nr_reasons; k++) {
+			const struct health_reason *hr = &r->reasons[k];
+			enum health_verdict l = severity_level(hr->severity);
+
+			if (l > lv->level && hr->port == p->port && !strcmp(hr->device, p->device)) {
+				lv->level = l;
+				lv->reason = hr->reason;
+				lv->at_ns = hr->at_ns;
+			}
+		}
+	}
+	if (lv->level == VERDICT_HEALTHY)
+		lv->reason = p->sticky.fault;	/* the last fault, for "healthy again" */
+}
+
+static struct act_target *port_target(struct actions *a, const struct model_port *p)
+{
+	struct act_target *free_t = NULL;
+
+	for (unsigned int i = 0; i < MODEL_MAX_PORTS; i++) {
+		struct act_target *t = &a->ports[i];
+
+		if (t->used && t->port == p->port && !strcmp(t->device, p->device))
+			return t;
+		if (!t->used && !free_t)
+			free_t = t;
+	}
+	if (free_t) {
+		*free_t = (struct act_target){ .used = true, .scope = ACT_PORT, .port = p->port,
+					       .applied = -1 };
+		snprintf(free_t->device, sizeof(free_t->device), "%s", p->device);
+	}
+	return free_t;
+}
+
+static struct action_job *make_job(struct actions *a, const struct model *m,
+				   const struct act_target *t, enum action_event ev,
+				   const struct act_level *lv, unsigned int nr, uint64_t now)
+{
+	struct action_job *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return NULL;
+	j->scope = t->scope;
+	j->event = ev;
+	j->at_ns = now;
+	j->dry_run = a->cfg.dry_run;
+	if (t->scope == ACT_NODE)
+		snprintf(j->target, sizeof(j->target), "node");
+	else
+		snprintf(j->target, sizeof(j->target), "%s/%u", t->device, t->port);
+	action_split(a->cfg.cmd[t->scope][ev], j->argbuf, sizeof(j->argbuf), j->argv);
+	action_evidence(j, m, a->node, lv, a->lv, nr);
+	return j;
+}
+
+/* the target's state now against the one last acted on */
+static void turn(struct actions *a, const struct model *m, struct act_target *t,
+		 const struct act_level *lv, unsigned int nr, uint64_t now)
+{
+	enum health_verdict at = a->cfg.on_degraded ? VERDICT_DEGRADED : VERDICT_FAILING;
+	int bad = lv->level >= at;
+	enum action_event ev = bad ? ACT_FAILING : ACT_HEALTHY;
+	struct action_job *j;
+
+	if (t->applied == bad) {
+		t->deferred = false;
+		return;
+	}
+	if ((t->applied < 0 && !bad && t->scope == ACT_PORT) || !a->cfg.cmd[t->scope][ev][0]) {
+		t->applied = bad;
+		t->deferred = false;
+		return;
+	}
+	if (t->last_run_ns && now - t->last_run_ns < (uint64_t)a->cfg.rate_s * NS_PER_SEC) {
+		if (!t->deferred && (j = make_job(a, m, t, ev, lv, nr, now))) {
+			action_runner_audit(a->runner, j, ACT_DEFERRED);
+			action_job_free(j);
+		}
+		t->deferred = true;
+		return;
+	}
+	j = make_job(a, m, t, ev, lv, nr, now);
+	if (!j)
+		return;		/* no memory: tried again next pass */
+	action_runner_queue(a->runner, j);
+	/* the state at start, run as found, does not count against the limit */
+	if (t->applied >= 0)
+		t->last_run_ns = now;
+	t->applied = bad;
+	t->deferred = false;
+}
+
+void actions_pass(struct actions *a, struct model *m, uint64_t now)
+{
+	struct act_level node = { .level = VERDICT_HEALTHY, .reason = "" };
+	unsigned int i, nr;
+
+	if (!a)
+		return;
+	pthread_mutex_lock(&m->lock);
+	/* the first pass primes the flap counts sticky.c compares */
+	if (m->samples < 2)
+		goto unlock_model;
+	nr = m->port_slots;
+	for (i = 0; i < nr; i++) {
+		a->lv[i] = (struct act_level){ .level = VERDICT_HEALTHY, .reason = "" };
+		if (!m->ports[i].present)
+			continue;
+		port_level(m, &m->ports[i], &a->lv[i]);
+		if (a->lv[i].level > node.level || (!node.port && a->lv[i].reason[0]))
+			node = a->lv[i];
+	}
+	if (node.level == VERDICT_HEALTHY)
+		node.at_ns = 0;
+	for (i = 0; i < nr; i++) {
+		struct act_target *t;
+
+		if (!m->ports[i].present || !(t = port_target(a, &m->ports[i])))
+			continue;
+		turn(a, m, t, &a->lv[i], nr, now);
+	}
+	turn(a, m, &a->node_t, &node, nr, now);
+unlock_model:
+	pthread_mutex_unlock(&m->lock);
+}
+
+struct actions *actions_start(const struct action_cfg *cfg, const char *node, char *err,
+			      size_t errlen)
+{
+	struct actions *a;
+
+	err[0] = '\0';
+	if (!action_any(cfg))
+		return NULL;
+	a = calloc(1, sizeof(*a));
+	if (!a) {
+		snprintf(err, errlen, "actions: out of memory");
+		return NULL;
+	}
+	a->cfg = *cfg;
+	snprintf(a->node, sizeof(a->node), "%s", node);
+	a->node_t = (struct act_target){ .used = true, .scope = ACT_NODE, .applied = -1 };
+	a->runner = action_runner_start(cfg, err, errlen);
+	if (!a->runner) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+void actions_stop(struct actions *a)
+{
+	if (!a)
+		return;
+	action_runner_stop(a->runner);
+	free(a);
+}
