@@ -15,8 +15,9 @@
 #  - bad record paths get 400/404;
 #  - recent_fault: the flap leaves fakeroce0 recent_fault (metrics, fabtop);
 #    an ack from another host without auth is refused (403), one from the
-#    host clears it at once; with recent_fault_s 5, a flap's recent_fault
-#    ends by itself;
+#    host clears it at once; a restarted fabteld has it again (from
+#    fabtel.ko's link history); with recent_fault_s 5, a flap's
+#    recent_fault ends by itself;
 #  - actions: deploy/actions/slurm-node against a stub scontrol on PATH
 #    (selftests/tools/scontrol-stub, which records its arguments): ten flaps
 #    in a row are one drain, the resume comes after the hold; a job name
@@ -25,7 +26,7 @@
 . "$(dirname "$0")/lib.sh"
 
 suite_begin
-ktap_begin 27
+ktap_begin 28
 
 DBG=/sys/kernel/debug/fakeroce/0
 FT=/sys/kernel/fabtel/fakeroce0/ports/1
@@ -168,6 +169,11 @@ start
 ktap_eq "restarted: the record served again once (loaded from record_dir, fabtel.ko's copy not added twice), one file" \
 	"$(api "$PA" /api/v1/records | jq -r '"\([.records[] | select(.device == "fakeroce0")] | length) \(.loaded)"') $(lab a "ls $RD | grep -c 'ftr$'")" \
 	"1 1 1"
+rf_back() { [[ $(rf) == 1 ]]; }
+wait_for 10 rf_back
+ktap_eq "restarted: fakeroce0/1 is recent_fault again, its flap read back from fabtel.ko's link history (the ack before is not kept)" \
+	"$(rf) $(api "$PA" /api/v1/snapshot | jq -r '.ports[] | select(.device == "fakeroce0") | .recent_fault.fault')" \
+	"1 link_flap"
 ktap_eq "... the same record: FEC corrected summed as before" \
 	"$(api "$PA" /api/v1/records/fakeroce0/1/1 | jq -r '[.signals.fec_corrected[] | select(. != null)] | add')" \
 	"$(cut -d' ' -f2 <<<"$ko_sums")"

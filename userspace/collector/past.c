@@ -14,7 +14,8 @@
  * event, each burst as an error_burst event naming its counter, all marked
  * "restored" and in time order; and for the jobs seen at the first pass, a
  * link_flap signal for the flaps of their ports within hold_s, so their
- * verdict is what it was.  Not recoverable (Documentation/fabteld.rst):
+ * verdict is what it was; each port's newest flap within recent_fault_s
+ * makes it recent_fault again (sticky.c).  Not recoverable (Documentation/fabteld.rst):
  * rates and their history, per-QP events, pause storms, which job moved
  * traffic when, events of ports fabtel.ko no longer has.
  */
@@ -27,6 +28,7 @@
 #include "fsread.h"
 #include "ko_events.h"
 #include "past.h"
+#include "sticky.h"
 
 struct past_ev {
 	uint64_t at_ns;			/* CLOCK_REALTIME */
@@ -102,17 +104,21 @@ static int cmp_at(const void *a, const void *b)
 static void signal_jobs(struct model *m, const struct past *ps, const struct raw_port *rp,
 			uint64_t now)
 {
-	uint64_t hold = (uint64_t)m->opts.health.hold_s * NS_PER_S, last = 0, n = 0;
-	struct model_port *p;
+	uint64_t hold = (uint64_t)m->opts.health.hold_s * NS_PER_S, last = 0, newest = 0, n = 0;
+	struct model_port *p = model_port_get(m, rp->device, rp->port);
 	unsigned int i, k;
 
 	for (i = 0; i < ps->n; i++) {
-		if (ps->ev[i].rp != rp || ps->ev[i].kind != EV_LINK_FLAP ||
-		    ps->ev[i].at_ns + hold < now)
+		if (ps->ev[i].rp != rp || ps->ev[i].kind != EV_LINK_FLAP)
+			continue;
+		newest = ps->ev[i].at_ns > newest ? ps->ev[i].at_ns : newest;
+		if (ps->ev[i].at_ns + hold < now)
 			continue;
 		n++;
 		last = ps->ev[i].at_ns > last ? ps->ev[i].at_ns : last;
 	}
+	if (p && newest)
+		sticky_restore(m, p, "link_flap", newest, now);
 	if (!n)
 		return;
 	for (i = 0; i < m->job_slots; i++) {
@@ -122,7 +128,6 @@ static void signal_jobs(struct model *m, const struct past *ps, const struct raw
 			if (j->ports[k].port == rp->port && !strcmp(j->ports[k].device, rp->device))
 				model_signal_job(j, HS_LINK_FLAP, rp->device, rp->port, n, true, last);
 	}
-	p = model_port_get(m, rp->device, rp->port);
 	if (p && p->last_flap_ns < last)
 		p->last_flap_ns = last;
 }

@@ -11,7 +11,9 @@
  * one holds the port is faulty; once none does it is recent_fault for
  * recent_fault_s (0: never), with the last fault and when it was seen,
  * unless acknowledged (sticky_ack: POST /api/v1/ack).  A flap seen while
- * the link is already up again is faulty and clean at once.
+ * the link is already up again is faulty and clean at once.  A restarted
+ * fabteld takes the flaps fabtel.ko kept (past.c: sticky_restore), so a
+ * port that flapped a minute before the restart is still recent_fault.
  */
 #include <stdio.h>
 #include <string.h>
@@ -69,6 +71,20 @@ static void port_fold(const struct model *m, struct model_port *p, uint64_t now)
 	}
 	if (s->recent && now - s->clean_ns >= hold)
 		s->recent = false;
+}
+
+void sticky_restore(struct model *m, struct model_port *p, const char *fault, uint64_t at,
+		    uint64_t now)
+{
+	struct port_sticky *s = &p->sticky;
+	uint64_t hold = (uint64_t)m->opts.recent_fault_s * NS_PER_SEC;
+
+	if (!hold || at + hold <= now || s->faulty || at <= s->fault_ns)
+		return;
+	snprintf(s->fault, sizeof(s->fault), "%s", fault);
+	s->fault_ns = at;
+	s->clean_ns = at;
+	s->recent = true;
 }
 
 void sticky_fold(struct model *m, uint64_t now)

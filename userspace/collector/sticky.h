@@ -30,6 +30,13 @@ struct model_port;
 /* every present port's sticky state after this pass's folds (m->lock held) */
 void sticky_fold(struct model *m, uint64_t now);
 /*
+ * A fault seen before this fabteld started (past.c: a flap fabtel.ko
+ * kept) at CLOCK_REALTIME at, over by then: the port is recent_fault if
+ * that is within recent_fault_s of now and newer than what it has.
+ */
+void sticky_restore(struct model *m, struct model_port *p, const char *fault, uint64_t at,
+		    uint64_t now);
+/*
  * Acknowledge the recent faults of device/port (device NULL: of every
  * port; port 0: of each of the device's): they clear now; a fault still
  * there is not cleared.  How many were cleared; -1: no such port.

@@ -107,8 +107,34 @@ static void restored_in_order(void **state)
 	assert_int_equal(ev[2]->kind, EV_ERROR_BURST);
 	assert_string_equal(ev[2]->counter, "nak_seq_err_rcvd");
 	assert_near(ev[2]->at_ns, real - 1000 * MS);
+	/* the newest flap (its up at -1.7 s) makes the port recent_fault again */
+	assert_true(model_find_port(&m, "rxa", 1)->sticky.recent);
+	assert_string_equal(model_find_port(&m, "rxa", 1)->sticky.fault, "link_flap");
+	assert_near(model_find_port(&m, "rxa", 1)->sticky.fault_ns, real - 1700 * MS);
 	pass();
 	assert_true(job_has_flap());
+	fs_set_backend(NULL);
+}
+
+/* a flap older than recent_fault_s: logged, the port not recent */
+static void old_flap_not_recent(void **state)
+{
+	uint64_t real = clock_ns(CLOCK_REALTIME);
+	struct memfs fs;
+	char text[256];
+
+	(void)state;
+	setup();
+	m.opts.recent_fault_s = 1;
+	memfs_init(&fs);
+	fs_set_backend(&fs.be);
+	snprintf(text, sizeof(text), "1 %llu down carrier -\n2 %llu up carrier 300000000\n",
+		 (unsigned long long)(real - 2300 * MS), (unsigned long long)(real - 2000 * MS));
+	memfs_put(&fs, PORT "/link/history", text);
+	pass();
+	past_restore(&m, &r);
+	assert_int_equal(readings_events(&m, EV_LINK_FLAP), 1);
+	assert_false(model_find_port(&m, "rxa", 1)->sticky.recent);
 	fs_set_backend(NULL);
 }
 
@@ -135,6 +161,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(restored_in_order),
+		cmocka_unit_test(old_flap_not_recent),
 		cmocka_unit_test(nothing_kept),
 	};
 
