@@ -332,7 +332,11 @@ static void fold_speed(struct model_port *p, const struct raw_port *rp, uint64_t
 	p->degraded = below;
 }
 
-/* a flap is timed by the flap program when it saw it, else now */
+/*
+ * a flap is timed by the flap program when it saw it (a time no earlier
+ * flap took, within 30 s), else now: without the program, a flap 10 s
+ * after another is not given the other's time
+ */
 static void fold_flaps(struct model *m, struct model_port *p, const struct raw_port *rp,
 		       bool ko, bool rebase, uint64_t now)
 {
@@ -343,8 +347,10 @@ static void fold_flaps(struct model *m, struct model_port *p, const struct raw_p
 	/* fabtel.ko's flaps are 64-bit, sysfs's carrier_down_count 32 */
 	if (!rp->have_flaps || !(n = count_rise(&p->flaps, rp->flaps, ko, rebase)))
 		return;
-	if (!p->last_flap_ns || p->last_flap_ns + 30 * NS_PER_S < now)
+	if (!p->last_flap_ns || p->last_flap_ns <= p->flap_timed_ns ||
+	    p->last_flap_ns + 30 * NS_PER_S < now)
 		p->last_flap_ns = now;	/* BPF did not time it */
+	p->flap_timed_ns = p->last_flap_ns;
 	ev = model_log_event(m, EV_LINK_FLAP, p->device, p->port, p->last_flap_ns);
 	ev->count = n;
 	ev->have_down = rp->have_flap_down;

@@ -197,6 +197,7 @@ struct model_port {
 	unsigned int hist_head, hist_count;
 	uint64_t bpf_transitions;	/* carrier events from the flap program */
 	uint64_t last_flap_ns;		/* CLOCK_REALTIME of the newest flap seen */
+	uint64_t flap_timed_ns;		/* the last_flap_ns a counted flap already took */
 	struct port_probe probe;		/* fabteld's prober; have false without */
 	struct port_reads reads;		/* how its reads fare: fabtel.ko's, fabteld's (port_reads.h) */
 	struct dev_shape shape;			/* PCI function, PF or VFs, bond (devices.c) */

@@ -128,8 +128,10 @@ static void signal_jobs(struct model *m, const struct past *ps, const struct raw
 			if (j->ports[k].port == rp->port && !strcmp(j->ports[k].device, rp->device))
 				model_signal_job(j, HS_LINK_FLAP, rp->device, rp->port, n, true, last);
 	}
-	if (p && p->last_flap_ns < last)
+	if (p && p->last_flap_ns < last) {
 		p->last_flap_ns = last;
+		p->flap_timed_ns = last;	/* logged: no new flap takes its time */
+	}
 }
 
 void past_restore(struct model *m, const struct raw *r)

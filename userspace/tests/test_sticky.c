@@ -108,12 +108,37 @@ static void off_never_recent(void **state)
 	assert_string_equal(st()->fault, "link_flap");
 }
 
+/* without the flap program, a second flap 10 s on has its own time, not the first's */
+static void second_flap_own_time(void **state)
+{
+	const struct model_event *ev;
+	uint64_t s, at[2] = { 0, 0 };
+	unsigned int n = 0;
+	int i;
+
+	(void)state;
+	pass();
+	r.ports[0].flaps++;
+	pass();
+	for (i = 0; i < 10; i++)
+		pass();
+	r.ports[0].flaps++;
+	pass();
+	for (s = 1; s < m.next_event_seq; s++)
+		if ((ev = model_event_get(&m, s)) && ev->kind == EV_LINK_FLAP && n < 2)
+			at[n++] = ev->at_ns;
+	assert_int_equal(n, 2);
+	assert_int_equal(at[1] - at[0], 11 * NS_PER_S);
+	assert_int_equal(st()->fault_ns, at[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(flap_then_hold, setup),
 		cmocka_unit_test_setup(down_then_ack, setup),
 		cmocka_unit_test_setup(off_never_recent, setup),
+		cmocka_unit_test_setup(second_flap_own_time, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
