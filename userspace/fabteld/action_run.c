@@ -11,7 +11,8 @@
  * output and error kept (the last 512 bytes go to the audit), and
  * SIGPIPE back at its default.  One still running after action_timeout_s
  * is killed with its group.  Every job ends as one JSON line in
- * action_log and a line on fabteld's standard error.  At stop the jobs
+ * action_log (opened at start, as root: a log fabteld's user could not
+ * create still works) and a line on fabteld's standard error.  At stop the jobs
  * queued still run (each within its timeout): a drain is not lost to a
  * restart.
  */
@@ -39,6 +40,7 @@ extern char **environ;
 
 struct action_runner {
 	struct action_cfg cfg;
+	int log_fd;			/* action_log, opened as root at start; -1 none */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t more;
@@ -81,6 +83,21 @@ static void audit_copy(struct json_object *line, struct json_object *ev, const c
 		json_object_object_add(line, key, json_object_get(v));
 }
 
+/* one write per line: the lines of the runner and of a deferral never mix */
+static void audit_write(const struct action_runner *r, const char *text)
+{
+	size_t n = strlen(text);
+	char *buf = malloc(n + 1);
+
+	if (!buf)
+		return;
+	memcpy(buf, text, n);
+	buf[n] = '\n';
+	if (write(r->log_fd, buf, n + 1) != (ssize_t)(n + 1))
+		fprintf(stderr, "fabteld: action_log %s: %s\n", r->cfg.log, strerror(errno));
+	free(buf);
+}
+
 static void audit(const struct action_runner *r, const struct action_job *j,
 		  const struct run_result *res)
 {
@@ -88,7 +105,6 @@ static void audit(const struct action_runner *r, const struct action_job *j,
 					    "summary" };
 	struct json_object *line = json_object_new_object(), *argv = json_object_new_array();
 	const char *text;
-	int fd;
 
 	json_object_object_add(line, "time", render_jtime(clock_ns(CLOCK_REALTIME)));
 	json_object_object_add(line, "outcome",
@@ -112,26 +128,8 @@ static void audit(const struct action_runner *r, const struct action_job *j,
 	text = json_object_to_json_string_ext(line, JSON_C_TO_STRING_PLAIN);
 	fprintf(stderr, "fabteld: action %s %s: %s %s\n", j->target, action_event_name(j->event),
 		j->argv[0] ? j->argv[0] : "", action_outcome_name(res->outcome));
-	if (r->cfg.log[0]) {
-		fd = open(r->cfg.log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
-		if (fd >= 0) {
-			/* one write per line: lines of two writers never mix */
-			char *buf;
-			size_t n = strlen(text);
-
-			buf = malloc(n + 1);
-			if (buf) {
-				memcpy(buf, text, n);
-				buf[n] = '\n';
-				if (write(fd, buf, n + 1) != (ssize_t)(n + 1))
-					fprintf(stderr, "fabteld: action_log %s: short write\n", r->cfg.log);
-				free(buf);
-			}
-			close(fd);
-		} else {
-			fprintf(stderr, "fabteld: action_log %s: %s\n", r->cfg.log, strerror(errno));
-		}
-	}
+	if (r->log_fd >= 0)
+		audit_write(r, text);
 	json_object_put(line);
 }
 
@@ -346,7 +344,21 @@ void action_runner_queue(struct action_runner *r, struct action_job *j)
 	pthread_mutex_unlock(&r->lock);
 }
 
-struct action_runner *action_runner_start(const struct action_cfg *cfg, char *err, size_t errlen)
+int actions_log_open(const struct action_cfg *cfg, char *err, size_t errlen)
+{
+	int fd;
+
+	err[0] = '\0';
+	if (!cfg->log[0] || !action_any(cfg))
+		return -1;
+	fd = open(cfg->log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0640);
+	if (fd < 0)
+		snprintf(err, errlen, "action_log %s: %s", cfg->log, strerror(errno));
+	return fd;
+}
+
+struct action_runner *action_runner_start(const struct action_cfg *cfg, int log_fd, char *err,
+					  size_t errlen)
 {
 	struct action_runner *r = calloc(1, sizeof(*r));
 	int e;
@@ -356,6 +368,7 @@ struct action_runner *action_runner_start(const struct action_cfg *cfg, char *er
 		return NULL;
 	}
 	r->cfg = *cfg;
+	r->log_fd = log_fd;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->more, NULL);
 	e = pthread_create(&r->thread, NULL, runner, r);
@@ -378,6 +391,8 @@ void action_runner_stop(struct action_runner *r)
 	pthread_cond_signal(&r->more);
 	pthread_mutex_unlock(&r->lock);
 	pthread_join(r->thread, NULL);
+	if (r->log_fd >= 0)
+		close(r->log_fd);
 	pthread_cond_destroy(&r->more);
 	pthread_mutex_destroy(&r->lock);
 	free(r);

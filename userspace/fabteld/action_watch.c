@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <json-c/json.h>
 
 #include "actions.h"
@@ -194,8 +195,8 @@ unlock_model:
 	pthread_mutex_unlock(&m->lock);
 }
 
-struct actions *actions_start(const struct action_cfg *cfg, const char *node, char *err,
-			      size_t errlen)
+struct actions *actions_start(const struct action_cfg *cfg, const char *node, int log_fd,
+			      char *err, size_t errlen)
 {
 	struct actions *a;
 
@@ -205,13 +206,17 @@ struct actions *actions_start(const struct action_cfg *cfg, const char *node, ch
 	a = calloc(1, sizeof(*a));
 	if (!a) {
 		snprintf(err, errlen, "actions: out of memory");
+		if (log_fd >= 0)
+			close(log_fd);
 		return NULL;
 	}
 	a->cfg = *cfg;
 	snprintf(a->node, sizeof(a->node), "%s", node);
 	a->node_t = (struct act_target){ .used = true, .scope = ACT_NODE, .applied = -1 };
-	a->runner = action_runner_start(cfg, err, errlen);
+	a->runner = action_runner_start(cfg, log_fd, err, errlen);
 	if (!a->runner) {
+		if (log_fd >= 0)
+			close(log_fd);
 		free(a);
 		return NULL;
 	}

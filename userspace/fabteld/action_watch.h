@@ -29,7 +29,8 @@ void action_evidence(struct action_job *j, const struct model *m, const char *no
 		     const struct act_level *lv, const struct act_level *all, unsigned int nr_all);
 
 struct action_runner;
-struct action_runner *action_runner_start(const struct action_cfg *cfg, char *err, size_t errlen);
+struct action_runner *action_runner_start(const struct action_cfg *cfg, int log_fd, char *err,
+					  size_t errlen);
 /* Hand j to the runner (it frees j); queue full: audited as dropped. */
 void action_runner_queue(struct action_runner *r, struct action_job *j);
 /* An audit line for j, not run (deferred); j stays the caller's. */

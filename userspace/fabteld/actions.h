@@ -23,12 +23,18 @@ struct actions;
 struct model;
 
 /*
- * Start the runner for cfg (node: this host's name, FABTEL_NODE); NULL
- * with err when it cannot start, NULL without (err "") when cfg has no
- * command.
+ * action_log opened for appending (0640), before fabteld gives up root:
+ * its fd; -1 with err "" when there is none to open (no log, or no
+ * command), -1 with err when it cannot be opened.
  */
-struct actions *actions_start(const struct action_cfg *cfg, const char *node, char *err,
-			      size_t errlen);
+int actions_log_open(const struct action_cfg *cfg, char *err, size_t errlen);
+/*
+ * Start the runner for cfg (node: this host's name, FABTEL_NODE; log_fd:
+ * actions_log_open's, the runner's from then on); NULL with err when it
+ * cannot start, NULL without (err "") when cfg has no command.
+ */
+struct actions *actions_start(const struct action_cfg *cfg, const char *node, int log_fd,
+			      char *err, size_t errlen);
 /* After a sample: the node's and ports' levels, and what turns (takes m->lock). */
 void actions_pass(struct actions *a, struct model *m, uint64_t now_ns);
 /* Stop, once the commands queued have run (each within action_timeout_s). */

@@ -315,6 +315,7 @@ int main(int argc, char **argv)
 	struct http *h;
 	struct prober *pr = NULL;
 	struct actions *act = NULL;
+	int alog = -1;
 	uint64_t next, now;
 	unsigned int i;
 	int s, ret = 1;
@@ -372,6 +373,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fabteld: %s\n", err);
 		goto fini;
 	}
+	/* the audit log, as the TLS key: opened while still root */
+	if (!opt.once) {
+		alog = actions_log_open(&cfg.action, err, sizeof(err));
+		if (alog < 0 && err[0]) {
+			fprintf(stderr, "fabteld: %s\n", err);
+			goto fini;
+		}
+	}
 	if (!opt.once && privs_drop(cfg.user, model.src[SRC_BPF_WIRE] == SRC_STATE_UP ||
 					       cfg.qp_counters >= QPC_AUTO))
 		goto fini;
@@ -386,7 +395,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fabteld: %s\n", err);
 		goto fini;
 	}
-	act = actions_start(&cfg.action, cfg.probe_cfg.host, err, sizeof(err));
+	act = actions_start(&cfg.action, cfg.probe_cfg.host, alog, err, sizeof(err));
+	alog = -1;	/* the runner's now (closed there when it cannot start) */
 	if (!act && err[0]) {
 		fprintf(stderr, "fabteld: %s\n", err);
 		http_stop(h);
@@ -413,6 +423,8 @@ int main(int argc, char **argv)
 	ret = 0;
 fini:
 	actions_stop(act);
+	if (alog >= 0)
+		close(alog);
 	web_free(&web);
 	prober_stop(pr);
 	collect_fini(col);

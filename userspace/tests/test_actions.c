@@ -151,8 +151,11 @@ static int teardown(void **state)
 static struct actions *start(void)
 {
 	char err[256];
-	struct actions *a = actions_start(&cfg, "gpu-1", err, sizeof(err));
+	int fd = actions_log_open(&cfg, err, sizeof(err));
+	struct actions *a;
 
+	assert_true(fd >= 0);
+	a = actions_start(&cfg, "gpu-1", fd, err, sizeof(err));
 	assert_non_null(a);
 	return a;
 }
@@ -190,12 +193,16 @@ static void ten_flaps_one_drain(void **state)
 	assert_true(json_object_object_get_ex(v, "fault", &v));
 	assert_string_equal(json_object_get_string(v), "link_flap");
 	json_object_put(in);
-	/* the hold: recent_fault_s (5) after the last flap, then healthy once */
+	/* the holds: 5 s after the last flap (recent_fault_s; hold_s to the second), then healthy once */
 	for (i = 0; i < 4; i++)
 		pass(a);
 	usleep(200000);
 	assert_int_equal(runs(2), 2);
 	pass(a);
+	pass(a);
+	assert_int_equal(runs(3), 3);
+	pass(a);
+	usleep(200000);
 	assert_int_equal(runs(3), 3);
 	assert_string_equal(env_of(3, "EVENT"), "healthy");
 	assert_non_null(strstr(env_of(3, "SUMMARY"), "healthy again (last fault: link_flap)"));
@@ -308,6 +315,14 @@ static void bad_commands(void **state)
 	assert_non_null(strstr(err, "action_port_healthy: '/nonexistent/x' is not an executable"));
 	assert_int_equal(config_set(&c, "action_port_healthy", "true", err, sizeof(err)), 0);
 	assert_int_equal(config_check_host(&c, err, sizeof(err)), 0);
+	/* an audit log that cannot be opened: named, so start fails saying so */
+	assert_int_equal(config_set(&c, "action_log", "/nonexistent/actions.log", err,
+				    sizeof(err)), 0);
+	assert_int_equal(actions_log_open(&c.action, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "action_log /nonexistent/actions.log: No such file"));
+	assert_int_equal(config_set(&c, "action_log", "off", err, sizeof(err)), 0);
+	assert_int_equal(actions_log_open(&c.action, err, sizeof(err)), -1);
+	assert_string_equal(err, "");
 }
 
 int main(void)
