@@ -90,6 +90,8 @@ want="/etc/fabtel/fabteld.conf
 /usr/bin/fabtel-trace
 /usr/bin/fabtel-traffic
 /usr/bin/fabtop
+/usr/lib/fabtel/actions/k8s-node-condition
+/usr/lib/fabtel/actions/slurm-node
 /usr/sbin/fabteld
 /usr/share/doc/fabtel/runbooks.rst
 /usr/share/fabtel/grafana/fabtel.json
@@ -100,10 +102,11 @@ want="/etc/fabtel/fabteld.conf
 /usr/share/man/man8/fabtel-trace.8.gz
 /usr/share/man/man8/fabteld.8.gz"
 wants=$R/etc/systemd/system/multi-user.target.wants/fabteld.service
-ktap_check "its files in place, unmodified (dpkg --verify), the config a conffile, the unit enabled" \
+ktap_check "its files in place, unmodified (dpkg --verify), the config a conffile (0640), the unit enabled" \
 	bash -c '[[ $(grep -xFf <(echo "$1") <(chroot "$2" dpkg -L fabtel) | sort) == "$1" ]] &&
 		[[ -z $(chroot "$2" dpkg --verify fabtel) ]] &&
 		grep -qx /etc/fabtel/fabteld.conf "$2/var/lib/dpkg/info/fabtel.conffiles" &&
+		[[ $(stat -c %a "$2/etc/fabtel/fabteld.conf") == 640 ]] &&
 		[[ $(readlink "$3") == /lib/systemd/system/fabteld.service ]]' _ "$want" "$R" "$wants"
 ktap_check "the rules' runbook_url points at the packaged runbooks" \
 	grep -qF 'file:///usr/share/doc/fabtel/runbooks.rst{{ end }}#' "$R/usr/share/fabtel/prometheus/rules.yml"

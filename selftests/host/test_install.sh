@@ -31,6 +31,7 @@ want="etc/fabtel/fabteld.conf
 opt/ft/bin/fabtel-trace
 opt/ft/bin/fabtel-traffic
 opt/ft/bin/fabtop
+opt/ft/lib/fabtel/actions/k8s-node-condition
 opt/ft/lib/fabtel/actions/slurm-node
 opt/ft/lib/fabtel/fabtel.ko
 opt/ft/lib/systemd/system/fabteld.service

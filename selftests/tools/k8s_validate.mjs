@@ -5,6 +5,9 @@
  * @kubernetes-models/prometheus-operator (the operator's CRDs), from the
  * npm registry, installed in MODULES (selftests/host/test_kubernetes.sh).
  *   node k8s_validate.mjs MODULES FILE...
+ * Every document of every FILE, of any kind those packages define (apps,
+ * core, rbac.authorization.k8s.io, admissionregistration.k8s.io, ...; the
+ * model is found by apiVersion and kind); one they do not define fails.
  * Prints "FILE: KIND NAME ok" or the schema's complaint; exit 0 if all are
  * valid, 1 otherwise.
  */
