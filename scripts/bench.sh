@@ -59,11 +59,12 @@
 #   recorder the flight recorder's memory with 64 fakeroce ports, loaded and
 #           with 4 records each, and what rmmod gives back (SUnreclaim +
 #           VmallocUsed; scripts/bench-recorder.sh).
+#   detect  fault to verdict and to action, p50/p99 (scripts/bench-detect.sh).
 #   probes  fabteld on a probing BENCH_PROBE_PEERS (16) answering fabtelds
 #           on b at the default rate: its CPU and RSS with and without
 #           probing, the prober thread's CPU per 1,000 probes.
 #
-#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|cost|wire|folds|kmsg|flap|sampler|firmware|recorder|qps|qps-traffic|scale|lab-scrape|probes]...
+#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|cost|wire|folds|kmsg|flap|sampler|firmware|recorder|detect|qps|qps-traffic|scale|lab-scrape|probes]...
 #   (no stage named: all of them)
 set -uo pipefail
 
@@ -77,7 +78,7 @@ ROUNDS=${BENCH_ROUNDS:-1000}
 REAL=${BENCH_REAL_SYSFS:-}
 read -r -a PORTS <<<"${BENCH_PORTS:-2 16}"
 STAGES=("$@")
-((${#STAGES[@]})) || STAGES=(scrape cost wire folds kmsg flap sampler firmware recorder qps qps-traffic scale lab-scrape probes)
+((${#STAGES[@]})) || STAGES=(scrape cost wire folds kmsg flap sampler firmware recorder detect qps qps-traffic scale lab-scrape probes)
 mkdir -p "$OUT"
 
 need() {
@@ -339,6 +340,8 @@ fabteld_cost() {
 # the recorder stage: recorder_stage
 # shellcheck source=scripts/bench-recorder.sh
 . "$REPO/scripts/bench-recorder.sh"
+# shellcheck source=scripts/bench-detect.sh
+. "$REPO/scripts/bench-detect.sh"
 
 qps_stage() {
 	local w=${BENCH_QPS_SECONDS:-30} n=${BENCH_QPS:-1000} c0 c1 seen ent
@@ -551,6 +554,7 @@ for s in "${STAGES[@]}"; do
 	sampler) sampler_stage ;;
 	firmware) firmware_stage ;;
 	recorder) recorder_stage ;;
+	detect) detect_stage ;;
 	qps) qps_stage ;;
 	qps-traffic) qps_traffic_stage ;;
 	lab-scrape) lab_scrape_stage ;;
