@@ -7,7 +7,7 @@
 # Grafana dashboard deploy/grafana/fabtel.json is valid JSON, uses the
 # DS_PROMETHEUS data source variable, and queries only valid PromQL over
 # fabtel's own metrics and recorded series; the Alertmanager route of
-# deploy/prometheus/alertmanager-route.yml is valid for amtool and sends
+# deploy/alertmanager/route.yml is valid for amtool and sends
 # the fault alerts, and only those, to its drain webhook.
 #
 # KTAP output; exit 0 on success, 1 on a failure, 4 (skip) without promtool.
@@ -281,8 +281,8 @@ else
 fi
 
 # the central action's route: amtool's own check, and its routing tree
-desc="alertmanager-route.yml: amtool check-config, and FabtelPortRecentFault, FabtelDriverWedged, FabtelNICFirmware routed to fabric-drain, FabtelLinkFlap not"
-AM=$REPO/deploy/prometheus/alertmanager-route.yml
+desc="deploy/alertmanager/route.yml: amtool check-config, and FabtelPortRecentFault, FabtelDriverWedged, FabtelNICFirmware routed to fabric-drain, FabtelLinkFlap not"
+AM=$REPO/deploy/alertmanager/route.yml
 if ! command -v amtool >/dev/null; then
 	fail "$desc" "amtool missing (apt-get install prometheus-alertmanager: scripts/deps.sh)"
 else
