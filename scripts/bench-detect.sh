@@ -55,8 +55,9 @@ CONF
 		sleep 3
 		$QB/fabtel-traffic 10.77.0.2 --duration 86400 --rate 200 --size 4096 --cgroup /sys/fs/cgroup/job_8302 \
 			>/tmp/detect/traffic.log 2>&1 & echo \$! >/tmp/detect/traffic.pid" >/dev/null
-	# the probes found their peer, the jobs listed, the node healthy (its first action)
-	for _ in $(seq 60); do
+	# the probes found their peer, the jobs listed, the node healthy (its first
+	# action: a node healthy at start is resumed after 60 s)
+	for _ in $(seq 100); do
 		lab a -- "curl -s 127.0.0.1:9465/api/v1/jobs | grep -q '\"job_id\":\"8302\"' &&
 			curl -s 127.0.0.1:9465/api/v1/probes | jq -e '.ports[] | select(.device == \"rxa\") | .peers | length > 0' >/dev/null &&
 			tail -1 /tmp/detect/actions 2>/dev/null | grep -q '^healthy'" && return 0

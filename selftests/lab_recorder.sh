@@ -222,8 +222,7 @@ act_start() { # SETTINGS...
 }
 act_start
 ktap_info "$(lab a "head -3 /tmp/act.log")"
-started() { [[ $(lab a "grep -c outcome $AD/audit.log 2>/dev/null") -ge 1 ]]; }
-wait_for 15 started
+sleep 2	# a few samples: the node healthy (its resume at start waits 60 s, so none)
 lab a "for i in \$(seq 10); do echo 0 >$DBG/carrier; sleep 0.3; echo 1 >$DBG/carrier; sleep 0.5; done" >/dev/null
 t_last=$SECONDS
 resumed() { calls | grep -qx 'state=resume'; }
@@ -244,9 +243,9 @@ ktap_check "the drain's reason names the fault and port, and job '$EVIL' arrives
 		[[ $1 =~ $re ]] && [[ ${BASH_REMATCH[2]} == "$2" ]]' _ "$reason" "$EVIL"
 ktap_eq "... and ran nothing: no $AD/pwned" "$(lab a "test -e $AD/pwned && echo there || echo absent")" "absent"
 audit=$(lab a "cat $AD/audit.log")
-ktap_eq "the audit log: the node healthy at start, failing, healthy again, each ran and exited 0" \
+ktap_eq "the audit log: the node failing, then healthy again, each ran and exited 0" \
 	"$(jq -r '"\(.event) \(.outcome) \(.exit)"' <<<"$audit" | tr '\n' ' ')" \
-	"healthy ran 0 failing ran 0 healthy ran 0 "
+	"failing ran 0 healthy ran 0 "
 fabteld_stop a act >/dev/null
 ndrain=$(grep -cx 'state=drain' <<<"$c")
 act_start --set action_dry_run=1

@@ -40,12 +40,14 @@ static bool reason_on(const struct health_reason *r, const struct model_port *p,
 
 /*
  * The jobs with a failing or degraded reason on the port (node: on any),
- * with those reasons, into a; their names, space-separated, into names.
+ * with those reasons, into a; their names, space-separated, into names:
+ * whole names only, then "+N more" for those that do not fit.
  */
 static void add_jobs(const struct model *m, const struct model_port *p, bool node,
 		     struct json_object *a, char *names, size_t len)
 {
 	size_t used = 0;
+	unsigned int more = 0;
 
 	names[0] = '\0';
 	for (unsigned int i = 0; i < m->job_slots; i++) {
@@ -71,10 +73,14 @@ static void add_jobs(const struct model *m, const struct model_port *p, bool nod
 				       json_object_new_string(health_verdict_name(r->verdict)));
 		json_object_object_add(j, "reasons", rs);
 		json_object_array_add(a, j);
-		if (used + strlen(jb->id.id) + 2 < len)
+		if (!more && used + strlen(jb->id.id) + 12 < len)
 			used += (size_t)snprintf(names + used, len - used, "%s%s", used ? " " : "",
 						 jb->id.id);
+		else
+			more++;
 	}
+	if (more)
+		snprintf(names + used, len - used, "%s+%u more", used ? " " : "", more);
 }
 
 static struct json_object *jport(const struct model *m, const struct act_level *lv)
@@ -102,6 +108,8 @@ static void summary(const struct action_job *j, const struct act_level *lv, cons
 	if (p)
 		snprintf(where, sizeof(where), " on %s/%u%s%s%s", p->device, p->port,
 			 p->netdev[0] ? " (" : "", p->netdev, p->netdev[0] ? ")" : "");
+	else if (lv->gone_device)
+		snprintf(where, sizeof(where), " on %s/%u", lv->gone_device, lv->gone_port);
 	if (j->event == ACT_FAILING)
 		snprintf(out, len, "fabtel: %s%s at %s%s%s", lv->reason[0] ? lv->reason : "failing",
 			 where, when, jobs[0] ? "; jobs: " : "", jobs);
@@ -117,7 +125,7 @@ void action_evidence(struct action_job *j, const struct model *m, const char *no
 	const struct model_port *p = lv->port;
 	struct json_object *o = json_object_new_object(), *ports = json_object_new_array();
 	struct json_object *jobs = json_object_new_array();
-	char names[256], text[288], when[32], num[16];
+	char names[160], text[400], when[32], num[16];
 
 	add_jobs(m, p, j->scope == ACT_NODE, jobs, names, sizeof(names));
 	summary(j, lv, names, text, sizeof(text));
@@ -127,9 +135,9 @@ void action_evidence(struct action_job *j, const struct model *m, const char *no
 	put_env(j, "NODE", node);
 	put_env(j, "LEVEL", health_verdict_name(lv->level));
 	put_env(j, "REASON", lv->reason);
-	put_env(j, "DEVICE", p ? p->device : "");
-	snprintf(num, sizeof(num), "%u", p ? p->port : 0);
-	put_env(j, "PORT", p ? num : "");
+	put_env(j, "DEVICE", p ? p->device : lv->gone_device ? lv->gone_device : "");
+	snprintf(num, sizeof(num), "%u", p ? p->port : lv->gone_port);
+	put_env(j, "PORT", p || lv->gone_device ? num : "");
 	put_env(j, "NETDEV", p ? p->netdev : "");
 	put_env(j, "TIME", when);
 	put_env(j, "JOBS", names);

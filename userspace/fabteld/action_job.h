@@ -12,6 +12,7 @@
 #include "config_action.h"
 
 #define ACTION_MAX_ENV		16	/* FABTEL_* variables */
+#define ACTION_ENV_LEN		448	/* one "FABTEL_...=..." */
 #define ACTION_QUEUE_MAX	64	/* jobs waiting at most; more are audited as dropped */
 
 enum action_outcome {
@@ -21,6 +22,8 @@ enum action_outcome {
 	ACT_NOT_STARTED,	/* the program could not be started */
 	ACT_TIMEOUT,		/* still running after action_timeout_s: killed */
 	ACT_DROPPED,		/* the queue was full */
+	ACT_STOPPED,		/* fabteld stopped while it ran: killed */
+	ACT_NOT_RUN,		/* fabteld stopped before it ran */
 	ACT_OUTCOMES,
 };
 
@@ -34,10 +37,11 @@ struct action_job {
 	char target[96];		/* "node", or "DEVICE/PORT" */
 	char argbuf[ACTION_CMD_LEN];
 	char *argv[ACTION_MAX_ARGS + 1];
-	char env[ACTION_MAX_ENV][320];	/* "FABTEL_...=..." */
+	char env[ACTION_MAX_ENV][ACTION_ENV_LEN];	/* "FABTEL_...=..." */
 	unsigned int nr_env;
 	struct json_object *evidence;	/* owned: its JSON goes to the command's stdin */
 	bool dry_run;
+	int *failed;			/* its target's flag: set (__atomic) when it fails */
 };
 
 const char *action_outcome_name(enum action_outcome o);

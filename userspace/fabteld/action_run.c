@@ -12,9 +12,11 @@
  * SIGPIPE back at its default.  One still running after action_timeout_s
  * is killed with its group.  Every job ends as one JSON line in
  * action_log (opened at start, as root: a log fabteld's user could not
- * create still works) and a line on fabteld's standard error.  At stop the jobs
- * queued still run (each within its timeout): a drain is not lost to a
- * restart.
+ * create still works) and a line on fabteld's standard error.  One that
+ * did not run whole and exit 0 sets its target's failed flag: it is run
+ * again.  At stop (within fabteld's 1.7 s grace) a command running is
+ * killed ("stopped") and those queued are audited "not_run"; the next
+ * start acts on the state it finds.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,7 +61,7 @@ struct run_result {
 };
 
 static const char *const outcome_names[ACT_OUTCOMES] = {
-	"ran", "dry_run", "deferred", "not_started", "timeout", "dropped",
+	"ran", "dry_run", "deferred", "not_started", "timeout", "dropped", "stopped", "not_run",
 };
 
 const char *action_outcome_name(enum action_outcome o)
@@ -208,7 +210,38 @@ static void keep_out(struct run_result *res, const char *b, size_t n)
 	res->out_len += n;
 }
 
-/* feed stdin, keep the output, until the command ends or its time is up */
+static bool stopping(struct action_runner *r)
+{
+	bool s;
+
+	pthread_mutex_lock(&r->lock);
+	s = r->stopping;
+	pthread_mutex_unlock(&r->lock);
+	return s;
+}
+
+/*
+ * The command ended (its status in res), or cannot be waited for: true.
+ * -1 other than EINTR (ECHILD: SIGCHLD ignored by whoever started
+ * fabteld, the child reaped already) ends the wait, its status unknown.
+ */
+static bool ended(pid_t pid, struct run_result *res)
+{
+	pid_t w = waitpid(pid, &res->status, WNOHANG);
+
+	if (w == pid)
+		return true;
+	if (w < 0 && errno != EINTR) {
+		res->status = -1;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * feed stdin, keep the output, until the command ends, its time is up or
+ * fabteld stops (then its group is killed; 5 s more at most for it to go)
+ */
 static void await(struct action_runner *r, pid_t pid, int in_w, int out_r, const char *input,
 		  struct run_result *res)
 {
@@ -224,12 +257,16 @@ static void await(struct action_runner *r, pid_t pid, int in_w, int out_r, const
 				       { .fd = in_w, .events = POLLOUT } };
 		ssize_t n;
 
-		if (waitpid(pid, &res->status, WNOHANG) == pid)
+		if (ended(pid, res))
 			break;
-		if (!killed && clock_ns(CLOCK_MONOTONIC) >= end) {
+		if (!killed && (clock_ns(CLOCK_MONOTONIC) >= end || stopping(r))) {
 			kill(-pid, SIGKILL);
-			res->outcome = ACT_TIMEOUT;
+			res->outcome = stopping(r) ? ACT_STOPPED : ACT_TIMEOUT;
 			killed = true;
+			end = clock_ns(CLOCK_MONOTONIC) + 5000000000ull;
+		} else if (killed && clock_ns(CLOCK_MONOTONIC) >= end) {
+			res->status = -1;	/* stuck past SIGKILL (D state): given up */
+			break;
 		}
 		if (poll(p, in_w >= 0 ? 2 : 1, 50) <= 0)
 			continue;
@@ -298,6 +335,10 @@ close_pipes:
 	}
 audit_job:
 	audit(r, j, &res);
+	/* not run whole and well: its target runs it again (action_watch.c) */
+	if (res.outcome != ACT_DRY_RUN &&
+	    (res.outcome != ACT_RAN || !WIFEXITED(res.status) || WEXITSTATUS(res.status)))
+		__atomic_store_n(j->failed, 1, __ATOMIC_RELEASE);
 }
 
 static void *runner(void *arg)
@@ -316,8 +357,13 @@ static void *runner(void *arg)
 		if (!r->head)
 			r->tail = NULL;
 		r->queued--;
-		pthread_mutex_unlock(&r->lock);
-		run_one(r, j);
+		if (r->stopping) {
+			pthread_mutex_unlock(&r->lock);
+			action_runner_audit(r, j, ACT_NOT_RUN);
+		} else {
+			pthread_mutex_unlock(&r->lock);
+			run_one(r, j);
+		}
 		action_job_free(j);
 		pthread_mutex_lock(&r->lock);
 	}
@@ -331,6 +377,7 @@ void action_runner_queue(struct action_runner *r, struct action_job *j)
 	if (r->queued >= ACTION_QUEUE_MAX) {
 		pthread_mutex_unlock(&r->lock);
 		action_runner_audit(r, j, ACT_DROPPED);
+		__atomic_store_n(j->failed, 1, __ATOMIC_RELEASE);
 		action_job_free(j);
 		return;
 	}

@@ -14,9 +14,13 @@
  * The rate limit: a target's commands run action_rate_s apart at least;
  * a turn inside that waits (audited once as deferred) and runs when the
  * limit allows if the target is still turned (with the holds longer than
- * the limit, only a fault within action_rate_s of a resume waits).  At start the node's state
- * is run as found (a restart leaves no node drained for a fault it no
- * longer has); a port's, only when failing.
+ * the limit, only a fault within action_rate_s of a resume waits).  A
+ * command that failed (not started, timed out, killed, non-zero exit,
+ * dropped) is run again, 10 s on at the soonest.  At start a failing
+ * node or port is acted on at once; a node found healthy is resumed once
+ * it has stayed healthy 60 s (the probes and the jobs' rates have seen
+ * it), a port found healthy is left as it is.  A node without any port
+ * is not judged; a port that went while failing keeps the node failing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,15 +33,25 @@
 #include "model.h"
 
 #define NS_PER_SEC	1000000000ull
+/* a node found healthy at start is resumed once it stayed so this long */
+#define START_SETTLE_NS	(60 * NS_PER_SEC)
+/* a command that failed is run again this long after, at the soonest */
+#define RETRY_NS	(10 * NS_PER_SEC)
+
+enum { APPLIED_NONE = -1, APPLIED_REDO = -2 };
 
 struct act_target {
 	bool used;
+	bool seen;			/* its port present this pass */
 	enum action_scope scope;
 	char device[64];
 	uint32_t port;
-	int applied;			/* the state last acted on: 1 failing, 0 healthy, -1 none yet */
+	int applied;			/* the state last acted on: 1 failing, 0 healthy, APPLIED_* */
 	uint64_t last_run_ns;		/* its last command (or dry run); 0 never */
+	uint64_t turn_ns;		/* since when its state differs from applied; 0 it does not */
+	uint64_t retry_ns;		/* a failed command: not again before then */
 	bool deferred;			/* a turn waits for the rate limit (audited) */
+	int failed;			/* set by the runner (__atomic): its last command failed */
 };
 
 struct actions {
@@ -83,6 +97,10 @@ static void port_level(const struct model *m, const struct model_port *p, struct
 		lv->reason = p->sticky.fault;	/* the last fault, for "healthy again" */
 }
 
+/*
+ * the port's target; NULL when all 64 are taken (a target goes once its
+ * port is gone and it is not failing)
+ */
 static struct act_target *port_target(struct actions *a, const struct model_port *p)
 {
 	struct act_target *free_t = NULL;
@@ -97,7 +115,7 @@ static struct act_target *port_target(struct actions *a, const struct model_port
 	}
 	if (free_t) {
 		*free_t = (struct act_target){ .used = true, .scope = ACT_PORT, .port = p->port,
-					       .applied = -1 };
+					       .applied = APPLIED_NONE };
 		snprintf(free_t->device, sizeof(free_t->device), "%s", p->device);
 	}
 	return free_t;
@@ -113,8 +131,9 @@ static struct action_job *make_job(struct actions *a, const struct model *m,
 		return NULL;
 	j->scope = t->scope;
 	j->event = ev;
-	j->at_ns = now;
+	j->at_ns = t->turn_ns ? t->turn_ns : now;	/* the turn's time, deferred or not */
 	j->dry_run = a->cfg.dry_run;
+	j->failed = (int *)&t->failed;
 	if (t->scope == ACT_NODE)
 		snprintf(j->target, sizeof(j->target), "node");
 	else
@@ -122,6 +141,14 @@ static struct action_job *make_job(struct actions *a, const struct model *m,
 	action_split(a->cfg.cmd[t->scope][ev], j->argbuf, sizeof(j->argbuf), j->argv);
 	action_evidence(j, m, a->node, lv, a->lv, nr);
 	return j;
+}
+
+/* a turn's command is due now: not inside the rate limit, nor a retry's wait */
+static bool due(const struct actions *a, const struct act_target *t, uint64_t now)
+{
+	uint64_t gap = (uint64_t)a->cfg.rate_s * NS_PER_SEC;
+
+	return now >= t->retry_ns && !(t->last_run_ns && now - t->last_run_ns < gap);
 }
 
 /* the target's state now against the one last acted on */
@@ -133,16 +160,30 @@ static void turn(struct actions *a, const struct model *m, struct act_target *t,
 	enum action_event ev = bad ? ACT_FAILING : ACT_HEALTHY;
 	struct action_job *j;
 
+	if (__atomic_exchange_n(&t->failed, 0, __ATOMIC_ACQ_REL)) {
+		t->applied = APPLIED_REDO;	/* its command failed: run it again */
+		t->retry_ns = now + RETRY_NS;
+	}
 	if (t->applied == bad) {
 		t->deferred = false;
+		t->turn_ns = 0;
 		return;
 	}
-	if ((t->applied < 0 && !bad && t->scope == ACT_PORT) || !a->cfg.cmd[t->scope][ev][0]) {
+	if (!t->turn_ns)
+		t->turn_ns = now;
+	/* found healthy at start: a port as it is, the node once it stayed so */
+	if (t->applied == APPLIED_NONE && !bad &&
+	    (t->scope == ACT_PORT || now - t->turn_ns < START_SETTLE_NS)) {
+		if (t->scope == ACT_PORT)
+			t->applied = 0;
+		return;
+	}
+	if (!a->cfg.cmd[t->scope][ev][0]) {
 		t->applied = bad;
-		t->deferred = false;
+		t->turn_ns = 0;
 		return;
 	}
-	if (t->last_run_ns && now - t->last_run_ns < (uint64_t)a->cfg.rate_s * NS_PER_SEC) {
+	if (!due(a, t, now)) {
 		if (!t->deferred && (j = make_job(a, m, t, ev, lv, nr, now))) {
 			action_runner_audit(a->runner, j, ACT_DEFERRED);
 			action_job_free(j);
@@ -155,15 +196,54 @@ static void turn(struct actions *a, const struct model *m, struct act_target *t,
 		return;		/* no memory: tried again next pass */
 	action_runner_queue(a->runner, j);
 	/* the state at start, run as found, does not count against the limit */
-	if (t->applied >= 0)
+	if (t->applied != APPLIED_NONE)
 		t->last_run_ns = now;
 	t->applied = bad;
 	t->deferred = false;
+	t->turn_ns = 0;
+}
+
+/*
+ * The node's level: its worst port's; a port that went while failing
+ * (its target's last command was failing) still counts, as port_gone,
+ * until it is back and clean.  false: no port at all, nothing to judge.
+ */
+static bool node_level(struct actions *a, unsigned int nr, struct act_level *node)
+{
+	bool any = false;
+	unsigned int i;
+
+	*node = (struct act_level){ .level = VERDICT_HEALTHY, .reason = "" };
+	for (i = 0; i < nr; i++) {
+		if (!a->lv[i].port)
+			continue;
+		any = true;
+		if (a->lv[i].level > node->level || (!node->port && a->lv[i].reason[0]))
+			*node = a->lv[i];
+	}
+	for (i = 0; i < MODEL_MAX_PORTS; i++) {
+		struct act_target *t = &a->ports[i];
+
+		if (!t->used || t->seen)
+			continue;
+		if (t->applied != 1) {
+			t->used = false;	/* gone and not failing: its slot is free */
+			continue;
+		}
+		any = true;
+		if (node->level < VERDICT_FAILING)
+			*node = (struct act_level){ .level = VERDICT_FAILING, .reason = "port_gone",
+						    .gone_device = t->device, .gone_port = t->port };
+	}
+	if (node->level == VERDICT_HEALTHY)
+		node->at_ns = 0;
+	return any;
 }
 
 void actions_pass(struct actions *a, struct model *m, uint64_t now)
 {
-	struct act_level node = { .level = VERDICT_HEALTHY, .reason = "" };
+	struct act_level node;
+	struct act_target *t;
 	unsigned int i, nr;
 
 	if (!a)
@@ -173,24 +253,22 @@ void actions_pass(struct actions *a, struct model *m, uint64_t now)
 	if (m->samples < 2)
 		goto unlock_model;
 	nr = m->port_slots;
+	for (i = 0; i < MODEL_MAX_PORTS; i++)
+		a->ports[i].seen = false;
 	for (i = 0; i < nr; i++) {
 		a->lv[i] = (struct act_level){ .level = VERDICT_HEALTHY, .reason = "" };
 		if (!m->ports[i].present)
 			continue;
 		port_level(m, &m->ports[i], &a->lv[i]);
-		if (a->lv[i].level > node.level || (!node.port && a->lv[i].reason[0]))
-			node = a->lv[i];
+		if ((t = port_target(a, &m->ports[i])))
+			t->seen = true;
 	}
-	if (node.level == VERDICT_HEALTHY)
-		node.at_ns = 0;
-	for (i = 0; i < nr; i++) {
-		struct act_target *t;
-
-		if (!m->ports[i].present || !(t = port_target(a, &m->ports[i])))
-			continue;
-		turn(a, m, t, &a->lv[i], nr, now);
-	}
-	turn(a, m, &a->node_t, &node, nr, now);
+	/* the node first: its command never waits behind the ports' */
+	if (node_level(a, nr, &node))
+		turn(a, m, &a->node_t, &node, nr, now);
+	for (i = 0; i < nr; i++)
+		if (m->ports[i].present && (t = port_target(a, &m->ports[i])))
+			turn(a, m, t, &a->lv[i], nr, now);
 unlock_model:
 	pthread_mutex_unlock(&m->lock);
 }
@@ -212,7 +290,8 @@ struct actions *actions_start(const struct action_cfg *cfg, const char *node, in
 	}
 	a->cfg = *cfg;
 	snprintf(a->node, sizeof(a->node), "%s", node);
-	a->node_t = (struct act_target){ .used = true, .scope = ACT_NODE, .applied = -1 };
+	a->node_t = (struct act_target){ .used = true, .seen = true, .scope = ACT_NODE,
+					 .applied = APPLIED_NONE };
 	a->runner = action_runner_start(cfg, log_fd, err, errlen);
 	if (!a->runner) {
 		if (log_fd >= 0)

@@ -18,6 +18,8 @@ struct act_level {
 	const char *reason;		/* the fault or job reason behind it; "" none */
 	uint64_t at_ns;			/* when it was seen; 0 unknown */
 	const struct model_port *port;	/* the port (node: the worst); NULL none */
+	const char *gone_device;	/* no port: the one that went while failing, or NULL */
+	uint32_t gone_port;
 };
 
 /*

@@ -37,7 +37,7 @@ struct actions *actions_start(const struct action_cfg *cfg, const char *node, in
 			      char *err, size_t errlen);
 /* After a sample: the node's and ports' levels, and what turns (takes m->lock). */
 void actions_pass(struct actions *a, struct model *m, uint64_t now_ns);
-/* Stop, once the commands queued have run (each within action_timeout_s). */
+/* Stop: a command running is killed, those queued are audited as not run. */
 void actions_stop(struct actions *a);
 
 #endif /* FABTELD_ACTIONS_H */

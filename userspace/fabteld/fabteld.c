@@ -273,6 +273,47 @@ static void say_started(const struct prober *pr)
 	say_excluded();
 }
 
+/* A sample each interval_ms, and what follows it, until stopped. */
+static void sample_loop(struct prober *pr, struct actions *act)
+{
+	uint64_t next = mono_ms() + cfg.interval_ms, now;
+
+	while (!stop) {
+		now = mono_ms();
+		if (now >= next) {
+			collect_sample(col);
+			say_excluded();
+			if (pr)
+				prober_sync(pr, &model);
+			actions_pass(act, &model, clock_ns(CLOCK_REALTIME));
+			next = next + cfg.interval_ms > now ? next + cfg.interval_ms :
+							      now + cfg.interval_ms;
+			continue;
+		}
+		collect_wait(col, (int)(next - now), stop_wake_fd());
+	}
+}
+
+/*
+ * What is read or opened while still root: the TLS key, the actions'
+ * audit log (*alog, -1 none); 0, or -1 (said why).
+ */
+static int root_files(int *alog)
+{
+	char err[768];
+
+	if (web_load(&web, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "fabteld: %s\n", err);
+		return -1;
+	}
+	*alog = actions_log_open(&cfg.action, err, sizeof(err));
+	if (*alog < 0 && err[0]) {
+		fprintf(stderr, "fabteld: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 /* The config file, then the command line's settings; 0, or -1 (said why). */
 static int load_settings(void)
 {
@@ -316,7 +357,6 @@ int main(int argc, char **argv)
 	struct prober *pr = NULL;
 	struct actions *act = NULL;
 	int alog = -1;
-	uint64_t next, now;
 	unsigned int i;
 	int s, ret = 1;
 
@@ -330,6 +370,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/* the actions wait for their commands: not reaped behind their back */
+	signal(SIGCHLD, SIG_DFL);
 	/*
 	 * No transparent huge pages for fabteld: where THP is "always"
 	 * (Debian's and RHEL's kernels), khugepaged may fill any 2 MiB range
@@ -368,19 +410,8 @@ int main(int argc, char **argv)
 		ret = print_once();
 		goto fini;
 	}
-	/* the TLS key is read while still root */
-	if (!opt.once && web_load(&web, &cfg, err, sizeof(err))) {
-		fprintf(stderr, "fabteld: %s\n", err);
+	if (!opt.once && root_files(&alog))
 		goto fini;
-	}
-	/* the audit log, as the TLS key: opened while still root */
-	if (!opt.once) {
-		alog = actions_log_open(&cfg.action, err, sizeof(err));
-		if (alog < 0 && err[0]) {
-			fprintf(stderr, "fabteld: %s\n", err);
-			goto fini;
-		}
-	}
 	if (!opt.once && privs_drop(cfg.user, model.src[SRC_BPF_WIRE] == SRC_STATE_UP ||
 					       cfg.qp_counters >= QPC_AUTO))
 		goto fini;
@@ -404,21 +435,7 @@ int main(int argc, char **argv)
 	}
 	say_started(pr);
 	collect_start_events(col);
-	next = mono_ms() + cfg.interval_ms;
-	while (!stop) {
-		now = mono_ms();
-		if (now >= next) {
-			collect_sample(col);
-			say_excluded();
-			if (pr)
-				prober_sync(pr, &model);
-			actions_pass(act, &model, clock_ns(CLOCK_REALTIME));
-			next = next + cfg.interval_ms > now ? next + cfg.interval_ms :
-							      now + cfg.interval_ms;
-			continue;
-		}
-		collect_wait(col, (int)(next - now), stop_wake_fd());
-	}
+	sample_loop(pr, act);
 	http_stop(h);
 	ret = 0;
 fini:

@@ -4,10 +4,12 @@
  * by hand, one pass a second, with a real command: a stub script that
  * keeps each run's environment and standard input.  Ten flaps in a row
  * are one "failing" run and one "healthy" once the hold is over; the
- * evidence (FABTEL_* and the JSON) names the port and the fault; a job
- * name full of shell metacharacters arrives as data; dry run runs
- * nothing and audits; the rate limit defers a turn and runs it later; a
- * command past its timeout is killed; bad commands are refused.
+ * evidence (FABTEL_* and the JSON) names the port and the fault; a node
+ * healthy at start is resumed after 60 s; a job name full of shell
+ * metacharacters arrives as data; dry run runs nothing and audits; the
+ * rate limit defers a turn and runs it later; a command past its timeout
+ * is killed and run again; a port gone while failing keeps the node
+ * failing; bad commands are refused.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -160,6 +162,16 @@ static struct actions *start(void)
 	return a;
 }
 
+/* the audit log's lines of outcome, once there are n (5 s at most) */
+static int audited(const char *outcome, int n)
+{
+	int got = 0;
+
+	for (int i = 0; i < 100 && (got = audit_lines(outcome)) < n; i++)
+		usleep(50000);
+	return got;
+}
+
 static void ten_flaps_one_drain(void **state)
 {
 	struct actions *a = start();
@@ -169,22 +181,20 @@ static void ten_flaps_one_drain(void **state)
 	(void)state;
 	pass(a);
 	pass(a);
-	assert_int_equal(runs(1), 1);	/* at start: the node's state as found */
-	assert_string_equal(env_of(1, "EVENT"), "healthy");
 	for (i = 0; i < 10; i++) {
 		r.ports[0].flaps++;
 		pass(a);
 	}
-	assert_int_equal(runs(2), 2);
-	assert_string_equal(env_of(2, "EVENT"), "failing");
-	assert_string_equal(env_of(2, "SCOPE"), "node");
-	assert_string_equal(env_of(2, "REASON"), "link_flap");
-	assert_string_equal(env_of(2, "DEVICE"), "rxa");
-	assert_string_equal(env_of(2, "PORT"), "1");
-	assert_string_equal(env_of(2, "NODE"), "gpu-1");
-	assert_non_null(strstr(env_of(2, "SUMMARY"), "fabtel: link_flap on rxa/1 at "));
-	assert_string_equal(slurp("%s/argv.2", dir), "drain\n");
-	in = json_tokener_parse(slurp("%s/in.2", dir));
+	assert_int_equal(runs(1), 1);
+	assert_string_equal(env_of(1, "EVENT"), "failing");
+	assert_string_equal(env_of(1, "SCOPE"), "node");
+	assert_string_equal(env_of(1, "REASON"), "link_flap");
+	assert_string_equal(env_of(1, "DEVICE"), "rxa");
+	assert_string_equal(env_of(1, "PORT"), "1");
+	assert_string_equal(env_of(1, "NODE"), "gpu-1");
+	assert_non_null(strstr(env_of(1, "SUMMARY"), "fabtel: link_flap on rxa/1 at "));
+	assert_string_equal(slurp("%s/argv.1", dir), "drain\n");
+	in = json_tokener_parse(slurp("%s/in.1", dir));
 	assert_non_null(in);
 	assert_true(json_object_object_get_ex(in, "ports", &v));
 	v = json_object_array_get_idx(v, 0);
@@ -197,17 +207,34 @@ static void ten_flaps_one_drain(void **state)
 	for (i = 0; i < 4; i++)
 		pass(a);
 	usleep(200000);
+	assert_int_equal(runs(1), 1);
+	pass(a);
+	pass(a);
 	assert_int_equal(runs(2), 2);
 	pass(a);
-	pass(a);
-	assert_int_equal(runs(3), 3);
-	pass(a);
 	usleep(200000);
-	assert_int_equal(runs(3), 3);
-	assert_string_equal(env_of(3, "EVENT"), "healthy");
-	assert_non_null(strstr(env_of(3, "SUMMARY"), "healthy again (last fault: link_flap)"));
+	assert_int_equal(runs(2), 2);
+	assert_string_equal(env_of(2, "EVENT"), "healthy");
+	assert_non_null(strstr(env_of(2, "SUMMARY"), "healthy again (last fault: link_flap)"));
+	assert_int_equal(audited("ran", 2), 2);
 	actions_stop(a);
-	assert_int_equal(audit_lines("ran"), 3);
+}
+
+/* found healthy at start: resumed once healthy 60 s (a drain from before the restart undone) */
+static void healthy_at_start_settles(void **state)
+{
+	struct actions *a = start();
+
+	(void)state;
+	while (t < 61)
+		pass(a);
+	usleep(200000);
+	assert_int_equal(runs(0), 0);
+	pass(a);
+	pass(a);
+	assert_int_equal(runs(1), 1);
+	assert_string_equal(env_of(1, "EVENT"), "healthy");
+	actions_stop(a);
 }
 
 /* a job's name with shell metacharacters reaches the command as data */
@@ -226,11 +253,11 @@ static void evidence_is_data(void **state)
 	pass(a);
 	r.ports[0].carrier = 0;		/* down: the job's reason and the port's fault */
 	pass(a);
-	assert_int_equal(runs(2), 2);
+	assert_int_equal(runs(1), 1);
 	actions_stop(a);
-	assert_string_equal(env_of(2, "REASON"), "link_down");
-	assert_string_equal(env_of(2, "JOBS"), evil);
-	s = strstr(env_of(2, "SUMMARY"), "; jobs: ");
+	assert_string_equal(env_of(1, "REASON"), "link_down");
+	assert_string_equal(env_of(1, "JOBS"), evil);
+	s = strstr(env_of(1, "SUMMARY"), "; jobs: ");
 	assert_non_null(s);
 	assert_string_equal(s + 8, evil);
 	assert_int_equal(access("/tmp/test_actions.pwned", F_OK), -1);
@@ -247,13 +274,13 @@ static void dry_run_runs_nothing(void **state)
 	pass(a);
 	r.ports[0].flaps++;
 	pass(a);
+	assert_int_equal(audited("dry_run", 1), 1);
 	actions_stop(a);
 	assert_int_equal(runs(0), 0);
-	assert_int_equal(audit_lines("dry_run"), 2);	/* healthy at start, failing */
 	assert_non_null(strstr(slurp("%s", logf), "\"command\":[\"" ));
 }
 
-/* rate limit 100 s: the turn back is deferred (audited once), then run */
+/* rate limit 100 s: a fault soon after the resume is deferred (audited once), then run */
 static void rate_limit_defers(void **state)
 {
 	struct actions *a;
@@ -265,34 +292,73 @@ static void rate_limit_defers(void **state)
 	pass(a);
 	pass(a);
 	r.ports[0].flaps++;
-	pass(a);		/* failing: its first run of this state */
+	pass(a);		/* failing, the state at start: not counted */
+	for (i = 0; i < 8; i++)
+		pass(a);	/* healthy again: run, counted */
 	assert_int_equal(runs(2), 2);
-	for (i = 0; i < 10; i++)
-		pass(a);	/* healthy since 5 s: deferred */
+	r.ports[0].carrier = 0;
+	pass(a);		/* down within 100 s of it: deferred */
 	assert_int_equal(audit_lines("deferred"), 1);
+	while (t < 100)
+		pass(a);
+	usleep(200000);
 	assert_int_equal(runs(2), 2);
-	while (t < 103)
+	assert_int_equal(audit_lines("deferred"), 1);	/* once, not each pass */
+	while (t < 112)		/* still down when the limit allows it */
 		pass(a);
 	assert_int_equal(runs(3), 3);
-	assert_string_equal(env_of(3, "EVENT"), "healthy");
+	assert_string_equal(env_of(3, "EVENT"), "failing");
+	assert_string_equal(env_of(3, "REASON"), "link_down");
 	actions_stop(a);
 }
 
-static void timeout_kills(void **state)
+/* a command that times out is killed, and run again 10 s on */
+static void timeout_kills_and_retries(void **state)
+{
+	struct actions *a;
+	uint64_t t0;
+
+	(void)state;
+	cfg.timeout_s = 1;
+	snprintf(cfg.cmd[ACT_NODE][ACT_FAILING], ACTION_CMD_LEN, "sleep 30");
+	a = start();
+	pass(a);
+	pass(a);
+	r.ports[0].carrier = 0;
+	pass(a);
+	t0 = t;
+	assert_int_equal(audited("timeout", 1), 1);
+	assert_non_null(strstr(slurp("%s", logf), "\"signal\":9"));
+	while (t < t0 + 9)
+		pass(a);
+	usleep(200000);
+	assert_int_equal(audit_lines("timeout"), 1);
+	pass(a);
+	pass(a);
+	assert_int_equal(audited("timeout", 2), 2);
+	actions_stop(a);
+}
+
+/* a port that goes while failing keeps the node failing; no port at all: not judged */
+static void port_gone_still_failing(void **state)
 {
 	struct actions *a;
 
 	(void)state;
-	cfg.timeout_s = 1;
-	snprintf(cfg.cmd[ACT_NODE][ACT_HEALTHY], ACTION_CMD_LEN, "sleep 30");
+	snprintf(cfg.cmd[ACT_PORT][ACT_FAILING], ACTION_CMD_LEN, "%s port", stub);
 	a = start();
 	pass(a);
 	pass(a);
-	for (int i = 0; i < 60 && audit_lines("timeout") == 0; i++)
-		usleep(50000);
+	r.ports[0].carrier = 0;
+	pass(a);
+	assert_int_equal(runs(2), 2);	/* the node's first, then the port's */
+	assert_string_equal(slurp("%s/argv.1", dir), "drain\n");
+	r.nr_ports = 0;			/* the device is gone */
+	while (t < 80)
+		pass(a);
+	usleep(200000);
+	assert_int_equal(runs(2), 2);	/* no resume */
 	actions_stop(a);
-	assert_int_equal(audit_lines("timeout"), 1);
-	assert_non_null(strstr(slurp("%s", logf), "\"signal\":9"));
 }
 
 static void bad_commands(void **state)
@@ -329,10 +395,12 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(ten_flaps_one_drain, setup, teardown),
+		cmocka_unit_test_setup_teardown(healthy_at_start_settles, setup, teardown),
 		cmocka_unit_test_setup_teardown(evidence_is_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(dry_run_runs_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(rate_limit_defers, setup, teardown),
-		cmocka_unit_test_setup_teardown(timeout_kills, setup, teardown),
+		cmocka_unit_test_setup_teardown(timeout_kills_and_retries, setup, teardown),
+		cmocka_unit_test_setup_teardown(port_gone_still_failing, setup, teardown),
 		cmocka_unit_test(bad_commands),
 	};
 
