@@ -47,7 +47,7 @@ CONF
 		bash -c 'echo \$\$ >/sys/fs/cgroup/job_8301/cgroup.procs && echo 4 >/sys/kernel/debug/fakeroce/0/qps &&
 			exec sleep 86400' >/dev/null 2>&1 & echo \$! >/tmp/detect/job8301.pid" ||
 		{ echo "bench: detect: guest a's scene could not be set" >&2; return 1; }
-	lab b -- "pkill -f 'fabtel-traffic --server'; $QB/fabtel-traffic --server --forever >/tmp/detect-srv.log 2>&1 &
+	lab b -- "$QB/fabtel-traffic --server --forever >/tmp/detect-srv.log 2>&1 & echo \$! >/tmp/detect-srv.pid
 		$QB/fabteld --listen 0.0.0.0:9465 --set bpf=off --set probe_peer=10.77.0.1:9465 >/tmp/detect-b.log 2>&1 &
 		echo \$! >/tmp/detect-b.pid" >/dev/null
 	lab a -- "$QB/fabteld --config=/tmp/detect/fabteld.conf --listen 0.0.0.0:9465 --set bpf=off \
@@ -73,7 +73,7 @@ CONF
 detect_teardown() {
 	lab a -- 'tc qdisc del dev eth0 root 2>/dev/null; kill $(cat /tmp/detect/*.pid) 2>/dev/null; sleep 1
 		rmmod fabtel fakeroce; rmdir /sys/fs/cgroup/job_8301 /sys/fs/cgroup/job_8302' >/dev/null 2>&1
-	lab b -- 'kill $(cat /tmp/detect-b.pid) 2>/dev/null; pkill -f "fabtel-traffic --server"' >/dev/null 2>&1
+	lab b -- 'kill $(cat /tmp/detect-b.pid /tmp/detect-srv.pid) 2>/dev/null' >/dev/null 2>&1
 }
 
 detect_stage() {

@@ -33,7 +33,7 @@ static void utc(uint64_t ns, char *out, size_t len)
 
 static bool reason_on(const struct health_reason *r, const struct model_port *p, bool node)
 {
-	if (strcmp(r->severity, "failing") && strcmp(r->severity, "degraded"))
+	if (action_severity(r->severity) == VERDICT_HEALTHY)
 		return false;
 	return node || (!strcmp(r->device, p->device) && r->port == p->port);
 }

@@ -63,7 +63,7 @@ struct actions {
 	struct act_level lv[MODEL_MAX_PORTS];	/* this pass's, by ports[] slot */
 };
 
-static enum health_verdict severity_level(const char *s)
+enum health_verdict action_severity(const char *s)
 {
 	if (!strcmp(s, "failing"))
 		return VERDICT_FAILING;
@@ -84,7 +84,7 @@ static void port_level(const struct model *m, const struct model_port *p, struct
 
 		for (unsigned int k = 0; m->jobs[i].present && k < r->nr_reasons; k++) {
 			const struct health_reason *hr = &r->reasons[k];
-			enum health_verdict l = severity_level(hr->severity);
+			enum health_verdict l = action_severity(hr->severity);
 
 			if (l > lv->level && hr->port == p->port && !strcmp(hr->device, p->device)) {
 				lv->level = l;
@@ -242,8 +242,8 @@ static bool node_level(struct actions *a, unsigned int nr, struct act_level *nod
 
 void actions_pass(struct actions *a, struct model *m, uint64_t now)
 {
+	struct act_target *tgt[MODEL_MAX_PORTS];
 	struct act_level node;
-	struct act_target *t;
 	unsigned int i, nr;
 
 	if (!a)
@@ -257,18 +257,19 @@ void actions_pass(struct actions *a, struct model *m, uint64_t now)
 		a->ports[i].seen = false;
 	for (i = 0; i < nr; i++) {
 		a->lv[i] = (struct act_level){ .level = VERDICT_HEALTHY, .reason = "" };
+		tgt[i] = NULL;
 		if (!m->ports[i].present)
 			continue;
 		port_level(m, &m->ports[i], &a->lv[i]);
-		if ((t = port_target(a, &m->ports[i])))
-			t->seen = true;
+		if ((tgt[i] = port_target(a, &m->ports[i])))
+			tgt[i]->seen = true;
 	}
 	/* the node first: its command never waits behind the ports' */
 	if (node_level(a, nr, &node))
 		turn(a, m, &a->node_t, &node, nr, now);
 	for (i = 0; i < nr; i++)
-		if (m->ports[i].present && (t = port_target(a, &m->ports[i])))
-			turn(a, m, t, &a->lv[i], nr, now);
+		if (tgt[i])
+			turn(a, m, tgt[i], &a->lv[i], nr, now);
 unlock_model:
 	pthread_mutex_unlock(&m->lock);
 }

@@ -30,6 +30,9 @@ struct act_level {
 void action_evidence(struct action_job *j, const struct model *m, const char *node,
 		     const struct act_level *lv, const struct act_level *all, unsigned int nr_all);
 
+/* a reason's severity as a level: "failing", "degraded"; anything else healthy */
+enum health_verdict action_severity(const char *s);
+
 struct action_runner;
 struct action_runner *action_runner_start(const struct action_cfg *cfg, int log_fd, char *err,
 					  size_t errlen);

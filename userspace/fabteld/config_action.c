@@ -37,10 +37,12 @@ unsigned int action_split(const char *cmd, char *buf, size_t len, char *argv[ACT
 	char *save = NULL, *w;
 
 	snprintf(buf, len, "%s", cmd);
-	for (w = strtok_r(buf, " \t", &save); w && n < ACTION_MAX_ARGS;
-	     w = strtok_r(NULL, " \t", &save))
-		argv[n++] = w;
-	argv[n] = NULL;
+	for (w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		if (n < ACTION_MAX_ARGS)
+			argv[n] = w;
+		n++;
+	}
+	argv[n < ACTION_MAX_ARGS ? n : ACTION_MAX_ARGS] = NULL;
 	return n;
 }
 
@@ -69,8 +71,8 @@ static char *cmd_slot(struct action_cfg *a, const char *key)
 
 static int set_cmd(char *slot, const char *key, const char *v, char *err, size_t errlen)
 {
-	char buf[ACTION_CMD_LEN], *argv[ACTION_MAX_ARGS + 1], *save = NULL;
-	unsigned int n, words = 0;
+	char buf[ACTION_CMD_LEN], *argv[ACTION_MAX_ARGS + 1];
+	unsigned int n;
 
 	if (!strcmp(v, "none")) {
 		slot[0] = '\0';
@@ -80,11 +82,8 @@ static int set_cmd(char *slot, const char *key, const char *v, char *err, size_t
 		snprintf(err, errlen, "%s: a command longer than %d bytes", key, ACTION_CMD_LEN - 1);
 		return -1;
 	}
-	snprintf(buf, sizeof(buf), "%s", v);
-	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-		words++;
 	n = action_split(v, buf, sizeof(buf), argv);
-	if (words > ACTION_MAX_ARGS) {
+	if (n > ACTION_MAX_ARGS) {
 		snprintf(err, errlen, "%s: more than %d words (PROGRAM and %d arguments)", key,
 			 ACTION_MAX_ARGS, ACTION_MAX_ARGS - 1);
 		return -1;

@@ -46,7 +46,8 @@ int config_action_check(const struct action_cfg *a, char *err, size_t errlen);
 
 /*
  * Split a command into argv (pointers into buf, a copy of cmd; NULL
- * after the last).  How many words; 0 for an empty command.
+ * after the last).  How many words it has, 0 for an empty command; past
+ * ACTION_MAX_ARGS only the first ACTION_MAX_ARGS are in argv.
  */
 unsigned int action_split(const char *cmd, char *buf, size_t len, char *argv[ACTION_MAX_ARGS + 1]);
 
