@@ -48,6 +48,7 @@ struct collect_opts {
 	char sysfs_root[256];		/* "" = "/"; fixture trees in tests */
 	char record_dir[256];		/* flight records kept here; "" not kept */
 	char proc_root[256];
+	char host_name[64];		/* this host's name (host_name): build_info's host label */
 	bool bpf;			/* false: never load BPF (bpf = off) */
 	bool wire;			/* false: no wire program (wire = off) */
 	bool want_ko;			/* false: fabtel.ko not expected (fabtel_ko = off) */

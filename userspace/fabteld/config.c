@@ -49,6 +49,7 @@ void config_collect_opts(const struct config *c, struct collect_opts *o)
 	snprintf(o->sysfs_root, sizeof(o->sysfs_root), "%s", c->sysfs_root);
 	snprintf(o->proc_root, sizeof(o->proc_root), "%s", c->proc_root);
 	snprintf(o->record_dir, sizeof(o->record_dir), "%s", c->record_dir);
+	snprintf(o->host_name, sizeof(o->host_name), "%s", c->probe_cfg.host);
 	o->bpf = c->bpf != CONFIG_OFF;
 	o->wire = c->wire != CONFIG_OFF;
 	o->want_ko = c->fabtel_ko != CONFIG_OFF;

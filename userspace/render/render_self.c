@@ -176,9 +176,13 @@ static void pass_families(const struct model *m, struct expo *e)
 
 void render_self_families(const struct model *m, struct expo *e)
 {
-	struct expo_label l[2] = { { "version", FABTEL_VERSION }, { NULL, NULL } };
+	struct expo_label l[3] = { { "version", FABTEL_VERSION }, { NULL, NULL }, { NULL, NULL } };
 
-	expo_family(e, "fabtel_build_info", "gauge", "fabteld's version.");
+	/* the host label joins the probe series (host) to the scrape's instance */
+	if (m->opts.host_name[0])
+		l[1] = (struct expo_label){ "host", m->opts.host_name };
+	expo_family(e, "fabtel_build_info", "gauge",
+		    "fabteld's version, and this host's name as its probe series give it (host_name).");
 	expo_u64(e, "fabtel_build_info", l, 1);
 	source_families(m, e);
 	expo_family(e, "fabtel_samples_total", "counter", "Collection passes over all sources.");

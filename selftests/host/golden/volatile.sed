@@ -12,6 +12,8 @@ s/^\(fabtel_port_last_fault_timestamp_seconds{[^}]*}\) .*/\1 <time>/
 s/"sample_seconds":[0-9][0-9.e+-]*/"sample_seconds":"<duration>"/
 # the version the tree was built as
 s/^\(fabtel_build_info{version=\)"[^"]*"/\1"<version>"/
+# ...and the machine's name (host_name's default)
+s/^\(fabtel_build_info{[^}]*,host=\)"[^"]*"/\1"<host>"/
 s/"version":"[^"]*"/"version":"<version>"/
 # RDMA netlink is the build host's, not the fixture's
 s/^\(fabtel_source_up{source="rdma_netlink"}\) .*/\1 <host>/
