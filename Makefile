@@ -145,6 +145,7 @@ MANDIR := $(PREFIX)/share/man
 INSTALLED := $(SBINDIR)/fabteld $(BINDIR)/fabtop $(BINDIR)/fabtel-trace \
 	$(BINDIR)/fabtel-traffic $(MODDIR)/fabtel.ko $(UNITDIR)/fabteld.service \
 	$(SHAREDIR)/prometheus/rules.yml $(SHAREDIR)/grafana/fabtel.json \
+	$(SHAREDIR)/grafana/fabtel-cluster.json \
 	$(addprefix $(ACTIONDIR)/,$(ACTIONS)) \
 	$(foreach m,$(MANPAGES),$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(m))
 
@@ -217,7 +218,8 @@ define install_runtime
 	sed 's|file:///usr/local/share/doc/fabtel/|file://$(DOCDIR)/|' deploy/prometheus/rules.yml \
 		>$(DESTDIR)$(SHAREDIR)/prometheus/rules.yml
 	chmod 0644 $(DESTDIR)$(SHAREDIR)/prometheus/rules.yml
-	install -m 0644 deploy/grafana/fabtel.json $(DESTDIR)$(SHAREDIR)/grafana/
+	install -m 0644 deploy/grafana/fabtel.json deploy/grafana/fabtel-cluster.json \
+		$(DESTDIR)$(SHAREDIR)/grafana/
 	install -m 0644 README Documentation/*.rst $(DESTDIR)$(DOCDIR)/
 	test -e $(DESTDIR)$(CONFDIR)/fabteld.conf || \
 		install -m 0640 deploy/fabteld.conf $(DESTDIR)$(CONFDIR)/fabteld.conf

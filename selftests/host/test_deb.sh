@@ -94,6 +94,7 @@ want="/etc/fabtel/fabteld.conf
 /usr/lib/fabtel/actions/slurm-node
 /usr/sbin/fabteld
 /usr/share/doc/fabtel/runbooks.rst
+/usr/share/fabtel/grafana/fabtel-cluster.json
 /usr/share/fabtel/grafana/fabtel.json
 /usr/share/fabtel/prometheus/rules.yml
 /usr/share/man/man1/fabtel-traffic.1.gz

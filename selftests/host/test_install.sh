@@ -36,6 +36,7 @@ opt/ft/lib/fabtel/actions/slurm-node
 opt/ft/lib/fabtel/fabtel.ko
 opt/ft/lib/systemd/system/fabteld.service
 opt/ft/sbin/fabteld
+opt/ft/share/fabtel/grafana/fabtel-cluster.json
 opt/ft/share/fabtel/grafana/fabtel.json
 opt/ft/share/fabtel/prometheus/rules.yml
 opt/ft/share/man/man1/fabtel-traffic.1
