@@ -60,11 +60,12 @@
 #           with 4 records each, and what rmmod gives back (SUnreclaim +
 #           VmallocUsed; scripts/bench-recorder.sh).
 #   detect  fault to verdict and to action, p50/p99 (scripts/bench-detect.sh).
+#   cluster fabtop's cluster view over 1,000 hosts (scripts/bench-cluster.sh).
 #   probes  fabteld on a probing BENCH_PROBE_PEERS (16) answering fabtelds
 #           on b at the default rate: its CPU and RSS with and without
 #           probing, the prober thread's CPU per 1,000 probes.
 #
-#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|cost|wire|folds|kmsg|flap|sampler|firmware|recorder|detect|qps|qps-traffic|scale|lab-scrape|probes]...
+#   BENCH_PORTS="2 16"  BENCH_ROUNDS=1000  scripts/bench.sh [scrape|cost|wire|folds|kmsg|flap|sampler|firmware|recorder|detect|cluster|qps|qps-traffic|scale|lab-scrape|probes]...
 #   (no stage named: all of them)
 set -uo pipefail
 
@@ -78,7 +79,7 @@ ROUNDS=${BENCH_ROUNDS:-1000}
 REAL=${BENCH_REAL_SYSFS:-}
 read -r -a PORTS <<<"${BENCH_PORTS:-2 16}"
 STAGES=("$@")
-((${#STAGES[@]})) || STAGES=(scrape cost wire folds kmsg flap sampler firmware recorder detect qps qps-traffic scale lab-scrape probes)
+((${#STAGES[@]})) || STAGES=(scrape cost wire folds kmsg flap sampler firmware recorder detect cluster qps qps-traffic scale lab-scrape probes)
 mkdir -p "$OUT"
 
 need() {
@@ -332,16 +333,11 @@ fabteld_cost() {
 }
 
 # the scale stage: scale_stage
-# shellcheck source=scripts/bench-scale.sh
-. "$REPO/scripts/bench-scale.sh"
-# the firmware stage: firmware_stage
-# shellcheck source=scripts/bench-firmware.sh
-. "$REPO/scripts/bench-firmware.sh"
-# the recorder stage: recorder_stage
-# shellcheck source=scripts/bench-recorder.sh
-. "$REPO/scripts/bench-recorder.sh"
-# shellcheck source=scripts/bench-detect.sh
-. "$REPO/scripts/bench-detect.sh"
+# the stages of their own files: scale_stage, firmware_stage, ...
+for f in scale firmware recorder detect cluster; do
+	# shellcheck source=/dev/null
+	. "$REPO/scripts/bench-$f.sh"
+done
 
 qps_stage() {
 	local w=${BENCH_QPS_SECONDS:-30} n=${BENCH_QPS:-1000} c0 c1 seen ent
@@ -555,6 +551,7 @@ for s in "${STAGES[@]}"; do
 	firmware) firmware_stage ;;
 	recorder) recorder_stage ;;
 	detect) detect_stage ;;
+	cluster) cluster_stage ;;
 	qps) qps_stage ;;
 	qps-traffic) qps_traffic_stage ;;
 	lab-scrape) lab_scrape_stage ;;

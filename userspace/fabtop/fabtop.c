@@ -17,6 +17,7 @@
 #include <curl/curl.h>
 #include <json-c/json.h>
 
+#include "cluster_feed.h"
 #include "digest.h"
 #include "panes.h"
 #include "feed.h"
@@ -34,6 +35,9 @@ static struct {
 	struct feed_opts feed;
 	bool once, json;
 	unsigned int width;
+	struct promq_opts prom;		/* --prometheus: the cluster view */
+	const char *job;		/* --once --job: that job's page */
+	bool url_set;
 } opt = {
 	.feed = { .url = FEED_DEFAULT_URL, .interval = 1.0 },
 };
@@ -45,9 +49,11 @@ static const char doc[] =
 	"Data from fabteld's JSON API (--url), or with --standalone from sysfs directly "
 	"(fabteld's collector, in-process, without BPF).  Keys: Tab pane, arrows/PgUp/PgDn "
 	"move, Enter a job's detail, s sort, / filter, p pause, h help, q quit.  "
-	"Documentation/fabtop.rst has the columns and the JSON of --once --json.";
+	"Documentation/fabtop.rst has the columns and the JSON of --once --json.  "
+	"--prometheus URL: the cluster view instead, every job across the hosts from "
+	"Prometheus and fabtel's rules (Documentation/cluster.rst).";
 
-enum { OPT_SYSFS_ROOT = 1000, OPT_JSON };
+enum { OPT_SYSFS_ROOT = 1000, OPT_JSON, OPT_PROM, OPT_TOKEN, OPT_CA, OPT_JOB };
 
 static const struct argp_option options[] = {
 	{ "delay", 'd', "SECONDS", 0, "Refresh every SECONDS (default 1, at least 0.1)", 0 },
@@ -57,6 +63,10 @@ static const struct argp_option options[] = {
 	{ "once", '1', NULL, 0, "Print one frame as text and exit", 0 },
 	{ "json", OPT_JSON, NULL, 0, "--once: print the frame as JSON", 0 },
 	{ "width", 'w', "N", 0, "--once: line width (default $COLUMNS, else 120)", 0 },
+	{ "prometheus", OPT_PROM, "URL", 0, "The cluster view, from the Prometheus at URL", 0 },
+	{ "bearer-token-file", OPT_TOKEN, "FILE", 0, "--prometheus: send the token in FILE", 0 },
+	{ "ca-file", OPT_CA, "FILE", 0, "--prometheus: trust the CA certificates in FILE", 0 },
+	{ "job", OPT_JOB, "ID", 0, "--prometheus --once: that job's page too", 0 },
 	/* -h as well as --help and -?, as every fabtel tool */
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Give this help list", -1 },
 	{},
@@ -96,6 +106,23 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (strncmp(arg, "http://", 7) && strncmp(arg, "https://", 8))
 			argp_error(state, "--url wants http://HOST:PORT, not '%s'", arg);
 		opt.feed.url = arg;
+		opt.url_set = true;
+		break;
+	case OPT_PROM:
+		if (strncmp(arg, "http://", 7) && strncmp(arg, "https://", 8))
+			argp_error(state, "--prometheus wants http(s)://HOST:PORT, not '%s'", arg);
+		opt.prom.url = arg;
+		break;
+	case OPT_TOKEN:
+		opt.prom.token_file = arg;
+		break;
+	case OPT_CA:
+		opt.prom.ca_file = arg;
+		break;
+	case OPT_JOB:
+		if (!*arg || strlen(arg) >= CL_NAME_LEN)
+			argp_error(state, "--job wants a job id of 1 to %d characters", CL_NAME_LEN - 1);
+		opt.job = arg;
 		break;
 	case 's':
 		opt.feed.standalone = true;
@@ -121,6 +148,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--sysfs-root needs --standalone");
 		if ((opt.json || opt.width) && !opt.once)
 			argp_error(state, "--json and --width go with --once");
+		if (opt.prom.url && (opt.feed.standalone || opt.url_set))
+			argp_error(state, "--prometheus is a view of its own: not with --url or --standalone");
+		if ((opt.prom.token_file || opt.prom.ca_file) && !opt.prom.url)
+			argp_error(state, "--bearer-token-file and --ca-file go with --prometheus");
+		if (opt.job && (!opt.prom.url || !opt.once))
+			argp_error(state, "--job goes with --prometheus --once");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -330,6 +363,15 @@ int main(int argc, char **argv)
 	if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
 		fprintf(stderr, "fabtop: cannot set up libcurl\n");
 		return 1;
+	}
+	if (opt.prom.url) {
+		/* one request may take up to the refresh, at most 5 s, at least 1 s */
+		opt.prom.timeout_ms = opt.feed.interval > 5 ? 5000 :
+				      opt.feed.interval < 1 ? 1000 : (long)(opt.feed.interval * 1000);
+		ret = opt.once ? cluster_once(&opt.prom, opt.job, opt.json, opt.width) :
+				 cluster_ui_run(&opt.prom, opt.feed.interval);
+		curl_global_cleanup();
+		return ret;
 	}
 	feed = feed_new(&opt.feed, err, sizeof(err));
 	if (!feed) {
