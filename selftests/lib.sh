@@ -165,16 +165,17 @@ lab_test() {
 # ---- a Prometheus of the test's own, on this host ----------------------------
 
 # prom_start DIR PORT TARGET...: Prometheus with the project's rules
-# (deploy/prometheus/rules.yml), scraping and evaluating every second, its
-# data in DIR, listening on 127.0.0.1:PORT; sets PROM_PID and PROM_PORT.
+# (deploy/prometheus/rules.yml), scraping and evaluating every second (every
+# PROM_INTERVAL seconds when set), its data in DIR, listening on
+# 127.0.0.1:PORT; sets PROM_PID and PROM_PORT.
 prom_start() {
 	local dir=$1 port=$2 t targets=""
 	shift 2
 	for t in "$@"; do targets+="${targets:+, }'$t'"; done
 	cat >"$dir/prometheus.yml" <<YML
 global:
-  scrape_interval: 1s
-  evaluation_interval: 1s
+  scrape_interval: ${PROM_INTERVAL:-1}s
+  evaluation_interval: ${PROM_INTERVAL:-1}s
 rule_files:
   - $REPO/deploy/prometheus/rules.yml
 scrape_configs:

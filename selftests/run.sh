@@ -151,7 +151,9 @@ run_one() {
 	fi
 }
 
-guest_of() { sed -n 's/^# fablab: guest=\([ab]\)$/\1/p' "$1" | head -1; }
+guest_of() { sed -n 's/^# fablab: guest=\([abc]\)$/\1/p' "$1" | head -1; }
+# a suite that needs three hosts says so: "# fablab: hosts=3"
+hosts_of() { grep -q '^# fablab: hosts=3$' "$1" && echo 3 || echo 2; }
 # a suite longer than test_timeout says so in a header line "# timeout: S"
 timeout_of() { sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$1" | head -1; }
 
@@ -229,6 +231,14 @@ selected_of() { # LIST: the selected tests of test-progs or test-progs-kv2
 	for t in $(list "$1"); do selected "$t" && echo "$t"; done
 }
 mapfile -t lab_tests < <(selected_of test-progs)
+# the suites of three hosts run in a lab of their own, after the others
+lab3_tests=()
+for t in "${!lab_tests[@]}"; do
+	[[ $(hosts_of "$SELFTESTS_DIR/${lab_tests[t]}") == 3 ]] || continue
+	lab3_tests+=("${lab_tests[t]}")
+	unset "lab_tests[t]"
+done
+lab_tests=("${lab_tests[@]}")
 preboot_pid=
 if ((phase_host && phase_lab && ${#lab_tests[@]})); then
 	"$FABLAB" down >/dev/null 2>&1
@@ -255,14 +265,16 @@ fi
 # cannot bring back fails a case NAME/lab-reset-HOST.
 declare -A lab_base=()
 guest_state() { "$FABLAB" run "$1" -- "bash $REPO/scripts/lab/guest-state ${2:-print}" 2>&1; }
+LAB_HOSTS=2			# the hosts of the lab phase under way
+lab_guests() { local all=(a b c); echo "${all[@]:0:LAB_HOSTS}"; }
 lab_settle() { # NAME (a suite's)
 	local h now pids=()
-	for h in a b; do
+	for h in $(lab_guests); do
 		guest_state "$h" >"$OUT/state-$h" &
 		pids+=($!)
 	done
 	wait "${pids[@]}"	# (not every child: the bystander never ends)
-	for h in a b; do
+	for h in $(lab_guests); do
 		now=$(<"$OUT/state-$h")
 		[[ $now == "${lab_base[$h]}" ]] && continue
 		diff <(echo "${lab_base[$h]}") <(echo "$now") | sed -n "s|^> |  # lab $h moved after $1: |p"
@@ -290,7 +302,7 @@ lab_phase() {
 	else
 		"$FABLAB" down >/dev/null 2>&1
 		lab_up=0
-		FABLAB_KVER=$kver "$FABLAB" up >"$OUT/fablab-up.log" 2>&1
+		FABLAB_KVER=$kver "$FABLAB" up --hosts "$LAB_HOSTS" >"$OUT/fablab-up.log" 2>&1
 		rc=$?
 	fi
 	if ((rc != 0)); then
@@ -305,7 +317,7 @@ lab_phase() {
 	fi
 	lab_up=1
 	sed 's/^/# /' "$OUT/fablab-up.log"
-	for g in a b; do lab_base[$g]=$(guest_state "$g"); done
+	for g in $(lab_guests); do lab_base[$g]=$(guest_state "$g"); done
 	for t in "$@"; do
 		g=$(guest_of "$SELFTESTS_DIR/$t")
 		suite_timeout=$(timeout_of "$SELFTESTS_DIR/$t")
@@ -320,17 +332,17 @@ lab_phase() {
 	done
 	# Whatever the tests did, the guest kernels must not have complained.
 	n_test=$((n_test + 1))
-	trouble=$(for h in a b; do guest_trouble "$h" | sed "s/^/$h: /"; done)
+	trouble=$(for h in $(lab_guests); do guest_trouble "$h" | sed "s/^/$h: /"; done)
 	if [[ -z $trouble ]]; then
 		echo "ok $n_test $name/guest-kernel-logs-clean"
 		n_pass=$((n_pass + 1))
 	else
 		echo "$trouble" | sed 's/^/  # /'
 		# the whole logs, for the context of each line (the lab goes down next)
-		for h in a b; do
+		for h in $(lab_guests); do
 			"$FABLAB" run "$h" -- dmesg >"$OUT/${name//\//_}-dmesg-$h.log" 2>&1
 		done
-		echo "  # whole kernel logs: $OUT/${name//\//_}-dmesg-{a,b}.log"
+		echo "  # whole kernel logs: $OUT/${name//\//_}-dmesg-{$(lab_guests | tr ' ' ,)}.log"
 		echo "not ok $n_test $name/guest-kernel-logs-clean"
 		n_fail=$((n_fail + 1))
 	fi
@@ -361,6 +373,17 @@ if ((phase_lab)); then
 		[[ $kv1 == "$(sed -n 1p "$REPO/scripts/lab-kver")" ]] || kmod1=$REPO/build/kmod-$kv1/kmod
 		echo "# lab phase: booting the lab (fablab up, $kv1)"
 		lab_phase lab "$kv1" "$kmod1" "${lab_tests[@]}"
+	fi
+	# the suites of three hosts: their own lab, on the first kernel only
+	if ((${#lab3_tests[@]})); then
+		kmod1=$REPO/kmod
+		[[ $kv1 == "$(sed -n 1p "$REPO/scripts/lab-kver")" ]] || kmod1=$REPO/build/kmod-$kv1/kmod
+		echo "# lab phase of three hosts: booting the lab (fablab up --hosts 3, $kv1)"
+		[[ -n $preboot_pid ]] && wait "$preboot_pid"
+		preboot_pid=
+		LAB_HOSTS=3
+		lab_phase lab3 "$kv1" "$kmod1" "${lab3_tests[@]}"
+		LAB_HOSTS=2
 	fi
 	# the kernel-side suites again on the second kernel line (not when
 	# FABLAB_KVER chose one kernel for the run)
