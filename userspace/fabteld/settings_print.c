@@ -224,6 +224,8 @@ static int check(FILE *f)
 	o.devfilter = mine.devfilter;
 	/* where records are kept is the daemon's alone: the collector's default is none */
 	memcpy(o.record_dir, mine.record_dir, sizeof(o.record_dir));
+	/* ...and so is this host's name (host_name: the machine's) */
+	memcpy(o.host_name, mine.host_name, sizeof(o.host_name));
 	if (memcmp(&o, &mine, sizeof(o))) {
 		fprintf(f, "collect_opts_default() differs from the defaults fabteld passes the collector\n");
 		bad++;
