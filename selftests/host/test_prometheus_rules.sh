@@ -20,7 +20,6 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 RULES=$REPO/deploy/prometheus/rules.yml
 RULES_TEST=$REPO/deploy/prometheus/tests/rules_test.yml
 CLUSTER_TEST=$REPO/deploy/prometheus/tests/cluster_test.yml
-DASH=$REPO/deploy/grafana/fabtel.json
 PLAN=18
 
 echo "KTAP version 1"
@@ -172,13 +171,85 @@ else
 		"$(printf '%s\n' "${missing[@]}")"
 fi
 
-# ---- dashboard ----------------------------------------------------------------
+# ---- dashboards ---------------------------------------------------------------
 
-# 7-11 for each dashboard: the host one, fabtel.json, and the cluster one,
-# fabtel-cluster.json (check 9, of the name check itself, once).
-for DASH in "$REPO/deploy/grafana/fabtel.json" "$REPO/deploy/grafana/fabtel-cluster.json"; do
+# The dashboards checked alike: the host one and the cluster one.
+DASHES=("$REPO/deploy/grafana/fabtel.json" "$REPO/deploy/grafana/fabtel-cluster.json")
+
+# dash_exprs FILE: a dashboard's queries: panel targets (rows' nested panels
+# too), query variables, annotations.
+dash_exprs() {
+	jq -r '(.. | objects | select(has("targets")) | .targets[] | .expr // empty),
+	       (.templating.list[] | select(.type == "query") | .definition),
+	       (.annotations.list[] | .expr // empty)' "$1"
+}
+
+# metric_names EXPR: the metric names an expression selects, one a line.
+# Drops strings, label matchers, ranges, by/on/... label lists, function and
+# aggregation names, keywords and numbers; what is left are metric names.
+# A {__name__=~"..."} selector yields its regex prefixed by "__name__=";
+# Grafana's label_values(METRIC, LABEL) its METRIC.
+metric_names() {
+	local e=$1
+	[[ $e =~ ^label_values\(([^,]*), ]] && e=${BASH_REMATCH[1]}
+	grep -oE '__name__ *=~? *"[^"]*"' <<<"$e" | sed -E 's/^__name__ *=~? *"(.*)"$/__name__=\1/'
+	e=$(sed -E 's/"([^"\\]|\\.)*"//g; s/\{[^}]*\}/ /g; s/\[[^]]*\]/ /g' <<<"$e")
+	e=$(sed -E 's/\b(by|without|on|ignoring|group_left|group_right) *\([^)]*\)/ /g' <<<"$e")
+	e=$(sed -E 's/[A-Za-z_][A-Za-z0-9_]* *\(/ (/g' <<<"$e")
+	e=$(sed -E 's/\b(and|or|unless|bool|offset|group_left|group_right)\b/ /g; s/\b[0-9][0-9A-Za-z.]*\b/ /g' <<<"$e")
+	grep -oE '[A-Za-z_:][A-Za-z0-9_:]*' <<<"$e"
+}
+
+# check_names EXPR...: prints what is wrong with the metrics each selects:
+# a name not fabtel_*, job_id:fabtel_*, instance_device_port:fabtel_* or
+# fabtel:* (the cluster rules' level), a recorded series rules.yml does not
+# record, or none at all.
+check_names() {
+	local e name
+	for e in "$@"; do
+		mapfile -t names < <(metric_names "$e")
+		((${#names[@]})) || echo "no metric in: $e"
+		for name in "${names[@]}"; do
+			case $name in
+			__name__=*)
+				[[ ${name#__name__=} =~ ^fabtel_[a-z_]*(\([a-z_|]*\))?[a-z_]*$ ]] ||
+					echo "$name is not only fabtel_ metrics, in: $e" ;;
+			job_id:fabtel_* | instance_device_port:fabtel_* | fabtel:*)
+				grep -qE "^ *- record: *$name *\$" "$RULES" ||
+					echo "$name is not recorded by rules.yml, in: $e" ;;
+			fabtel_*) ;;
+			*) echo "$name is not a fabtel metric, in: $e" ;;
+			esac
+		done
+	done
+}
+
+# 7: the name check itself rejects foreign and unrecorded names, of each
+# recorded level (fabtel:nonesuch: a fabtel: name is no free pass either),
+# and takes the recorded ones, label_replace()'s "$1" included.
+out=$(check_names 'rate(node_network_carrier_changes_total{device="eth0"}[5m]) > 0' \
+	'job_id:fabtel_nonesuch:rate1m' 'sum by (job) (rate({__name__=~"node_.*|fabtel_x"}[1m]))' \
+	'max by (job_id) (fabtel_job_verdict) == 2' 'label_values(fabtel_job_info, job_id)' \
+	'fabtel:nonesuch and on (host) fabtel:job_host' \
+	'label_replace(fabtel:job_host, "peer_host", "$1", "host", "(.*)")')
+want="node_network_carrier_changes_total is not a fabtel metric, in: rate(node_network_carrier_changes_total{device=\"eth0\"}[5m]) > 0
+job_id:fabtel_nonesuch:rate1m is not recorded by rules.yml, in: job_id:fabtel_nonesuch:rate1m
+__name__=node_.*|fabtel_x is not only fabtel_ metrics, in: sum by (job) (rate({__name__=~\"node_.*|fabtel_x\"}[1m]))
+fabtel:nonesuch is not recorded by rules.yml, in: fabtel:nonesuch and on (host) fabtel:job_host"
+if [[ $out == "$want" ]]; then
+	pass "the metric-name check rejects foreign and unrecorded names"
+else
+	fail "the metric-name check rejects foreign and unrecorded names" "got:
+$out
+want:
+$want"
+fi
+
+# 8-11 for each dashboard.
+for DASH in "${DASHES[@]}"; do
 	dname=$(basename "$DASH")
-	# 7: valid JSON, a dashboard with panels.
+
+	# 8: valid JSON, a dashboard with panels.
 	if ! command -v jq >/dev/null 2>&1; then
 		fail "grafana/$dname is valid JSON" "jq not found (apt-get install jq)"
 		dash_ok=0
@@ -190,15 +261,7 @@ for DASH in "$REPO/deploy/grafana/fabtel.json" "$REPO/deploy/grafana/fabtel-clus
 		dash_ok=0
 	fi
 
-	# The dashboard's queries: panel targets (rows' nested panels too), query
-	# variables, annotations.
-	dash_exprs() {
-		jq -r '(.. | objects | select(has("targets")) | .targets[] | .expr // empty),
-		       (.templating.list[] | select(.type == "query") | .definition),
-		       (.annotations.list[] | .expr // empty)' "$DASH"
-	}
-
-	# 8: a datasource variable DS_PROMETHEUS of type prometheus, job_id and
+	# 9: a datasource variable DS_PROMETHEUS of type prometheus, job_id and
 	# instance variables from label_values, and every panel and target on
 	# ${DS_PROMETHEUS}.
 	desc="$dname: DS_PROMETHEUS, job_id, instance variables; panels use \${DS_PROMETHEUS}"
@@ -225,67 +288,10 @@ for DASH in "$REPO/deploy/grafana/fabtel.json" "$REPO/deploy/grafana/fabtel-clus
 		fail "$desc" "$dname does not parse"
 	fi
 
-	# metric_names EXPR: the metric names an expression selects, one a line.
-	# Drops strings, label matchers, ranges, by/on/... label lists, function and
-	# aggregation names, keywords and numbers; what is left are metric names.
-	# A {__name__=~"..."} selector yields its regex prefixed by "__name__=";
-	# Grafana's label_values(METRIC, LABEL) its METRIC.
-	metric_names() {
-		local e=$1
-		[[ $e =~ ^label_values\(([^,]*), ]] && e=${BASH_REMATCH[1]}
-		grep -oE '__name__ *=~? *"[^"]*"' <<<"$e" | sed -E 's/^__name__ *=~? *"(.*)"$/__name__=\1/'
-		e=$(sed -E 's/"([^"\\]|\\.)*"//g; s/\{[^}]*\}/ /g; s/\[[^]]*\]/ /g' <<<"$e")
-		e=$(sed -E 's/\b(by|without|on|ignoring|group_left|group_right) *\([^)]*\)/ /g' <<<"$e")
-		e=$(sed -E 's/[A-Za-z_][A-Za-z0-9_]* *\(/ (/g' <<<"$e")
-		e=$(sed -E 's/\b(and|or|unless|bool|offset|group_left|group_right)\b/ /g; s/\b[0-9][0-9A-Za-z.]*\b/ /g' <<<"$e")
-		grep -oE '[A-Za-z_:][A-Za-z0-9_:]*' <<<"$e"
-	}
-
-	# check_names EXPR...: prints what is wrong with the metrics each selects:
-	# a name not fabtel_*, job_id:fabtel_*, instance_device_port:fabtel_*,
-	# fabtel:*, a recorded series rules.yml does not record, or none at all.
-	check_names() {
-		local e name
-		for e in "$@"; do
-			mapfile -t names < <(metric_names "$e")
-			((${#names[@]})) || echo "no metric in: $e"
-			for name in "${names[@]}"; do
-				case $name in
-				__name__=*)
-					[[ ${name#__name__=} =~ ^fabtel_[a-z_]*(\([a-z_|]*\))?[a-z_]*$ ]] ||
-						echo "$name is not only fabtel_ metrics, in: $e" ;;
-				job_id:fabtel_* | instance_device_port:fabtel_* | fabtel:*)
-					grep -qE "^ *- record: *$name *\$" "$RULES" ||
-						echo "$name is not recorded by rules.yml, in: $e" ;;
-				fabtel_*) ;;
-				*) echo "$name is not a fabtel metric, in: $e" ;;
-				esac
-			done
-		done
-	}
-
-	if [[ $dname == fabtel.json ]]; then
-	# 9: the name check itself rejects foreign and unrecorded names.
-	out=$(check_names 'rate(node_network_carrier_changes_total{device="eth0"}[5m]) > 0' \
-		'job_id:fabtel_nonesuch:rate1m' 'sum by (job) (rate({__name__=~"node_.*|fabtel_x"}[1m]))' \
-		'max by (job_id) (fabtel_job_verdict) == 2' 'label_values(fabtel_job_info, job_id)')
-	want="node_network_carrier_changes_total is not a fabtel metric, in: rate(node_network_carrier_changes_total{device=\"eth0\"}[5m]) > 0
-job_id:fabtel_nonesuch:rate1m is not recorded by rules.yml, in: job_id:fabtel_nonesuch:rate1m
-__name__=node_.*|fabtel_x is not only fabtel_ metrics, in: sum by (job) (rate({__name__=~\"node_.*|fabtel_x\"}[1m]))"
-	if [[ $out == "$want" ]]; then
-		pass "the metric-name check rejects foreign and unrecorded names"
-	else
-		fail "the metric-name check rejects foreign and unrecorded names" "got:
-	$out
-	want:
-	$want"
-	fi
-	fi
-
 	# 10: every dashboard query selects only fabtel metrics and recorded series.
-	desc="$dname queries use only fabtel_*, job_id:fabtel_*, instance_device_port:fabtel_* series"
+	desc="$dname queries use only fabtel_* series and series rules.yml records"
 	if ((dash_ok)); then
-		mapfile -t exprs < <(dash_exprs)
+		mapfile -t exprs < <(dash_exprs "$DASH")
 		out=$(check_names "${exprs[@]}")
 		if ((${#exprs[@]} >= 10)) && [[ -z $out ]]; then
 			pass "$desc (${#exprs[@]} queries)"
@@ -317,7 +323,7 @@ __name__=node_.*|fabtel_x is not only fabtel_ metrics, in: sum by (job) (rate({_
 				i=$((i + 1))
 				echo "      - record: dashboard_query_$i"
 				echo "        expr: '$e'"
-			done < <(dash_exprs)
+			done < <(dash_exprs "$DASH")
 		} >"$tmp/dashboard_rules.yml"
 		rules_clean "$desc" "$tmp/dashboard_rules.yml"
 	else
