@@ -93,5 +93,7 @@ int cluster_page_from(struct cl_page *p, struct json_object *hosts, struct json_
 void cluster_tables(struct cl_frame *f);
 struct json_object *cluster_json(const struct cl_frame *f, const char *url);
 const char *cluster_verdict_name(int v);
+/* culprit, evidence (some, not the most), affected (its verdict only), healthy */
+const char *cluster_host_role(const struct cl_host *h);
 
 #endif /* FABTOP_CLUSTER_H */

@@ -20,11 +20,12 @@ static const struct column job_cols[J_NR] = {
 	[J_CULPRIT] = { "CULPRIT", 12, 80, 5, false, true, false, false },
 };
 
-enum { H_HOST, H_INSTANCE, H_VERDICT, H_EVIDENCE, H_CULPRIT, H_NR };
+enum { H_HOST, H_INSTANCE, H_ROLE, H_VERDICT, H_EVIDENCE, H_CULPRIT, H_NR };
 static const struct column host_cols[H_NR] = {
 	[H_HOST] = { "HOST", 6, 40, 9, false, true, false, false },
 	[H_INSTANCE] = { "INSTANCE", 8, 40, 3, false, true, false, false },
-	[H_VERDICT] = { "VERDICT", 8, 8, 8, false, false, true, false },
+	[H_ROLE] = { "ROLE", 8, 8, 8, false, false, true, false },
+	[H_VERDICT] = { "VERDICT", 8, 8, 7, false, false, true, false },
 	[H_EVIDENCE] = { "EVIDENCE", 8, 8, 7, true, false, true, false },
 	[H_CULPRIT] = { "CULPRIT", 7, 7, 6, false, false, true, false },
 };
@@ -48,6 +49,20 @@ static const struct column pair_cols[X_NR] = {
 static enum row_color verdict_color(int v)
 {
 	return v == 2 ? RC_BAD : v == 1 ? RC_WARN : v == 0 ? RC_GOOD : RC_NONE;
+}
+
+/*
+ * What the cluster makes of a host: the culprit's; affected, its fabteld
+ * sees the job suffer but no evidence points at it (its pairs towards the
+ * culprit lose, say); healthy, neither.
+ */
+const char *cluster_host_role(const struct cl_host *h)
+{
+	if (h->culprit)
+		return "culprit";
+	if (h->evidence > 0 || h->verdict > 0)
+		return h->evidence > 0 ? "evidence" : "affected";
+	return "healthy";
 }
 
 static void num(struct row *r, unsigned int c, double v)
@@ -114,6 +129,7 @@ static void page_rows(struct cl_frame *f)
 	for (i = 0; i < p->nhosts && (r = table_add(th)); i++) {
 		row_set(r, H_HOST, "%s", p->hosts[i].host[0] ? p->hosts[i].host : "-");
 		row_set(r, H_INSTANCE, "%s", p->hosts[i].instance);
+		row_set(r, H_ROLE, "%s", cluster_host_role(&p->hosts[i]));
 		row_num(r, H_VERDICT, p->hosts[i].verdict >= 0, p->hosts[i].verdict, "%s",
 			cluster_verdict_name(p->hosts[i].verdict));
 		num(r, H_EVIDENCE, p->hosts[i].evidence);
@@ -216,6 +232,7 @@ static struct json_object *page_json(const struct cl_page *p)
 			cluster_verdict_name(p->hosts[i].verdict)));
 		json_object_object_add(h, "evidence", num_or_null(p->hosts[i].evidence));
 		json_object_object_add(h, "culprit", json_object_new_boolean(p->hosts[i].culprit));
+		json_object_object_add(h, "role", json_object_new_string(cluster_host_role(&p->hosts[i])));
 		json_object_array_add(a, h);
 	}
 	json_object_object_add(o, "hosts", a);

@@ -227,7 +227,7 @@ static void open_job(struct cui *u, const struct cl_frame *fr)
 		u->focus = 0;
 		u->filter[0] = '\0';
 		memset(&u->pane[CL_TAB_HOSTS], 0, 3 * sizeof(u->pane[0]));
-		u->pane[CL_TAB_HOSTS].sort_col = 3;	/* EVIDENCE, the culprit first */
+		u->pane[CL_TAB_HOSTS].sort_col = 4;	/* EVIDENCE, the culprit first */
 		u->pane[CL_TAB_PORTS].sort_col = 3;
 		cl_feed_want(u->feed, u->job);
 		return;
