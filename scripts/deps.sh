@@ -51,6 +51,8 @@ LAB=(
 	# the lab kernels' images and the lab
 	"linux-image-$LAB_KVER" "linux-image-$LAB_KVER2"
 	qemu-system-x86 busybox-static kmod socat iproute2 procps cpio util-linux gzip
+	# the three-host lab's switch (fablab up --hosts 3)
+	vde2
 	# RDMA userspace
 	rdma-core ibverbs-utils rdmacm-utils perftest infiniband-diags
 	# the tests' libraries and tools
