@@ -30,7 +30,7 @@ expect_err "run without HOST" "missing HOST" "$FABLAB" run
 expect_err "run without --" "expected --" "$FABLAB" run a true
 expect_err "unknown host" "unknown host 'z'" "$FABLAB" run z -- true
 expect_err "flap --count must be a number" "whole numbers" "$FABLAB" flap a --count x
-expect_err "up --hosts 3" "must be 1 or 2" "$FABLAB" up --hosts 3
+expect_err "up --hosts 4" "must be 1, 2 or 3" "$FABLAB" up --hosts 4
 expect_err "unknown command prints usage" "usage: fablab" "$FABLAB" frobnicate
 expect_err "impair --sport wants a range" "--sport wants LO-HI" "$FABLAB" impair a --sport 49152 loss 100%
 expect_err "impair --sport range upside down" "1 <= LO <= HI <= 65535" "$FABLAB" impair a --sport 60000-50000 loss 100%
