@@ -103,10 +103,16 @@ run_bounded() {
 	rm -f "$log.timedout"
 	setsid "$@" >"$log" 2>&1 </dev/null &
 	pid=$!
+	# The watchdog: its TERM handler set before its sleep starts (a TERM
+	# that comes first ends it before any sleep is left behind), and no
+	# hold on the caller's output (a sleep outliving it would keep a
+	# command substitution around run.sh waiting: test_lib.sh hung so).
 	{
+		sl=
+		trap '[[ -n $sl ]] && kill "$sl" 2>/dev/null; exit 0' TERM
 		sleep "$limit" &
-		trap 'kill $! 2>/dev/null; exit 0' TERM
-		wait $!
+		sl=$!
+		wait "$sl"
 		trap - TERM
 		: >"$log.timedout"
 		{
@@ -116,7 +122,7 @@ run_bounded() {
 		kill -TERM -- "-$pid" 2>/dev/null
 		sleep 10
 		kill -KILL -- "-$pid" 2>/dev/null
-	} &
+	} </dev/null >/dev/null 2>&1 &
 	w=$!
 	wait "$pid"
 	rc=$?
