@@ -8,8 +8,9 @@
 # port failing its probes both ways after a link fault.  fabtop's jobs,
 # culprit, page and probe matrix against Prometheus's own answers; its
 # queries counted; the console under tmux keeps its view when Prometheus
-# goes; bad answers (refused, slow, HTTP errors, not JSON, an API error),
-# a bearer token sent, bad options refused.
+# goes, and quits at once while Prometheus stalls; bad answers (refused,
+# slow, HTTP errors, not JSON, JSON nulls, an API error), a bearer token
+# sent, bad options refused.
 . "$(dirname "$0")/../lib.sh"
 
 FABTOP=$REPO/build/asan/fabtop
@@ -18,7 +19,7 @@ for t in prometheus busybox openssl socat tmux jq; do
 	command -v $t >/dev/null || ktap_skip_all "$t missing (scripts/deps.sh)"
 done
 
-ktap_begin 19
+ktap_begin 24
 TMP=$(mktemp -d)
 chmod 755 "$TMP"
 pids=()
@@ -101,11 +102,16 @@ ktap_eq "the port rows: netdev from fabtel_job_port, the culprit marked" \
 ktap_eq "the probe matrix: the four pairs through gpu2, none between gpu1 and gpu3 (as Prometheus has them)" \
 	"$(jq -r '[.job.pairs[] | "\(.host)>\(.peer_host)"] | sort | join(" ")' <<<"$page")" \
 	"$(pq 'fabtel:probe_pair_bad == 1' '[.data.result[].metric | "\(.host)>\(.peer_host)"] | sort | join(" ")')"
-ktap_eq "12 queries with the page (6 more: hosts, ports, netdevs, culprits, history, pairs); a history point" \
-	"$(jq -r '"\(.queries) \([.job.history_failing[] | select(. != null)] | length > 0)"' <<<"$page")" "12 true"
+ktap_eq "12 queries with the page (6 more: hosts, ports, netdevs, culprits, history, pairs); history points of both series, the newest 1 and 2" \
+	"$(jq -r '"\(.queries) \([.job.history_failing[] | select(. != null)][-1]) \([.job.history_verdict[] | select(. != null)][-1])"' <<<"$page")" "12 1 2"
+ktap_info "cost of a refresh: jobs list $(jq -r '"\(.queries) queries, \(.query_ms) ms"' <<<"$out"), with job 4242's page $(jq -r '"\(.queries) queries, \(.query_ms) ms"' <<<"$page")"
 text=$(view --job 4242 --width 120 2>>"$TMP/err")
 ktap_check "--once text: job 4242's row names 'gpu2 mlx5_0/1', the page marks it" \
 	bash -c "grep -E '^4242 .*failing.*gpu2 mlx5_0/1' <<<\"\$1\" >/dev/null && grep -E '^gpu2 .*<==' <<<\"\$1\" >/dev/null" _ "$text"
+ktap_check "--once text: 'queries 12, N ms' on top, the history lines end in the newest (1 failing host, failing)" \
+	bash -c "grep -qE '^fabtop cluster  prometheus .*  queries 12, [0-9]+ ms\$' <<<\"\$1\" &&
+		grep -qE '^failing hosts \\(15 min\\) .*[.,:=+*#@] 1\$' <<<\"\$1\" &&
+		grep -qE '^verdict \\(15 min\\) .*@ failing\$' <<<\"\$1\"" _ "$text"
 
 bad() { # URL: fabtop's exit status and first stderr line
 	local rc
@@ -115,12 +121,30 @@ bad() { # URL: fabtop's exit status and first stderr line
 }
 ktap_check "https without --ca-file: refused (the certificate is not trusted)" \
 	bash -c "[[ \$1 == '1 fabtop: prometheus at https://127.0.0.1:'*'unreachable ('*'certificate'* ]]" _ "$(bad "$PURL")"
+ktap_check "a server answering 5xx and HTML (busybox httpd: POST is 501): exit 1, the status and the page's start" \
+	bash -c "[[ \$1 == '1 fabtop: prometheus at http://127.0.0.1:$HPORT: HTTP 501, not a JSON object ('*'): \"<HTML><HEAD><TITLE>501 Not Implemented'* ]]" \
+	_ "$(bad "http://127.0.0.1:$HPORT")"
 
 # ---- the console, and Prometheus gone under it ----------------------------------
 $TM new-session -d -x 150 -y 30 "$FABTOP --prometheus $PURL --ca-file $TMP/cert.pem -d 0.5"
 screen() { $TM capture-pane -p -t 0; }
 row_4242() { screen | grep -qE '^4242 +failing.*gpu2 mlx5_0/1'; }
 ktap_check "under tmux: job 4242's row, failing, culprit gpu2 mlx5_0/1" wait_for 15 row_4242
+$TM send-keys -t 0 Enter
+page_4242() {
+	local s
+	s=$(screen)
+	grep -qE '^failing hosts \(15 min\) .* 1$' <<<"$s" && grep -qE '^verdict \(15 min\) .* failing$' <<<"$s" &&
+		grep -qE '^gpu2 .*culprit .*<==' <<<"$s" && [[ $(grep -c 'LOSING$' <<<"$s") == 4 ]]
+}
+page_and_back() {
+	wait_for 15 page_4242 || return 1
+	ktap_info "$(screen | sed -n '1,5p')"
+	$TM send-keys -t 0 Escape
+	wait_for 10 row_4242
+}
+ktap_check "Enter: job 4242's page (both histories, gpu2 the culprit, 4 losing pairs); Esc: the jobs again" \
+	page_and_back
 kill "$PROM_PID"
 wait "$PROM_PID" 2>/dev/null
 PROM_PID=
@@ -154,9 +178,25 @@ serve "$EPORT" "$TMP/apierr"
 sleep 0.3
 ktap_check "an API error: exit 1, Prometheus's errorType and error" \
 	bash -c "[[ \$1 == '1 fabtop: prometheus at http://127.0.0.1:$EPORT: HTTP 422, execution: query timed out in expression evaluation' ]]" _ "$(bad "http://127.0.0.1:$EPORT")"
+NPORT=$(free_port)
+printf 'HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{"status":null,"data":{"resultType":null,"result":null}}' >"$TMP/nulls"
+serve "$NPORT" "$TMP/nulls"
+sleep 0.3
+ktap_check "JSON nulls where strings belong: exit 1, said, no crash" \
+	bash -c "[[ \$1 == '1 fabtop: prometheus at http://127.0.0.1:$NPORT: HTTP 200, error: no reason given' ]]" _ "$(bad "http://127.0.0.1:$NPORT")"
 WPORT=$(free_port)
 serve "$WPORT" "$TMP/garbage" 30
 sleep 0.3
+# the console while a request hangs (-d 10: up to 5 s each): q ends it
+$TM new-session -d -s stall -x 120 -y 20 "$FABTOP --prometheus http://127.0.0.1:$WPORT -d 10"
+asking() { $TM capture-pane -p -t stall | grep -q 'asking Prometheus'; }
+wait_for 10 asking
+t0=$(date +%s%N)
+$TM send-keys -t stall q
+stall_gone() { ! $TM has-session -t stall 2>/dev/null; }
+wait_for 5 stall_gone
+ms=$((($(date +%s%N) - t0) / 1000000))
+ktap_check "q quits within 1 s while a request to Prometheus hangs (${ms} ms)" test "$ms" -le 1000
 t0=$(date +%s%N)
 slow=$("$FABTOP" --prometheus "http://127.0.0.1:$WPORT" --once -d 1 2>&1 >/dev/null)
 rc=$?

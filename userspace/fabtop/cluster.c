@@ -3,6 +3,7 @@
  * cluster.c - one refresh of the cluster view: the queries, and the jobs
  * and a job's page built from their answers (cluster.h).
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,12 @@ static struct cl_job *find_job(struct cl_frame *f, const char *id)
 	return bsearch(&key, f->jobs, f->njobs, sizeof(*f->jobs), by_id);
 }
 
+/* A verdict's code (0 healthy, 1 degraded, 2 failing), -1 for anything else */
+static int verdict_of(double v)
+{
+	return v == 0 || v == 1 || v == 2 ? (int)v : -1;
+}
+
 static void ref_from(struct cl_port_ref *r, struct json_object *s)
 {
 	copy(r->instance, sizeof(r->instance), promq_label(s, "instance"));
@@ -90,7 +97,7 @@ int cluster_jobs_from(struct cl_frame *f, struct json_object *const res[6])
 
 		j = &f->jobs[f->njobs++];
 		copy(j->id, sizeof(j->id), promq_label(s, "job_id"));
-		j->verdict = isnan(v) ? -1 : (int)v;
+		j->verdict = verdict_of(v);
 		j->hosts = j->failing = j->qps = j->upstream = NAN;
 	}
 	f->jobs_capped = n > CL_MAX_JOBS;
@@ -203,7 +210,7 @@ int cluster_page_from(struct cl_page *p, struct json_object *hosts, struct json_
 
 		copy(h->instance, sizeof(h->instance), promq_label(s, "instance"));
 		copy(h->host, sizeof(h->host), promq_label(s, "host"));
-		h->verdict = isnan(v) ? -1 : (int)v;
+		h->verdict = verdict_of(v);
 		h->evidence = NAN;
 	}
 	qsort(p->hosts, p->nhosts, sizeof(*p->hosts), by_instance);
@@ -219,29 +226,63 @@ int cluster_page_from(struct cl_page *p, struct json_object *hosts, struct json_
 	return 0;
 }
 
-/* s as the inside of a PromQL string ("" quoted, \ and " escaped) */
+/*
+ * s as the inside of a PromQL string: " and \ escaped, control characters
+ * as \xHH (dst: 4 bytes a character, then the NUL).
+ */
 static void promql_str(char *dst, size_t len, const char *s)
 {
 	size_t o = 0;
 
-	for (; *s && o + 3 < len; s++) {
-		if (*s == '"' || *s == '\\')
-			dst[o++] = '\\';
-		dst[o++] = *s;
+	for (; *s && o + 5 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			o += (size_t)snprintf(dst + o, len - o, "\\x%02x", c);
+		else if (c == '"' || c == '\\')
+			dst[o++] = '\\', dst[o++] = (char)c;
+		else
+			dst[o++] = (char)c;
 	}
 	dst[o] = '\0';
 }
 
-/* The job's host names as a PromQL regex alternation, '.' escaped; NULL none */
+/*
+ * One host name as a literal of a regex inside a PromQL string: ASCII
+ * punctuation escaped for the regex (\.), that backslash and any " or \
+ * escaped again for the string; at most 4 bytes a character.
+ */
+static size_t regex_literal(char *dst, const char *host)
+{
+	size_t o = 0;
+
+	for (; *host; host++) {
+		unsigned char c = (unsigned char)*host;
+
+		if (c < 0x20 || c == 0x7f) {
+			o += (size_t)sprintf(dst + o, "\\x%02x", c);
+			continue;
+		}
+		if (c < 0x80 && !isalnum(c) && c != '_') {
+			dst[o++] = '\\';	/* the string's backslash, */
+			dst[o++] = '\\';	/* then the regex's */
+			if (c == '"' || c == '\\')
+				dst[o++] = '\\';
+		}
+		dst[o++] = (char)c;
+	}
+	return o;
+}
+
+/* The job's host names as a regex alternation; NULL when none has a name */
 static char *hosts_regex(const struct cl_page *p)
 {
-	size_t cap = 16, o = 0;
+	size_t cap = 1, o = 0;
 	unsigned int i;
-	const char *c;
 	char *r;
 
 	for (i = 0; i < p->nhosts; i++)
-		cap += 2 * strlen(p->hosts[i].host) * 2 + 1;
+		cap += 4 * strlen(p->hosts[i].host) + 1;
 	r = malloc(cap);
 	if (!r)
 		return NULL;
@@ -250,43 +291,39 @@ static char *hosts_regex(const struct cl_page *p)
 			continue;
 		if (o)
 			r[o++] = '|';
-		for (c = p->hosts[i].host; *c; c++) {
-			if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
-			      (*c >= '0' && *c <= '9') || *c == '_' || *c == '-' || *c == ':')) {
-				r[o++] = '\\';	/* a PromQL string's backslash, */
-				r[o++] = '\\';	/* then the regex's */
-			}
-			r[o++] = *c;
-		}
+		o += regex_literal(r + o, p->hosts[i].host);
 	}
 	r[o] = '\0';
 	return o ? r : (free(r), NULL);
 }
 
-static int page_pairs(struct promq *q, struct cl_page *p)
+char *cluster_pairs_query(const struct cl_page *p, bool count)
 {
 	char *re = hosts_regex(p), *expr;
-	struct json_object *res;
-	size_t n, i;
+	size_t n;
 
 	if (!re)
-		return 0;	/* no host names (fabteld without them): no matrix */
+		return NULL;
 	n = 2 * strlen(re) + 128;
 	expr = malloc(n);
-	if (!expr) {
-		free(re);
-		return -1;
-	}
-	snprintf(expr, n, "topk(%d, fabtel:probe_pair_bad{host=~\"%s\",peer_host=~\"%s\"} == 1)",
-		 CL_MAX_PAIRS, re, re);
+	if (expr && count)
+		snprintf(expr, n, "count(fabtel:probe_pair_bad{host=~\"%s\",peer_host=~\"%s\"} == 1)",
+			 re, re);
+	else if (expr)
+		snprintf(expr, n, "topk(%d, fabtel:probe_pair_bad{host=~\"%s\",peer_host=~\"%s\"} == 1)",
+			 CL_MAX_PAIRS, re, re);
 	free(re);
-	res = promq_instant(q, expr);
-	free(expr);
-	if (!res)
-		return -1;
-	n = json_object_array_length(res);
+	return expr;
+}
+
+int cluster_pairs_from(struct cl_page *p, struct json_object *res)
+{
+	size_t n = json_object_array_length(res), i;
+
 	p->pairs = calloc(n ? n : 1, sizeof(*p->pairs));
-	for (i = 0; p->pairs && i < n; i++) {
+	if (!p->pairs)
+		return -1;
+	for (i = 0; i < n && i < CL_MAX_PAIRS; i++) {
 		struct json_object *s = json_object_array_get_idx(res, i);
 		struct cl_pair *x = &p->pairs[p->npairs++];
 
@@ -297,37 +334,76 @@ static int page_pairs(struct promq *q, struct cl_page *p)
 		copy(x->peer_device, sizeof(x->peer_device), promq_label(s, "peer_device"));
 		copy(x->peer_port, sizeof(x->peer_port), promq_label(s, "peer_port"));
 	}
+	p->pairs_total = (unsigned int)n;
 	p->pairs_capped = n >= CL_MAX_PAIRS;
+	return 0;
+}
+
+/* The losing pairs; when as many as the cap came, one query more counts them. */
+static int page_pairs(struct promq *q, struct cl_page *p)
+{
+	char *expr = cluster_pairs_query(p, false);
+	struct json_object *res;
+	double total;
+	int rc;
+
+	if (!expr)
+		return 0;	/* no host names (fabteld without them): no matrix */
+	res = promq_instant(q, expr);
+	free(expr);
+	if (!res)
+		return -1;
+	rc = cluster_pairs_from(p, res);
 	json_object_put(res);
-	return p->pairs ? 0 : -1;
+	if (rc) {
+		snprintf(q->error, sizeof(q->error), "out of memory");
+		return -1;
+	}
+	if (!p->pairs_capped)
+		return 0;
+	expr = cluster_pairs_query(p, true);
+	res = expr ? promq_instant(q, expr) : NULL;
+	free(expr);
+	if (!res)
+		return -1;
+	total = json_object_array_length(res) ? promq_value(json_object_array_get_idx(res, 0)) : NAN;
+	if (total >= p->npairs && total < 1e9)
+		p->pairs_total = (unsigned int)total;
+	p->pairs_capped = p->pairs_total > p->npairs;
+	json_object_put(res);
+	return 0;
 }
 
 static int page_history(struct promq *q, struct cl_page *p, const char *id, double now)
 {
 	struct json_object *res;
-	char expr[600];
+	char expr[1400];
 	size_t s, i, n;
 	double t, end = now, start = end - (CL_HIST - 1) * HIST_STEP_S;
 
 	for (i = 0; i < CL_HIST; i++)
 		p->hist_failing[i] = p->hist_verdict[i] = NAN;
-	snprintf(expr, sizeof(expr), "job_id:fabtel_hosts_failing:count{job_id=\"%s\"}"
-		 " or job_id:fabtel_verdict:max{job_id=\"%s\"}", id, id);
+	/* one query for both; "or" matches label sets without the metric name,
+	 * so each side is told apart by a label of its own */
+	snprintf(expr, sizeof(expr),
+		 "label_replace(job_id:fabtel_hosts_failing:count{job_id=\"%s\"}, \"series\", \"failing\", \"\", \"\")"
+		 " or label_replace(job_id:fabtel_verdict:max{job_id=\"%s\"}, \"series\", \"verdict\", \"\", \"\")",
+		 id, id);
 	res = promq_range(q, expr, start, end, HIST_STEP_S);
 	if (!res)
 		return -1;
 	for (s = 0; s < json_object_array_length(res); s++) {
 		struct json_object *ser = json_object_array_get_idx(res, s);
-		double *h = !strcmp(promq_label(ser, "__name__"), "job_id:fabtel_verdict:max") ?
-			    p->hist_verdict : p->hist_failing;
+		const char *which = promq_label(ser, "series");
+		double *h = !strcmp(which, "verdict") ? p->hist_verdict :
+			    !strcmp(which, "failing") ? p->hist_failing : NULL;
 
-		n = promq_points(ser);
+		n = h ? promq_points(ser) : 0;
 		for (i = 0; i < n; i++) {
-			double v = promq_point(ser, i, &t);
-			long k = lround((t - start) / HIST_STEP_S);
+			double v = promq_point(ser, i, &t), k = round((t - start) / HIST_STEP_S);
 
-			if (k >= 0 && k < CL_HIST)
-				h[k] = v;
+			if (k >= 0 && k < CL_HIST)	/* false for NAN */
+				h[(int)k] = v;
 		}
 	}
 	json_object_put(res);
@@ -338,7 +414,7 @@ static struct cl_page *fetch_page(struct promq *q, const char *job, double now)
 {
 	struct json_object *res[4] = { NULL };
 	struct cl_page *p = calloc(1, sizeof(*p));
-	char id[CL_NAME_LEN * 2], expr[4][800];
+	char id[CL_NAME_LEN * 4 + 1], expr[4][1400];
 	int i, ok = 0;
 
 	if (!p)
@@ -346,8 +422,9 @@ static struct cl_page *fetch_page(struct promq *q, const char *job, double now)
 	copy(p->job, sizeof(p->job), job);
 	promql_str(id, sizeof(id), job);
 	snprintf(expr[0], sizeof(expr[0]),
-		 "(fabtel_job_verdict{job_id=\"%s\"} * on (instance) group_left (host) fabtel:instance_host)"
-		 " or on (instance) fabtel_job_verdict{job_id=\"%s\"}", id, id);
+		 "(fabtel_job_verdict{job_id=\"%s\"} * on (instance) group_left (host)"
+		 " fabtel:job_host{job_id=\"%s\"}) or on (instance) fabtel_job_verdict{job_id=\"%s\"}",
+		 id, id, id);
 	snprintf(expr[1], sizeof(expr[1]), "fabtel:job_port_evidence{job_id=\"%s\"}", id);
 	snprintf(expr[2], sizeof(expr[2]),
 		 "max by (instance, device, port, netdev) (fabtel_job_port{job_id=\"%s\"})", id);

@@ -6,8 +6,9 @@
  * Prometheus HTTP API (promq.h).
  *
  * Every query is aggregated by job_id or selected by one job's id or its
- * hosts' names: a refresh costs 6 queries for the jobs list and 5 more for
- * a job's page, whatever the number of raw series behind them.
+ * hosts' names: a refresh costs 6 queries for the jobs list and 6 more for
+ * a job's page (7 when more than CL_MAX_PAIRS of its probe pairs lose),
+ * whatever the number of raw series behind them.
  */
 #ifndef FABTOP_CLUSTER_H
 #define FABTOP_CLUSTER_H
@@ -60,7 +61,8 @@ struct cl_page {
 	struct cl_port *ports;
 	struct cl_pair *pairs;
 	unsigned int nhosts, nports, npairs;
-	bool pairs_capped;		/* CL_MAX_PAIRS reached: there may be more */
+	bool pairs_capped;		/* more than CL_MAX_PAIRS lose: pairs_total of them */
+	unsigned int pairs_total;
 	double hist_failing[CL_HIST], hist_verdict[CL_HIST];	/* NAN: no point */
 };
 
@@ -88,11 +90,26 @@ void cluster_frame_free(struct cl_frame *f);
 int cluster_jobs_from(struct cl_frame *f, struct json_object *const res[6]);
 int cluster_page_from(struct cl_page *p, struct json_object *hosts, struct json_object *ports,
 		      struct json_object *netdevs, struct json_object *culprits);
+/*
+ * The query of the losing probe pairs between the page's hosts (their
+ * names a regex, every character taken literally): the first CL_MAX_PAIRS,
+ * or with count their number.  NULL when no host has a name (or out of
+ * memory); the caller's to free.  The pairs from its answer: 0, or -1 out
+ * of memory.
+ */
+char *cluster_pairs_query(const struct cl_page *p, bool count);
+int cluster_pairs_from(struct cl_page *p, struct json_object *res);
 
 /* The frame's tables (cluster_tables.c) and its JSON (--once --json). */
 void cluster_tables(struct cl_frame *f);
 struct json_object *cluster_json(const struct cl_frame *f, const char *url);
 const char *cluster_verdict_name(int v);
+/*
+ * One history line of a job's page (the failing hosts, or the worst
+ * verdict) cut to width (buf holds width + 1): its label, a sparkline as
+ * the host view draws them, the newest value.
+ */
+void cluster_history_line(const struct cl_page *p, bool verdict, char *buf, size_t width);
 /* culprit, evidence (some, not the most), affected (its verdict only), healthy */
 const char *cluster_host_role(const struct cl_host *h);
 

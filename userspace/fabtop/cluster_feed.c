@@ -111,16 +111,14 @@ free_feed:
 	return NULL;
 }
 
-/*
- * Stop: a fetch under way ends at its own timeout (libcurl's, at most the
- * request bound), so quitting never waits longer than that.
- */
+/* Stop: a request under way ends now (promq_abort), not at its timeout. */
 void cl_feed_stop(struct cl_feed *f)
 {
 	pthread_mutex_lock(&f->lock);
 	f->stop = true;
 	pthread_cond_signal(&f->wake);
 	pthread_mutex_unlock(&f->lock);
+	promq_abort(&f->q);
 	pthread_join(f->thread, NULL);
 	if (f->shown != f->newest)
 		cluster_frame_free(f->shown);
@@ -190,13 +188,41 @@ static void print_table(const struct table *t, unsigned int width)
 	free(idx);
 }
 
+/* The jobs; with a page, its history lines and its tables. */
+static void print_text(const struct cl_frame *fr, const char *url, unsigned int width)
+{
+	char line[1024];
+	int i;
+
+	if (width >= sizeof(line))
+		width = sizeof(line) - 1;
+	snprintf(line, sizeof(line), "fabtop cluster  prometheus %s  queries %u, %.0f ms", url,
+		 fr->queries, fr->query_ms);
+	printf("%.*s\n", (int)width, line);
+	print_table(&fr->tab[CL_TAB_JOBS], width);
+	if (!fr->page)
+		return;
+	snprintf(line, sizeof(line), "Job %s", fr->page->job);
+	printf("\n%.*s\n", (int)width, line);
+	cluster_history_line(fr->page, false, line, width);
+	puts(line);
+	cluster_history_line(fr->page, true, line, width);
+	puts(line);
+	for (i = CL_TAB_HOSTS; i < CL_TAB_NR; i++)
+		print_table(&fr->tab[i], width);
+	if (fr->page->pairs_capped) {
+		snprintf(line, sizeof(line), "  ... %u more (the first %u shown)",
+			 fr->page->pairs_total - fr->page->npairs, fr->page->npairs);
+		printf("%.*s\n", (int)width, line);
+	}
+}
+
 int cluster_once(const struct promq_opts *o, const char *job, bool json, unsigned int width)
 {
 	struct json_object *j;
 	struct cl_frame *fr;
 	struct promq q;
 	char err[400];
-	int i;
 
 	if (promq_init(&q, o, err, sizeof(err))) {
 		fprintf(stderr, "fabtop: %s\n", err);
@@ -214,10 +240,7 @@ int cluster_once(const struct promq_opts *o, const char *job, bool json, unsigne
 						    JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(j);
 	} else {
-		printf("fabtop cluster  prometheus %s  queries %u, %.0f ms\n", o->url, fr->queries,
-		       fr->query_ms);
-		for (i = 0; i < (fr->page ? CL_TAB_NR : 1); i++)
-			print_table(&fr->tab[i], width);
+		print_text(fr, o->url, width);
 	}
 	cluster_frame_free(fr);
 	promq_free(&q);

@@ -169,6 +169,55 @@ void cluster_tables(struct cl_frame *f)
 		page_rows(f);
 }
 
+/*
+ * A history as the host view draws its sparklines (hist_spark): the newest
+ * width points, oldest left, '_' nothing, ".,:-=+*#@" up to top (the
+ * window's highest when top <= 0), ' ' no point.
+ */
+static void spark(char *buf, size_t width, const double *h, double fixed)
+{
+	static const char ramp[] = ".,:-=+*#@";
+	size_t i, n = width < CL_HIST ? width : CL_HIST;
+	const double *v = h + CL_HIST - n;
+	double top = fixed > 0 ? fixed : 0;
+	int k;
+
+	for (i = 0; fixed <= 0 && i < n; i++)
+		if (v[i] > top)		/* false for NAN */
+			top = v[i];
+	for (i = 0; i < n; i++) {
+		if (isnan(v[i])) {
+			buf[i] = ' ';
+		} else if (v[i] <= 0 || top <= 0) {
+			buf[i] = '_';
+		} else {
+			k = (int)ceil(fmin(v[i] / top, 1) * 9) - 1;	/* fmin: NAN of inf/inf is 1 */
+			buf[i] = ramp[k < 0 ? 0 : k];
+		}
+	}
+	buf[n] = '\0';
+}
+
+void cluster_history_line(const struct cl_page *p, bool verdict, char *buf, size_t width)
+{
+	const double *h = verdict ? p->hist_verdict : p->hist_failing;
+	char line[CL_HIST + 64], marks[CL_HIST + 1], now[16] = "-";
+	int i;
+
+	for (i = CL_HIST - 1; i >= 0 && isnan(h[i]); i--)
+		;
+	if (i >= 0 && verdict)
+		snprintf(now, sizeof(now), "%s", cluster_verdict_name(h[i] == 0 || h[i] == 1 ||
+								       h[i] == 2 ? (int)h[i] : -1));
+	else if (i >= 0)
+		snprintf(now, sizeof(now), "%.0f", h[i]);
+	/* "LABEL (22) MARKS NOW (8)": the marks take what the width leaves */
+	spark(marks, width > 34 ? width - 33 : 1, h, verdict ? 2 : 0);
+	snprintf(line, sizeof(line), "%-22s %s %s", verdict ? "verdict (15 min)" :
+		 "failing hosts (15 min)", marks, now);
+	snprintf(buf, width + 1, "%s", line);
+}
+
 static struct json_object *num_or_null(double v)
 {
 	return isnan(v) ? NULL : json_object_new_double(v);
@@ -259,6 +308,7 @@ static struct json_object *page_json(const struct cl_page *p)
 	}
 	json_object_object_add(o, "pairs", a);
 	json_object_object_add(o, "pairs_capped", json_object_new_boolean(p->pairs_capped));
+	json_object_object_add(o, "pairs_total", json_object_new_int((int)p->pairs_total));
 	json_object_object_add(o, "history_failing", hist_json(p->hist_failing));
 	json_object_object_add(o, "history_verdict", hist_json(p->hist_verdict));
 	return o;

@@ -8,7 +8,6 @@
  * holds a key.
  */
 #include <curses.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,27 +113,6 @@ static void draw_table(struct cui *u, const struct table *t, struct cpane *p, in
 		put(y + 1 + (int)k, "", A_NORMAL, 0);
 }
 
-/* The job's failing hosts over the last 15 min, one character a point. */
-static void history_line(const struct cl_page *p, char *buf, size_t len)
-{
-	static const char marks[] = "_.-=*#";
-	double max = 0;
-	size_t o;
-	int i;
-
-	for (i = 0; i < CL_HIST; i++)
-		if (!isnan(p->hist_failing[i]) && p->hist_failing[i] > max)
-			max = p->hist_failing[i];
-	o = (size_t)snprintf(buf, len, "failing hosts, 15 min (max %.0f): ", max);
-	for (i = 0; i < CL_HIST && o + 1 < len; i++) {
-		double v = p->hist_failing[i];
-
-		buf[o++] = isnan(v) ? ' ' : max <= 0 ? '_' :
-			   marks[1 + (int)lround(v / max * (double)(sizeof(marks) - 3))];
-	}
-	buf[o] = '\0';
-}
-
 static void draw_status(struct cui *u, const struct cl_frame *fr, const struct cl_status *st)
 {
 	char line[600], when[32] = "never";
@@ -158,10 +136,22 @@ static void draw_status(struct cui *u, const struct cl_frame *fr, const struct c
 	put(LINES - 1, line, st->failing ? A_BOLD : A_DIM, st->failing && u->colors ? CP_BAD : 0);
 }
 
+/* More pairs lose than were fetched: said at the right of their header. */
+static void pairs_note(const struct cl_page *p, int y)
+{
+	char note[64];
+	int n = snprintf(note, sizeof(note), " %u more (first %u shown) ",
+			 p->pairs_total - p->npairs, p->npairs);
+
+	if (y < LINES && n < COLS)
+		mvaddstr(y, COLS - n, note);
+}
+
 static void draw(struct cui *u, const struct cl_frame *fr, const struct cl_status *st)
 {
 	int h = LINES - 2, third;
-	char line[256];
+	char line[512];
+	size_t width;
 
 	erase();
 	draw_status(u, fr, st);
@@ -179,13 +169,18 @@ static void draw(struct cui *u, const struct cl_frame *fr, const struct cl_statu
 		refresh();
 		return;
 	}
-	history_line(fr->page, line, sizeof(line));
+	width = COLS > 0 && (size_t)COLS < sizeof(line) ? (size_t)COLS : sizeof(line) - 1;
+	cluster_history_line(fr->page, false, line, width);
 	put(1, line, A_NORMAL, 0);
-	third = (h - 1) / 3;
-	draw_table(u, &fr->tab[CL_TAB_HOSTS], &u->pane[CL_TAB_HOSTS], 2, third, u->focus == 0);
-	draw_table(u, &fr->tab[CL_TAB_PORTS], &u->pane[CL_TAB_PORTS], 2 + third, third, u->focus == 1);
-	draw_table(u, &fr->tab[CL_TAB_PAIRS], &u->pane[CL_TAB_PAIRS], 2 + 2 * third,
-		   h - 1 - 2 * third, u->focus == 2);
+	cluster_history_line(fr->page, true, line, width);
+	put(2, line, A_NORMAL, 0);
+	third = (h - 2) / 3;
+	draw_table(u, &fr->tab[CL_TAB_HOSTS], &u->pane[CL_TAB_HOSTS], 3, third, u->focus == 0);
+	draw_table(u, &fr->tab[CL_TAB_PORTS], &u->pane[CL_TAB_PORTS], 3 + third, third, u->focus == 1);
+	draw_table(u, &fr->tab[CL_TAB_PAIRS], &u->pane[CL_TAB_PAIRS], 3 + 2 * third,
+		   h - 2 - 2 * third, u->focus == 2);
+	if (fr->page->pairs_capped)
+		pairs_note(fr->page, 3 + 2 * third);
 	refresh();
 }
 

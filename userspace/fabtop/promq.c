@@ -89,8 +89,11 @@ int promq_init(struct promq *q, const struct promq_opts *o, char *err, size_t le
 			goto no_curl;
 	}
 	c = curl_easy_init();
-	if (!c)
+	q->multi = curl_multi_init();
+	if (!c || !q->multi) {
+		curl_easy_cleanup(c);
 		goto no_curl;
+	}
 	q->curl = c;
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, o->timeout_ms < 2000 ? o->timeout_ms : 2000);
@@ -105,16 +108,24 @@ int promq_init(struct promq *q, const struct promq_opts *o, char *err, size_t le
 	return 0;
 no_curl:
 	snprintf(err, len, "cannot set up libcurl");
+	curl_multi_cleanup(q->multi);
 	curl_slist_free_all(q->hdr);
-	q->hdr = NULL;
+	q->multi = q->hdr = NULL;
 	return -1;
 }
 
 void promq_free(struct promq *q)
 {
+	curl_multi_cleanup(q->multi);
 	curl_easy_cleanup(q->curl);
 	curl_slist_free_all(q->hdr);
-	q->curl = q->hdr = NULL;
+	q->curl = q->multi = q->hdr = NULL;
+}
+
+void promq_abort(struct promq *q)
+{
+	atomic_store(&q->stop, true);
+	curl_multi_wakeup(q->multi);
 }
 
 void promq_reset_count(struct promq *q)
@@ -131,52 +142,109 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* A member's text, NULL when absent, null or not a string. */
+static const char *str_of(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
+	       json_object_get_string(v) : NULL;
+}
+
 /* Prometheus's own words for a failed query: "bad_data: parse error ..." */
 static void api_error(struct promq *q, struct json_object *o, long code)
 {
-	struct json_object *t = NULL, *e = NULL;
+	const char *t = str_of(o, "errorType"), *e = str_of(o, "error");
 
-	json_object_object_get_ex(o, "errorType", &t);
-	json_object_object_get_ex(o, "error", &e);
-	snprintf(q->error, sizeof(q->error), "prometheus at %s: HTTP %ld, %s: %.200s", q->o->url,
-		 code, t ? json_object_get_string(t) : "error",
-		 e ? json_object_get_string(e) : "no reason given");
+	snprintf(q->error, sizeof(q->error), "prometheus at %s: HTTP %ld, %.40s: %.200s", q->o->url,
+		 code, t ? t : "error", e ? e : "no reason given");
 }
 
 /* The result of a success answer of the wanted type, else NULL and the error. */
 static struct json_object *result_of(struct promq *q, struct json_object *o, long code,
 				     const char *want)
 {
-	struct json_object *st, *data, *type, *res;
+	const char *st = str_of(o, "status"), *type;
+	struct json_object *data, *res;
 
-	if (!json_object_object_get_ex(o, "status", &st) ||
-	    strcmp(json_object_get_string(st), "success")) {
+	if (!st || strcmp(st, "success")) {
 		api_error(q, o, code);
 		return NULL;
 	}
-	if (!json_object_object_get_ex(o, "data", &data) ||
-	    !json_object_object_get_ex(data, "resultType", &type) ||
+	if (!json_object_object_get_ex(o, "data", &data) || !(type = str_of(data, "resultType")) ||
 	    !json_object_object_get_ex(data, "result", &res) ||
 	    !json_object_is_type(res, json_type_array)) {
-		snprintf(q->error, sizeof(q->error), "prometheus at %s: an answer without data.result",
-			 q->o->url);
+		snprintf(q->error, sizeof(q->error), "prometheus at %s: HTTP %ld, an answer without "
+			 "data.resultType and data.result", q->o->url, code);
 		return NULL;
 	}
-	if (strcmp(json_object_get_string(type), want)) {
+	if (strcmp(type, want)) {
 		snprintf(q->error, sizeof(q->error), "prometheus at %s: a %.40s where a %s was asked for",
-			 q->o->url, json_object_get_string(type), want);
+			 q->o->url, type, want);
 		return NULL;
 	}
 	return json_object_get(res);
 }
 
+/* The start of a body that is not JSON, printable, for the message. */
+static void excerpt(char *dst, size_t len, const char *body)
+{
+	size_t o = 0;
+
+	for (; body && *body && *body != '\n' && o + 1 < len; body++)
+		dst[o++] = isprint((unsigned char)*body) ? *body : '?';
+	dst[o] = '\0';
+}
+
+struct json_object *promq_parse(struct promq *q, const char *body, long code, const char *want)
+{
+	struct json_object *o, *res;
+	enum json_tokener_error jerr;
+	char text[64];
+
+	o = json_tokener_parse_verbose(body ? body : "", &jerr);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		excerpt(text, sizeof(text), body);
+		snprintf(q->error, sizeof(q->error),
+			 "prometheus at %s: HTTP %ld, not a JSON object (%s)%s%s%s", q->o->url, code,
+			 o ? "another type" : json_tokener_error_desc(jerr), text[0] ? ": \"" : "",
+			 text, text[0] ? "\"" : "");
+		json_object_put(o);
+		return NULL;
+	}
+	res = result_of(q, o, code, want);
+	json_object_put(o);
+	return res;
+}
+
+/* One transfer on the multi handle, so that promq_abort can end it. */
+static CURLcode perform(struct promq *q)
+{
+	CURLcode rc = CURLE_ABORTED_BY_CALLBACK;
+	int running = 1, left;
+	CURLMsg *m;
+
+	if (atomic_load(&q->stop) || curl_multi_add_handle(q->multi, q->curl))
+		return CURLE_ABORTED_BY_CALLBACK;
+	while (running && !atomic_load(&q->stop)) {
+		if (curl_multi_perform(q->multi, &running) != CURLM_OK)
+			break;
+		if (running)
+			curl_multi_poll(q->multi, NULL, 0, 1000, NULL);
+	}
+	while ((m = curl_multi_info_read(q->multi, &left)))
+		if (m->msg == CURLMSG_DONE)
+			rc = m->data.result;
+	curl_multi_remove_handle(q->multi, q->curl);
+	return rc;
+}
+
 static struct json_object *post(struct promq *q, const char *path, const char *form,
 				const char *want)
 {
-	struct json_object *o, *res;
+	struct json_object *res;
 	struct body b = { 0 };
 	char url[1024], cerr[CURL_ERROR_SIZE] = "";
-	enum json_tokener_error jerr;
 	double t0 = now_ms();
 	long code = 0;
 	CURLcode rc;
@@ -186,28 +254,21 @@ static struct json_object *post(struct promq *q, const char *path, const char *f
 	curl_easy_setopt(q->curl, CURLOPT_POSTFIELDS, form);
 	curl_easy_setopt(q->curl, CURLOPT_WRITEDATA, &b);
 	curl_easy_setopt(q->curl, CURLOPT_ERRORBUFFER, cerr);
-	rc = curl_easy_perform(q->curl);
+	rc = perform(q);
 	q->queries++;
 	q->ms += now_ms() - t0;
 	if (rc != CURLE_OK) {
 		snprintf(q->error, sizeof(q->error), "prometheus at %s unreachable (%s)", q->o->url,
 			 b.too_big ? "answer over 64 MiB" :
+			 rc == CURLE_ABORTED_BY_CALLBACK ? "stopped" :
 			 rc == CURLE_OPERATION_TIMEDOUT ? "no answer in time" :
 			 cerr[0] ? cerr : curl_easy_strerror(rc));
 		free(b.p);
 		return NULL;
 	}
 	curl_easy_getinfo(q->curl, CURLINFO_RESPONSE_CODE, &code);
-	o = json_tokener_parse_verbose(b.p ? b.p : "", &jerr);
+	res = promq_parse(q, b.p, code, want);
 	free(b.p);
-	if (!o || !json_object_is_type(o, json_type_object)) {
-		snprintf(q->error, sizeof(q->error), "prometheus at %s: HTTP %ld, not a JSON object (%s)",
-			 q->o->url, code, o ? "another type" : json_tokener_error_desc(jerr));
-		json_object_put(o);
-		return NULL;
-	}
-	res = result_of(q, o, code, want);
-	json_object_put(o);
 	return res;
 }
 
@@ -303,10 +364,14 @@ double promq_point(struct json_object *series, size_t i, double *t)
 {
 	struct json_object *vs, *p;
 
+	if (t)
+		*t = NAN;
 	if (!json_object_object_get_ex(series, "values", &vs) ||
 	    !json_object_is_type(vs, json_type_array) || i >= json_object_array_length(vs))
 		return NAN;
 	p = json_object_array_get_idx(vs, i);
+	if (!json_object_is_type(p, json_type_array) || json_object_array_length(p) != 2)
+		return NAN;	/* not [time, "value"] */
 	if (t)
 		*t = json_object_get_double(json_object_array_get_idx(p, 0));
 	return pair_value(p);

@@ -9,6 +9,8 @@
 #ifndef FABTOP_PROMQ_H
 #define FABTOP_PROMQ_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct json_object;
@@ -22,6 +24,8 @@ struct promq_opts {
 
 struct promq {
 	void *curl;			/* CURL * */
+	void *multi;			/* CURLM *: what promq_abort wakes */
+	atomic_bool stop;		/* promq_abort was called */
 	void *hdr;			/* struct curl_slist *: the Authorization header */
 	const struct promq_opts *o;
 	unsigned int queries;		/* sent since the last promq_reset_count */
@@ -33,6 +37,11 @@ struct promq {
 int promq_init(struct promq *q, const struct promq_opts *o, char *err, size_t len);
 void promq_free(struct promq *q);
 void promq_reset_count(struct promq *q);
+/*
+ * From another thread: end the request under way now, and fail every
+ * later one at once (quitting never waits for a slow Prometheus).
+ */
+void promq_abort(struct promq *q);
 
 /*
  * An instant query's result (an array of {metric, value}), or a range
@@ -44,6 +53,13 @@ void promq_reset_count(struct promq *q);
 struct json_object *promq_instant(struct promq *q, const char *expr);
 struct json_object *promq_range(struct promq *q, const char *expr, double start, double end,
 				double step);
+/*
+ * An answer's body (NUL-terminated, or NULL for none) and HTTP status as
+ * the above return it: the result when the status is "success" and
+ * data.resultType is want, else NULL with q->error set (q->o->url names
+ * the server).  What promq_instant and promq_range do with what came.
+ */
+struct json_object *promq_parse(struct promq *q, const char *body, long code, const char *want);
 
 /* A sample's label ("" when absent) and value (NAN when none or not a number). */
 const char *promq_label(struct json_object *sample, const char *name);

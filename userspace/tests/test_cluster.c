@@ -4,13 +4,16 @@
  * answers (no HTTP): jobs by severity, culprits and their ties, a common
  * upstream, missing labels and values that are not numbers, a job's page
  * (hosts, ports, netdevs, culprit marks, each host's most evidence), the
- * tables and JSON drawn from them.
+ * tables and JSON drawn from them; whole API answers parsed (errors, types
+ * not asked for, JSON nulls, bodies that are not JSON, bad points), the
+ * probe pairs' query for any host name, the pairs' cap.
  */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -174,12 +177,180 @@ static void test_page(void **state)
 	cluster_frame_free(f);
 }
 
+static const struct promq_opts popts = { .url = "http://p:9090" };
+
+/* body, HTTP status, wanted type: the result's length, or -1 and the error */
+static int parsed(struct promq *q, const char *body, long code, const char *want)
+{
+	struct json_object *r;
+	int n;
+
+	memset(q, 0, sizeof(*q));
+	q->o = &popts;
+	r = promq_parse(q, body, code, want);
+	n = r ? (int)json_object_array_length(r) : -1;
+	json_object_put(r);
+	return n;
+}
+
+static void test_answers(void **state)
+{
+	struct promq q;
+
+	(void)state;
+	assert_int_equal(parsed(&q, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\","
+				"\"result\":[{\"metric\":{},\"value\":[1,\"NaN\"]}]}}", 200, "vector"), 1);
+	/* Prometheus's own error: errorType and error said */
+	assert_int_equal(parsed(&q, "{\"status\":\"error\",\"errorType\":\"bad_data\","
+				"\"error\":\"1:5: parse error\"}", 400, "vector"), -1);
+	assert_string_equal(q.error, "prometheus at http://p:9090: HTTP 400, bad_data: 1:5: parse error");
+	/* a matrix where a vector was asked for */
+	assert_int_equal(parsed(&q, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\","
+				"\"result\":[]}}", 200, "vector"), -1);
+	assert_string_equal(q.error, "prometheus at http://p:9090: a matrix where a vector was asked for");
+	/* nulls where strings belong, a result that is not an array */
+	assert_int_equal(parsed(&q, "{\"status\":null}", 200, "vector"), -1);
+	assert_string_equal(q.error, "prometheus at http://p:9090: HTTP 200, error: no reason given");
+	assert_int_equal(parsed(&q, "{\"status\":\"error\",\"errorType\":null,\"error\":7}", 503,
+				"vector"), -1);
+	assert_string_equal(q.error, "prometheus at http://p:9090: HTTP 503, error: no reason given");
+	assert_int_equal(parsed(&q, "{\"status\":\"success\",\"data\":{\"resultType\":null,"
+				"\"result\":[]}}", 200, "vector"), -1);
+	assert_non_null(strstr(q.error, "without data.resultType"));
+	assert_int_equal(parsed(&q, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\","
+				"\"result\":{}}}", 200, "vector"), -1);
+	/* not JSON: a proxy's error page, nothing, a JSON array */
+	assert_int_equal(parsed(&q, "<html>502 Bad Gateway</html>\n<body>", 502, "vector"), -1);
+	assert_non_null(strstr(q.error, "HTTP 502, not a JSON object ("));
+	assert_non_null(strstr(q.error, ": \"<html>502 Bad Gateway</html>\""));
+	assert_int_equal(parsed(&q, NULL, 200, "vector"), -1);
+	assert_non_null(strstr(q.error, "HTTP 200, not a JSON object"));
+	assert_int_equal(parsed(&q, "[1,2]", 200, "vector"), -1);
+	assert_non_null(strstr(q.error, "(another type)"));
+}
+
+static void test_samples(void **state)
+{
+	struct json_object *v = json_tokener_parse(
+		"[{\"metric\":{\"job_id\":null,\"host\":5},\"value\":[1,\"+Inf\"]},"
+		" {\"metric\":{\"job_id\":\"j\"},\"value\":[1,\"NaN\"]},"
+		" {\"metric\":{\"job_id\":\"k\"},\"value\":[1,2]},"
+		" {\"metric\":{\"job_id\":\"l\"},\"value\":\"x\"}, null, 7]");
+	struct json_object *m = json_tokener_parse(
+		"{\"metric\":{},\"values\":[[1,\"1\"],7,[2],null,[3,\"x\"],[4,\"2\"]]}");
+	double t;
+	size_t i;
+
+	(void)state;
+	assert_string_equal(promq_label(json_object_array_get_idx(v, 0), "job_id"), "");
+	assert_string_equal(promq_label(json_object_array_get_idx(v, 0), "host"), "");
+	assert_true(isinf(promq_value(json_object_array_get_idx(v, 0))));
+	assert_true(isnan(promq_value(json_object_array_get_idx(v, 1))));
+	assert_true(isnan(promq_value(json_object_array_get_idx(v, 2))));	/* not a string */
+	assert_true(isnan(promq_value(json_object_array_get_idx(v, 3))));
+	for (i = 4; i < 6; i++) {
+		assert_string_equal(promq_label(json_object_array_get_idx(v, i), "job_id"), "");
+		assert_true(isnan(promq_value(json_object_array_get_idx(v, i))));
+	}
+	/* a range series: good points, and ones that are not [time, "value"] */
+	assert_int_equal(promq_points(m), 6);
+	assert_true(promq_point(m, 0, &t) == 1 && t == 1);
+	for (i = 1; i < 5; i++) {
+		assert_true(isnan(promq_point(m, i, &t)));
+		assert_true(i == 4 ? t == 3 : isnan(t));
+	}
+	assert_true(promq_point(m, 5, &t) == 2 && t == 4);
+	assert_true(isnan(promq_point(m, 6, &t)) && isnan(t));
+	json_object_put(v);
+	json_object_put(m);
+}
+
+static void test_pairs_query(void **state)
+{
+	struct cl_host hosts[4] = {
+		{ .host = "gpu1.dc" }, { .host = "" }, { .host = "we\"ird\\n|(x)" }, { .host = "h\xc3\xa9\n" },
+	};
+	struct cl_page p = { .hosts = hosts, .nhosts = 4 };
+	char *q = cluster_pairs_query(&p, false), *c = cluster_pairs_query(&p, true);
+
+	(void)state;
+	/* PromQL string escapes over regex escapes: "\\." is the regex's "\." */
+	assert_string_equal(q, "topk(500, fabtel:probe_pair_bad{host=~\"gpu1\\\\.dc|we\\\\\\\"ird\\\\\\\\n"
+			    "\\\\|\\\\(x\\\\)|h\xc3\xa9\\x0a\",peer_host=~\"gpu1\\\\.dc|we\\\\\\\"ird\\\\\\\\n"
+			    "\\\\|\\\\(x\\\\)|h\xc3\xa9\\x0a\"} == 1)");
+	assert_true(!strncmp(c, "count(fabtel:probe_pair_bad{host=~\"gpu1", 39));
+	free(q);
+	free(c);
+	/* no host names: no query */
+	p.nhosts = 2;
+	hosts[0].host[0] = '\0';
+	assert_null(cluster_pairs_query(&p, false));
+}
+
+static void test_pairs_cap(void **state)
+{
+	struct json_object *a = json_object_new_array();
+	struct cl_page p = { 0 };
+	char spec[256];
+	int i;
+
+	(void)state;
+	for (i = 0; i < CL_MAX_PAIRS + 3; i++) {
+		struct json_object *one;
+
+		snprintf(spec, sizeof(spec), "host=h%d,device=mlx5_0,port=1,peer_host=h0,"
+			 "peer_device=mlx5_0,peer_port=1|1", i);
+		one = vec(spec);
+		json_object_array_add(a, json_object_get(json_object_array_get_idx(one, 0)));
+		json_object_put(one);
+	}
+	assert_int_equal(cluster_pairs_from(&p, a), 0);
+	assert_int_equal(p.npairs, CL_MAX_PAIRS);
+	assert_int_equal(p.pairs_total, CL_MAX_PAIRS + 3);
+	assert_true(p.pairs_capped);
+	assert_string_equal(p.pairs[7].host, "h7");
+	assert_string_equal(p.pairs[7].peer_port, "1");
+	free(p.pairs);
+	json_object_put(a);
+}
+
+static void test_history_line(void **state)
+{
+	struct cl_page p = { 0 };
+	char line[200];
+	int i;
+
+	(void)state;
+	for (i = 0; i < CL_HIST; i++) {
+		p.hist_failing[i] = i < 20 ? NAN : i < 40 ? 0 : i < 50 ? 1 : 3;
+		p.hist_verdict[i] = i < 20 ? NAN : i < 40 ? 0 : i < 50 ? 1 : 2;
+	}
+	cluster_history_line(&p, false, line, 120);
+	/* 20 points unknown, 20 at 0, 10 at a third of the most, 10 at the most */
+	assert_string_equal(line, "failing hosts (15 min)                     "
+			    "____________________::::::::::@@@@@@@@@@ 3");
+	/* verdicts on their own scale: degraded half, failing full */
+	cluster_history_line(&p, true, line, 120);
+	assert_string_equal(line, "verdict (15 min)                           "
+			    "____________________==========@@@@@@@@@@ failing");
+	/* narrow: the newest points kept, the line cut to the width */
+	cluster_history_line(&p, false, line, 40);
+	assert_string_equal(line, "failing hosts (15 min) @@@@@@@ 3");
+	cluster_history_line(&p, false, line, 10);
+	assert_int_equal(strlen(line), 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_severity_and_ties),
 		cmocka_unit_test(test_common_upstream_and_junk),
 		cmocka_unit_test(test_page),
+		cmocka_unit_test(test_answers),
+		cmocka_unit_test(test_samples),
+		cmocka_unit_test(test_pairs_query),
+		cmocka_unit_test(test_pairs_cap),
+		cmocka_unit_test(test_history_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
