@@ -14,8 +14,7 @@
 #include <time.h>
 
 #include "cluster_feed.h"
-
-enum { CP_GOOD = 1, CP_WARN, CP_BAD, CP_HEAD, CP_FOCUS };
+#include "ui.h"
 
 struct cpane {
 	unsigned int top, cursor;
@@ -309,6 +308,7 @@ int cluster_ui_run(const struct promq_opts *o, double interval)
 		fprintf(stderr, "fabtop: %s\n", err);
 		return 1;
 	}
+	ui_catch_quit();
 	if (!initscr()) {
 		cl_feed_stop(u.feed);
 		fprintf(stderr, "fabtop: cannot set up the terminal\n");
@@ -320,17 +320,8 @@ int cluster_ui_run(const struct promq_opts *o, double interval)
 	set_escdelay(25);
 	curs_set(0);
 	timeout(100);
-	if (has_colors()) {
-		u.colors = true;
-		start_color();
-		use_default_colors();
-		init_pair(CP_GOOD, COLOR_GREEN, -1);
-		init_pair(CP_WARN, COLOR_YELLOW, -1);
-		init_pair(CP_BAD, COLOR_RED, -1);
-		init_pair(CP_HEAD, COLOR_BLACK, COLOR_WHITE);
-		init_pair(CP_FOCUS, COLOR_BLACK, COLOR_CYAN);
-	}
-	for (;;) {
+	u.colors = ui_setup_colors();
+	while (!ui_quit_asked()) {
 		fr = cl_feed_get(u.feed, &st);
 		draw(&u, fr, &st);
 		ch = getch();

@@ -17,32 +17,6 @@
 
 /* ---- HTTP ---------------------------------------------------------------- */
 
-static size_t on_body(char *data, size_t size, size_t n, void *arg)
-{
-	struct body *b = arg;
-	size_t len = size * n, cap;
-	char *p;
-
-	if (b->len + len + 1 > MAX_BODY) {
-		b->too_big = true;
-		return 0;
-	}
-	if (b->len + len + 1 > b->cap) {
-		cap = b->cap ? b->cap : 65536;
-		while (cap < b->len + len + 1)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p)
-			return 0;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, len);
-	b->len += len;
-	b->p[b->len] = '\0';
-	return len;
-}
-
 void feed_set_error(struct feed_status *st, const char *brief, const char *fmt, ...)
 {
 	va_list ap;
@@ -71,24 +45,7 @@ static void transfer_error(struct conn *cn, CURLcode rc, char *why, size_t len)
 /* One transfer on the watcher's handle; feed_stop ends it early. */
 CURLcode feed_watch_perform(struct feed *f)
 {
-	struct conn *cn = &f->watch;
-	CURLcode rc = CURLE_ABORTED_BY_CALLBACK;
-	int running = 1, left;
-	CURLMsg *msg;
-
-	if (curl_multi_add_handle(cn->multi, cn->curl))
-		return CURLE_FAILED_INIT;
-	while (running && !f->wstop) {
-		if (curl_multi_perform(cn->multi, &running) != CURLM_OK)
-			break;
-		if (running)
-			curl_multi_poll(cn->multi, NULL, 0, 1000, NULL);
-	}
-	while ((msg = curl_multi_info_read(cn->multi, &left)))
-		if (msg->msg == CURLMSG_DONE)
-			rc = msg->data.result;
-	curl_multi_remove_handle(cn->multi, cn->curl);
-	return rc;
+	return http_multi_perform(f->watch.multi, f->watch.curl, &f->wstop);
 }
 
 /*
@@ -100,7 +57,7 @@ CURLcode feed_watch_perform(struct feed *f)
 int feed_http_get(struct feed *f, struct conn *cn, const char *path, struct json_object **out,
 		    struct feed_status *st, char **text)
 {
-	struct body b = { 0 };
+	struct http_body b = { .max = MAX_BODY };
 	enum json_tokener_error jerr;
 	char url[1024], why[256];
 	long code = 0;
@@ -212,7 +169,7 @@ int feed_conn_init(struct conn *cn, long timeout_ms, bool multi)
 		if (!cn->multi)
 			return -1;
 	}
-	curl_easy_setopt(cn->curl, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(cn->curl, CURLOPT_WRITEFUNCTION, http_body_write);
 	curl_easy_setopt(cn->curl, CURLOPT_ERRORBUFFER, cn->err);
 	curl_easy_setopt(cn->curl, CURLOPT_CONNECTTIMEOUT_MS, TIMEOUT_MS);
 	curl_easy_setopt(cn->curl, CURLOPT_TIMEOUT_MS, timeout_ms);

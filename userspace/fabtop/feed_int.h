@@ -14,17 +14,12 @@
 
 #include "collect.h"
 #include "feed.h"
+#include "http_xfer.h"
 
 #define TIMEOUT_MS	2000L
 #define MAX_BODY	(256u << 20)
 #define EVENTS_RETRY	10
 #define WATCH_WAIT_S	5
-
-struct body {
-	char *p;
-	size_t len, cap;
-	bool too_big;
-};
 
 struct conn {
 	CURL *curl;

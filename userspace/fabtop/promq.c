@@ -12,40 +12,10 @@
 #include <curl/curl.h>
 #include <json-c/json.h>
 
+#include "http_xfer.h"
 #include "promq.h"
 
 #define PROMQ_MAX_BODY	(64u << 20)	/* a bounded query never needs more */
-
-struct body {
-	char *p;
-	size_t len, cap;
-	bool too_big;
-};
-
-static size_t on_body(char *data, size_t size, size_t n, void *arg)
-{
-	struct body *b = arg;
-	size_t len = size * n, cap;
-	char *p;
-
-	if (b->len + len + 1 > PROMQ_MAX_BODY) {
-		b->too_big = true;
-		return 0;
-	}
-	if (b->len + len + 1 > b->cap) {
-		for (cap = b->cap ? b->cap : 16384; cap < b->len + len + 1; cap *= 2)
-			;
-		p = realloc(b->p, cap);
-		if (!p)
-			return 0;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, data, len);
-	b->len += len;
-	b->p[b->len] = '\0';
-	return len;
-}
 
 /* The token: the file's first line, trailing blanks cut; 0, or -1 with err. */
 static int read_token(const char *path, char *tok, size_t len, char *err, size_t errlen)
@@ -98,7 +68,7 @@ int promq_init(struct promq *q, const struct promq_opts *o, char *err, size_t le
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, o->timeout_ms < 2000 ? o->timeout_ms : 2000);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, o->timeout_ms);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, http_body_write);
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "fabtop");
 	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
 	if (o->ca_file)
@@ -217,33 +187,11 @@ struct json_object *promq_parse(struct promq *q, const char *body, long code, co
 	return res;
 }
 
-/* One transfer on the multi handle, so that promq_abort can end it. */
-static CURLcode perform(struct promq *q)
-{
-	CURLcode rc = CURLE_ABORTED_BY_CALLBACK;
-	int running = 1, left;
-	CURLMsg *m;
-
-	if (atomic_load(&q->stop) || curl_multi_add_handle(q->multi, q->curl))
-		return CURLE_ABORTED_BY_CALLBACK;
-	while (running && !atomic_load(&q->stop)) {
-		if (curl_multi_perform(q->multi, &running) != CURLM_OK)
-			break;
-		if (running)
-			curl_multi_poll(q->multi, NULL, 0, 1000, NULL);
-	}
-	while ((m = curl_multi_info_read(q->multi, &left)))
-		if (m->msg == CURLMSG_DONE)
-			rc = m->data.result;
-	curl_multi_remove_handle(q->multi, q->curl);
-	return rc;
-}
-
 static struct json_object *post(struct promq *q, const char *path, const char *form,
 				const char *want)
 {
 	struct json_object *res;
-	struct body b = { 0 };
+	struct http_body b = { .max = PROMQ_MAX_BODY };
 	char url[1024], cerr[CURL_ERROR_SIZE] = "";
 	double t0 = now_ms();
 	long code = 0;
@@ -254,7 +202,7 @@ static struct json_object *post(struct promq *q, const char *path, const char *f
 	curl_easy_setopt(q->curl, CURLOPT_POSTFIELDS, form);
 	curl_easy_setopt(q->curl, CURLOPT_WRITEDATA, &b);
 	curl_easy_setopt(q->curl, CURLOPT_ERRORBUFFER, cerr);
-	rc = perform(q);
+	rc = http_multi_perform(q->multi, q->curl, &q->stop);	/* promq_abort ends it */
 	q->queries++;
 	q->ms += now_ms() - t0;
 	if (rc != CURLE_OK) {

@@ -27,6 +27,17 @@ static void on_quit(int sig)
 	quit_signal = 1;
 }
 
+void ui_catch_quit(void)
+{
+	signal(SIGINT, on_quit);
+	signal(SIGTERM, on_quit);
+}
+
+bool ui_quit_asked(void)
+{
+	return quit_signal;
+}
+
 /* ---- which tables are on screen ---------------------------------------------- */
 
 unsigned int nr_panes(const struct ui *u)
@@ -455,11 +466,10 @@ static void draw(struct ui *u)
 
 /* ---- the loop --------------------------------------------------------------------- */
 
-static void setup_colors(struct ui *u)
+bool ui_setup_colors(void)
 {
-	u->colors = has_colors() && !getenv("NO_COLOR");
-	if (!u->colors)
-		return;
+	if (!has_colors() || getenv("NO_COLOR"))
+		return false;
 	start_color();
 	use_default_colors();
 	init_pair(CP_GOOD, COLOR_GREEN, -1);
@@ -467,6 +477,7 @@ static void setup_colors(struct ui *u)
 	init_pair(CP_BAD, COLOR_RED, -1);
 	init_pair(CP_HEAD, COLOR_BLACK, COLOR_WHITE);
 	init_pair(CP_FOCUS, COLOR_BLACK, COLOR_CYAN);
+	return true;
 }
 
 int ui_run(struct feed *feed)
@@ -477,8 +488,7 @@ int ui_run(struct feed *feed)
 	double last = 0;
 	int ch;
 
-	signal(SIGINT, on_quit);
-	signal(SIGTERM, on_quit);
+	ui_catch_quit();
 	if (!initscr())
 		return 1;
 	cbreak();
@@ -489,7 +499,7 @@ int ui_run(struct feed *feed)
 	curs_set(0);
 	set_escdelay(25);
 	timeout(100);
-	setup_colors(&u);
+	u.colors = ui_setup_colors();
 	while (!quit_signal) {
 		take_frame(&u);
 		if (u.st.gen != shown_gen || u.st.failing != failing ||

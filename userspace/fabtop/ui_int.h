@@ -16,8 +16,6 @@
 #define UNFOLD_MAX	16
 #define IDLE_REDRAW_S	0.5
 
-enum { CP_GOOD = 1, CP_WARN, CP_BAD, CP_HEAD, CP_FOCUS };
-
 #define NOTICE_S	8	/* how long a trace export's outcome stays shown */
 
 struct pane {
