@@ -79,25 +79,34 @@ else
 $out"
 fi
 
-# 3: ...and can fail: with FabtelLinkFlap's threshold at 1e9 a flap no longer
-# fires it, so the tests fail, and for that alert.
+# mutant_fails DESC SED TEST WANT GONE: rules.yml changed by SED must make
+# the unit test file TEST fail, its output naming WANT; GONE says what the
+# SED no longer finds when it changes nothing.
 mkdir -p "$tmp/mut/tests"
-cp "$RULES_TEST" "$tmp/mut/tests/rules_test.yml"
-sed -E 's/^( *expr: increase\(fabtel_link_flaps_total\[5m\]\)) > 0$/\1 > 1e9/' \
-	"$RULES" >"$tmp/mut/rules.yml"
-desc="rules_test.yml fails when FabtelLinkFlap's threshold is broken (> 1e9)"
-if cmp -s "$RULES" "$tmp/mut/rules.yml"; then
-	fail "$desc" "the sed did not change rules.yml: FabtelLinkFlap's expr is no longer 'increase(fabtel_link_flaps_total[5m]) > 0'"
-else
-	out=$(promtool test rules "$tmp/mut/tests/rules_test.yml" 2>&1)
+mutant_fails() {
+	local desc=$1 out rc
+	sed -E "$2" "$RULES" >"$tmp/mut/rules.yml"
+	cp "$3" "$tmp/mut/tests/"
+	if cmp -s "$RULES" "$tmp/mut/rules.yml"; then
+		fail "$desc" "the sed did not change rules.yml: $5"
+		return
+	fi
+	out=$(promtool test rules "$tmp/mut/tests/$(basename "$3")" 2>&1)
 	rc=$?
-	if ((rc != 0)) && grep -q 'alertname: FabtelLinkFlap' <<<"$out"; then
+	if ((rc != 0)) && grep -qF -- "$4" <<<"$out"; then
 		pass "$desc"
 	else
 		fail "$desc" "rc=$rc
 $out"
 	fi
-fi
+}
+
+# 3: ...and can fail: with FabtelLinkFlap's threshold at 1e9 a flap no longer
+# fires it, so the tests fail, and for that alert.
+mutant_fails "rules_test.yml fails when FabtelLinkFlap's threshold is broken (> 1e9)" \
+	's/^( *expr: increase\(fabtel_link_flaps_total\[5m\]\)) > 0$/\1 > 1e9/' "$RULES_TEST" \
+	'alertname: FabtelLinkFlap' \
+	"FabtelLinkFlap's expr is no longer 'increase(fabtel_link_flaps_total[5m]) > 0'"
 
 # 4: every alert and recording rule of rules.yml is tested in rules_test.yml
 # or cluster_test.yml.
@@ -117,22 +126,10 @@ fi
 
 # 4b: the cluster tests can fail: with the probe culprit's tier of the
 # evidence at 0, the peer whose QPs see the loss outranks the bad port.
-sed -E 's/^( *)8 \* max by \(instance, device, port\) \($/\10 * max by (instance, device, port) (/' \
-	"$RULES" >"$tmp/mut/rules.yml"
-cp "$CLUSTER_TEST" "$tmp/mut/tests/cluster_test.yml"
-desc="cluster_test.yml fails when the probe culprit weighs nothing in fabtel:port_evidence"
-if cmp -s "$RULES" "$tmp/mut/rules.yml"; then
-	fail "$desc" "the sed did not change rules.yml: fabtel:port_evidence's '8 * max by (instance, device, port) (' is gone"
-else
-	out=$(promtool test rules "$tmp/mut/tests/cluster_test.yml" 2>&1)
-	rc=$?
-	if ((rc != 0)) && grep -q 'expr: "fabtel:job_port_culprit"' <<<"$out"; then
-		pass "$desc"
-	else
-		fail "$desc" "rc=$rc
-$(head -20 <<<"$out")"
-	fi
-fi
+mutant_fails "cluster_test.yml fails when the probe culprit weighs nothing in fabtel:port_evidence" \
+	's/^( *)8 \* max by \(instance, device, port\) \($/\10 * max by (instance, device, port) (/' \
+	"$CLUSTER_TEST" 'expr: "fabtel:job_port_culprit"' \
+	"fabtel:port_evidence's '8 * max by (instance, device, port) (' is gone"
 
 # 4c: the cluster rules over 1,000 hosts (scripts/gen-cluster-fixture.sh:
 # one port a host, promtool's own limit): the bad port is the big job's one
